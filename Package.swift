@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+// vrender: record video takes and render them offline on Linux, fast.
+// Layout (see README "How it works"): C interop at the bottom (CFFmpeg), a pure-Swift core
+// (VRenderCore), one module per stage (VRenderMedia, VRenderFilters, VRenderExport) and a thin
+// command line on top (vrender).
+import PackageDescription
+
+let package = Package(
+    name: "vrender",
+    products: [
+        .executable(name: "vrender", targets: ["vrender"]),
+        .library(name: "VRenderCore", targets: ["VRenderCore"]),
+        .library(name: "VRenderFilters", targets: ["VRenderFilters"]),
+        .library(name: "VRenderMedia", targets: ["VRenderMedia"]),
+        .library(name: "VRenderExport", targets: ["VRenderExport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // FFmpeg's libraries through pkg-config, plus a header-only shim for the macros
+        // Swift cannot import (AVERROR, AV_NOPTS_VALUE, ...).
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev",
+                              "libswresample-dev", "libavutil-dev"])]
+        ),
+        .target(name: "VRenderCore"),
+        .target(name: "VRenderFilters", dependencies: ["VRenderCore"]),
+        .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "VRenderCore"]),
+        .target(name: "VRenderExport",
+                dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters"]),
+        .executableTarget(
+            name: "vrender",
+            dependencies: [
+                "VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderExport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "VRenderCoreTests", dependencies: ["VRenderCore"]),
+        .testTarget(name: "VRenderFiltersTests", dependencies: ["VRenderFilters", "VRenderCore"]),
+        .testTarget(name: "VRenderMediaTests", dependencies: ["VRenderMedia", "VRenderCore"]),
+        .testTarget(name: "VRenderExportTests",
+                    dependencies: ["VRenderExport", "VRenderMedia", "VRenderCore"]),
+        .testTarget(name: "vrenderTests", dependencies: ["VRenderCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

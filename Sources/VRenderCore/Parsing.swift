@@ -1,0 +1,53 @@
+/// Parsers for the value syntaxes every command shares: durations (`4s`, `1500ms`, `2.5`),
+/// sizes (`1280x720`) and frame rates (`30`, `29.97`, `30000/1001`).
+public enum ValueSyntax {
+    /// Parses a duration in seconds. Accepts `4s`, `1.5s`, `1500ms`, `2m`, or a bare number of
+    /// seconds. Returns nil for anything else, including negative values.
+    public static func seconds(_ text: String) -> Double? {
+        let trimmed = text.trimmingWhitespace().lowercased()
+        let units: [(suffix: String, scale: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        var number = trimmed
+        var scale = 1.0
+        for unit in units where trimmed.hasSuffix(unit.suffix) {
+            number = String(trimmed.dropLast(unit.suffix.count))
+            scale = unit.scale
+            break
+        }
+        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        return value * scale
+    }
+
+    /// Parses `WxH` with both sides positive and even (4:2:0 video needs even sizes).
+    public static func size(_ text: String) -> (width: Int, height: Int)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+              w > 0, h > 0, w % 2 == 0, h % 2 == 0, w <= 16384, h <= 16384 else { return nil }
+        return (w, h)
+    }
+
+    /// Parses a frame rate as an integer, a decimal or a fraction; nil unless 0 < rate <= 1000.
+    public static func frameRate(_ text: String) -> Rational? {
+        let trimmed = text.trimmingWhitespace()
+        if let slash = trimmed.firstIndex(of: "/") {
+            guard let n = Int(trimmed[..<slash]), let d = Int(trimmed[trimmed.index(after: slash)...]),
+                  n > 0, d > 0 else { return nil }
+            let rate = Rational(n, d)
+            return rate.doubleValue <= 1000 ? rate : nil
+        }
+        if let n = Int(trimmed), n > 0, n <= 1000 { return Rational(n, 1) }
+        if let value = Double(trimmed), value > 0, value <= 1000 {
+            // 29.97 and friends: keep three decimals exactly.
+            return Rational(Int((value * 1000).rounded()), 1000).reduced()
+        }
+        return nil
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var view = Substring(self)
+        while let first = view.first, first.isWhitespace { view = view.dropFirst() }
+        while let last = view.last, last.isWhitespace { view = view.dropLast() }
+        return String(view)
+    }
+}

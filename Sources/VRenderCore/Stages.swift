@@ -1,0 +1,74 @@
+import Foundation
+
+/// A flag any thread can raise to stop a pipeline (Ctrl-C, or a stage that failed).
+public final class StopSignal: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private var raised = false
+    private var reasons: [any Error] = []
+
+    public init() {}
+
+    public var isRaised: Bool { lock.withLock { raised } }
+
+    /// Raises the signal, remembering the first error (if any) as the reason.
+    public func raise(_ error: (any Error)? = nil) {
+        lock.withLock {
+            raised = true
+            if let error { reasons.append(error) }
+        }
+    }
+
+    /// The first error a stage reported, if any.
+    public var firstError: (any Error)? { lock.withLock { reasons.first } }
+}
+
+/// Runs pipeline stages, one dedicated thread each, and waits for all of them.
+///
+/// A stage that throws raises `stop` and runs its `onFailure` so the queues around it are
+/// cancelled and its neighbours return instead of waiting forever.
+public final class StageGroup: @unchecked Sendable {
+    private let group = DispatchGroup()
+    public let stop: StopSignal
+    private let lock = ConditionLock()
+    private var cancelHandlers: [@Sendable () -> Void] = []
+
+    public init(stop: StopSignal = StopSignal()) {
+        self.stop = stop
+    }
+
+    /// Registers what to do when any stage fails or the group is cancelled: typically
+    /// `queue.cancel()` for every queue of the pipeline.
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        lock.withLock { cancelHandlers.append(handler) }
+    }
+
+    /// Stops every stage: raises the signal and runs the cancel handlers.
+    public func cancel(_ error: (any Error)? = nil) {
+        stop.raise(error)
+        let handlers = lock.withLock { cancelHandlers }
+        for handler in handlers { handler() }
+    }
+
+    /// Starts `body` on a thread of its own named `name` (visible in `top -H` and debuggers).
+    public func start(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
+        group.enter()
+        let thread = Thread { [self] in
+            defer { group.leave() }
+            do {
+                try body()
+            } catch {
+                cancel(error)
+            }
+        }
+        thread.name = name
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Waits for every stage, then rethrows the first error any of them raised.
+    public func wait() throws {
+        group.wait()
+        if let error = stop.firstError { throw error }
+        if stop.isRaised { throw VRenderError.cancelled }
+    }
+}

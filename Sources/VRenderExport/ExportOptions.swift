@@ -1,0 +1,43 @@
+import VRenderCore
+import VRenderFilters
+import VRenderMedia
+
+/// Everything `vrender concat` can be asked, already validated.
+public struct ExportOptions: Sendable {
+    public enum CodecRequest: Sendable, Equatable {
+        /// Stream copy when possible, else HEVC or H.264.
+        case auto
+        /// Encode with this codec (never stream copy).
+        case encode(VideoCodecChoice)
+        /// Stream copy or fail.
+        case copy
+    }
+
+    public var inputs: [String]
+    public var output: String
+    public var filter: FilterChain
+    public var codec: CodecRequest
+    public var crf: Int?
+    public var preset: String?
+    public var size: (width: Int, height: Int)?
+    public var frameRate: Rational?
+    public var overwrite: Bool
+    /// Threads for CPU filter kernels (bands per frame).
+    public var filterThreads: Int
+
+    public init(inputs: [String], output: String, filter: FilterChain = FilterChain([]),
+                codec: CodecRequest = .auto, crf: Int? = nil, preset: String? = nil,
+                size: (width: Int, height: Int)? = nil, frameRate: Rational? = nil,
+                overwrite: Bool = false, filterThreads: Int = 0) {
+        self.inputs = inputs
+        self.output = output
+        self.filter = filter
+        self.codec = codec
+        self.crf = crf
+        self.preset = preset
+        self.size = size
+        self.frameRate = frameRate
+        self.overwrite = overwrite
+        self.filterThreads = filterThreads
+    }
+}

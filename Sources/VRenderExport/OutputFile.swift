@@ -1,0 +1,55 @@
+import Foundation
+import VRenderCore
+
+/// The export's output: written to a temporary file beside the target and renamed into place
+/// only when complete, so a failed or interrupted export never leaves a half-written file and
+/// never replaces a good one.
+public struct OutputFile: Sendable {
+    public let path: String
+    public let temporaryPath: String
+
+    /// Checks the target before any work: not an input, not existing unless `overwrite`, in a
+    /// directory that exists, with an extension FFmpeg can mux.
+    public init(path: String, inputs: [String], overwrite: Bool) throws {
+        let url = URL(fileURLWithPath: path)
+        let target = url.standardizedFileURL.resolvingSymlinksInPath().path
+        for input in inputs where URL(fileURLWithPath: input).standardizedFileURL.resolvingSymlinksInPath().path == target {
+            throw VRenderError.output(path, "is also an input; an export never modifies its takes")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw VRenderError.output(path, "is a directory") }
+            if !overwrite { throw VRenderError.output(path, "already exists (use --overwrite to replace it)") }
+        }
+        let directory = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw VRenderError.output(path, "directory \(directory) does not exist")
+        }
+        guard ["mov", "mp4", "m4v", "mkv"].contains(url.pathExtension.lowercased()) else {
+            throw VRenderError.output(path, "unsupported container '.\(url.pathExtension)' (use .mov, .mp4 or .mkv)")
+        }
+        self.path = path
+        // Hidden, unique per process, and with the final extension kept visible to humans.
+        let name = ".\(url.lastPathComponent).\(getpid()).vrender-partial"
+        temporaryPath = url.deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    /// Moves the finished temporary file onto the target (atomic `rename` in one directory).
+    public func commit() throws {
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw VRenderError.output(path, "cannot move the finished export into place: \(reason)")
+        }
+    }
+
+    /// Deletes the temporary file, if any.
+    public func discard() {
+        unlink(temporaryPath)
+    }
+
+    /// Bytes in the finished output.
+    public var size: Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+    }
+}

@@ -1,0 +1,141 @@
+import VRenderCore
+import VRenderMedia
+
+/// Stage 4 (video): encodes each canvas picture once per slot it fills and hands packets to
+/// the muxer; gives frames back to their pools.
+struct VideoEncodeStage {
+    let encoder: OwnershipTransfer<Encoder>
+    let input: BoundedQueue<EncodeItem>
+    let output: BoundedQueue<MuxItem>
+    let producers: ProducerCount
+    let shells: ObjectPool<Frame>
+    let canvases: ObjectPool<Frame>
+    let progress: ProgressThrottle
+
+    func run() throws {
+        defer { producers.producerDone() }
+        let encoder = encoder.take()
+        var framesDone = 0
+        let send: (Packet) throws -> Void = { packet in
+            if !output.push(MuxItem(stream: .video, packet: packet)) { throw VRenderError.cancelled }
+        }
+        while let item = input.pop() {
+            for repeatIndex in 0..<item.count {
+                item.frame.prepareForEncoding(pts: Int64(item.firstSlot + repeatIndex))
+                try encoder.encode(item.frame, makePacket: Packet.init, output: send)
+                framesDone += 1
+                progress.update(framesDone: framesDone)
+            }
+            switch item.origin {
+            case .decoded:
+                item.frame.unref()
+                shells.recycle(item.frame)
+            case .canvas:
+                canvases.recycle(item.frame)
+            }
+        }
+        if input.isCancelled { return }
+        try encoder.encode(nil, makePacket: Packet.init, output: send)  // flush delayed frames
+        progress.update(framesDone: framesDone, finished: true)
+    }
+}
+
+/// Stage 2+4 (audio): decodes each take's audio, converts it to 48 kHz stereo, pads or trims
+/// it to exactly the take's share of the timeline (silence for takes without audio), and
+/// encodes AAC. Audio is light work: one thread does all of it.
+struct AudioStage {
+    let plan: ExportPlan
+    let encoder: OwnershipTransfer<Encoder>
+    let input: BoundedQueue<PacketEvent>
+    let output: BoundedQueue<MuxItem>
+    let producers: ProducerCount
+    let packets: ObjectPool<Packet>
+    let damage: DamageLog
+
+    func run() throws {
+        defer { producers.producerDone() }
+        let encoder = encoder.take()
+        let converter = AudioConverter(sampleRate: plan.timeline.sampleRate, channels: 2)
+        let frameSize = encoder.frameSize > 0 ? encoder.frameSize : 1024
+        var encodedSamples: Int64 = 0
+        var decoder: Decoder?
+        var takeIndex = 0
+        var written = 0          // samples of the current take in the converter so far
+        var sawFirstFrame = false
+        let shell = Frame()
+
+        let send: (Packet) throws -> Void = { packet in
+            if !output.push(MuxItem(stream: .audio, packet: packet)) { throw VRenderError.cancelled }
+        }
+        func encodeBuffered(final: Bool) throws {
+            while converter.buffered >= frameSize || (final && converter.buffered > 0) {
+                guard let frame = try converter.pop(count: frameSize, pts: encodedSamples) else { break }
+                encodedSamples += Int64(frame.sampleCount)
+                try encoder.encode(frame, makePacket: Packet.init, output: send)
+            }
+        }
+        func accept(_ frame: Frame) throws {
+            let take = plan.takes[takeIndex]
+            let target = plan.timeline.takes[takeIndex].sampleCount
+            var dropFirst = 0
+            if !sawFirstFrame {
+                // Line the take's audio up with its video: silence before late audio, and
+                // early audio (before the first picture) cut.
+                sawFirstFrame = true
+                let offset = decoder?.seconds(of: frame).map { $0 - take.video.startTime } ?? 0
+                let offsetSamples = Int((offset * Double(converter.sampleRate)).rounded())
+                if offsetSamples > 0 {
+                    let silence = Swift.min(offsetSamples, target)
+                    try converter.appendSilence(silence)
+                    written += silence
+                } else {
+                    dropFirst = -offsetSamples
+                }
+            }
+            written += try converter.append(frame, dropFirst: dropFirst, limit: Swift.max(0, target - written))
+            try encodeBuffered(final: false)
+        }
+
+        while let event = input.pop() {
+            switch event {
+            case .takeStart(let index, let transfer):
+                takeIndex = index
+                decoder = transfer?.take()
+                written = 0
+                sawFirstFrame = false
+            case .packet(let packet):
+                try decoder?.decode(packet, makeFrame: { shell.unref(); return shell }, output: accept)
+                packet.unref()
+                packets.recycle(packet)
+            case .takeEnd(let index):
+                try decoder?.decode(nil, makeFrame: { shell.unref(); return shell }, output: accept)
+                let target = plan.timeline.takes[index].sampleCount
+                written += try converter.flushResampler(limit: Swift.max(0, target - written))
+                if written < target { try converter.appendSilence(target - written) }
+                if let decoder { damage.add(decoder.damaged, in: plan.takes[index].path) }
+                decoder = nil
+                try encodeBuffered(final: false)
+            }
+        }
+        if input.isCancelled { return }
+        try encodeBuffered(final: true)
+        try encoder.encode(nil, makePacket: Packet.init, output: send)
+    }
+}
+
+/// Stage 5: writes packets into the container, interleaved by time.
+struct MuxStage {
+    let muxer: OwnershipTransfer<Muxer>
+    let videoStream: Int
+    let audioStream: Int?
+    let input: BoundedQueue<MuxItem>
+
+    func run() throws {
+        let muxer = muxer.take()
+        while let item = input.pop() {
+            try muxer.write(item.packet, stream: item.stream == .video ? videoStream : audioStream!)
+        }
+        if input.isCancelled { throw VRenderError.cancelled }
+        try muxer.finish()
+    }
+}

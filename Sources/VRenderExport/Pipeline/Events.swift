@@ -1,0 +1,73 @@
+import VRenderCore
+import VRenderMedia
+
+/// What flows from the reader to a decoding stage: take boundaries and compressed packets.
+enum PacketEvent: Sendable {
+    /// A take begins; the decoder for this stream travels with the event (nil: the take has no
+    /// such stream, e.g. no audio).
+    case takeStart(index: Int, decoder: OwnershipTransfer<Decoder>?)
+    case packet(Packet)
+    case takeEnd(index: Int)
+}
+
+/// What flows from video decoding to the processing stage.
+enum FrameEvent: Sendable {
+    case takeStart(index: Int)
+    /// A decoded frame and its time in seconds in its file (nil when it has no timestamp).
+    case frame(Frame, seconds: Double?)
+    case takeEnd(index: Int)
+}
+
+/// A finished canvas picture and the output slots it fills.
+struct EncodeItem: Sendable {
+    enum Origin: Sendable { case decoded, canvas }
+    let frame: Frame
+    /// Where the frame came from, so the encoder can return it to the right pool.
+    let origin: Origin
+    let firstSlot: Int
+    let count: Int
+}
+
+/// An encoded packet on its way to the muxer.
+struct MuxItem: Sendable {
+    enum Stream: Sendable { case video, audio }
+    let stream: Stream
+    let packet: Packet
+}
+
+/// Counts the producers of a queue and finishes it when the last one is done.
+final class ProducerCount: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private var remaining: Int
+    private let queue: BoundedQueue<MuxItem>
+
+    init(_ count: Int, of queue: BoundedQueue<MuxItem>) {
+        remaining = count
+        self.queue = queue
+    }
+
+    func producerDone() {
+        let last = lock.withLock { () -> Bool in
+            remaining -= 1
+            return remaining == 0
+        }
+        if last { queue.finish() }
+    }
+}
+
+/// Damage found while reading and decoding, per input, reported at the end.
+final class DamageLog: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private var counts: [String: Int] = [:]
+    private var notes: [String] = []
+
+    func add(_ count: Int, in path: String) {
+        guard count > 0 else { return }
+        lock.withLock { counts[path, default: 0] += count }
+    }
+
+    func warn(_ note: String) { lock.withLock { notes.append(note) } }
+
+    var damaged: [String: Int] { lock.withLock { counts } }
+    var warnings: [String] { lock.withLock { notes } }
+}

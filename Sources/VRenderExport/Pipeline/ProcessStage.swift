@@ -1,0 +1,111 @@
+import Foundation
+import VRenderCore
+import VRenderFilters
+import VRenderMedia
+
+/// Stage 3: maps decoded frames to output slots (frame-rate conversion, trimming), turns them
+/// into canvas pictures (scale, letterbox, rotate) and runs the filter chain.
+///
+/// A frame that already is the canvas and meets no filter goes on untouched: no copy. A frame
+/// that is filtered is written once into a pooled canvas frame, whatever number of slots it
+/// fills.
+struct ProcessStage {
+    let plan: ExportPlan
+    let filter: FilterChain
+    let filterThreads: Int
+    let input: BoundedQueue<FrameEvent>
+    let output: BoundedQueue<EncodeItem>
+    let shells: ObjectPool<Frame>
+    let canvases: ObjectPool<Frame>
+    let damage: DamageLog
+
+    func run() throws {
+        defer { output.finish() }
+        let normalizer = FrameNormalizer(canvasWidth: plan.canvasWidth, canvasHeight: plan.canvasHeight)
+        var takeIndex = 0
+        var assigner = SlotAssigner(slotCount: 0)
+        var pending: Frame?
+        var emittedAny = false
+        var lastSlot = -1
+
+        func emit(_ frame: Frame, start: Int, count: Int) throws {
+            guard count > 0 else {
+                recycleShell(frame)
+                return
+            }
+            let take = plan.timeline.takes[takeIndex]
+            let item = try render(frame, rotation: plan.pixelRotation(ofTake: takeIndex), normalizer: normalizer)
+            emittedAny = true
+            guard output.push(EncodeItem(frame: item.frame, origin: item.origin,
+                                         firstSlot: take.firstSlot + start, count: count)) else {
+                throw VRenderError.cancelled
+            }
+        }
+
+        while let event = input.pop() {
+            switch event {
+            case .takeStart(let index):
+                takeIndex = index
+                assigner = SlotAssigner(slotCount: plan.timeline.takes[index].slotCount)
+                emittedAny = false
+                lastSlot = -1
+            case .frame(let frame, let seconds):
+                let take = plan.takes[takeIndex]
+                // A frame without a timestamp follows the previous one.
+                let slot = seconds.map { plan.timeline.slot(forSecondsIntoTake: $0 - take.video.startTime) } ?? lastSlot + 1
+                lastSlot = slot
+                if let previous = assigner.arrive(slot: slot), let frameBefore = pending {
+                    try emit(frameBefore, start: previous.start, count: previous.count)
+                }
+                pending = frame
+            case .takeEnd(let index):
+                if let last = assigner.finish(), let frame = pending {
+                    try emit(frame, start: last.start, count: last.count)
+                }
+                pending = nil
+                let slots = plan.timeline.takes[index].slotCount
+                if !emittedAny && slots > 0 {
+                    // Nothing decodable in this take: keep the timeline whole with black.
+                    damage.warn("\(plan.takes[index].path): no picture could be decoded; its \(slots) frames are black")
+                    let canvas = try canvases.obtain()
+                    try canvas.makeWritable()
+                    canvas.fillBlack()
+                    guard output.push(EncodeItem(frame: canvas, origin: .canvas,
+                                                 firstSlot: plan.timeline.takes[index].firstSlot, count: slots)) else {
+                        throw VRenderError.cancelled
+                    }
+                }
+            }
+        }
+    }
+
+    /// Produces the canvas picture for a decoded frame.
+    private func render(_ decoded: Frame, rotation: Rotation, normalizer: FrameNormalizer) throws -> (frame: Frame, origin: EncodeItem.Origin) {
+        let ready = normalizer.isCanvasReady(decoded, rotation: rotation)
+        if ready && filter.isIdentity {
+            return (decoded, .decoded)  // untouched: handed on, not copied
+        }
+        let canvas = try canvases.obtain()
+        try canvas.makeWritable()
+        if ready {
+            // The decoder keeps references to its frames (reference pictures), so the filter
+            // reads the decoded frame and writes the canvas: never in place on decoder memory.
+            filter.run(source: decoded.yuvImage(), destination: canvas.yuvImage(), threads: filterThreads)
+        } else {
+            try normalizer.normalize(decoded, rotation: rotation, into: canvas)
+            if !filter.isIdentity {
+                // Only the picture is filtered: letterbox bars stay true black.
+                let placement = normalizer.placement(width: decoded.width, height: decoded.height, rotation: rotation)
+                let picture = canvas.yuvImage().cropped(to: placement)
+                filter.run(source: picture, destination: picture, threads: filterThreads)
+            }
+        }
+        recycleShell(decoded)
+        return (canvas, .canvas)
+    }
+
+    private func recycleShell(_ frame: Frame) {
+        frame.unref()
+        shells.recycle(frame)
+    }
+}

@@ -1,0 +1,93 @@
+import VRenderCore
+import VRenderMedia
+
+/// Stage 1: reads every take's packets in order and routes them to the video and audio
+/// decoding stages. Owns the demuxers; creates each take's decoders and hands them over with
+/// the take-start event.
+struct ReaderStage {
+    let plan: ExportPlan
+    let video: BoundedQueue<PacketEvent>
+    /// Nil when the export has no audio at all.
+    let audio: BoundedQueue<PacketEvent>?
+    let packets: ObjectPool<Packet>
+    let damage: DamageLog
+
+    func run() throws {
+        defer {
+            video.finish()
+            audio?.finish()
+        }
+        for (index, take) in plan.takes.enumerated() {
+            let demuxer = try openDemuxer(take.path)
+            let videoDecoder = try Decoder(demuxer: demuxer, streamIndex: take.video.index)
+            let audioDecoder = try take.audio.map { try Decoder(demuxer: demuxer, streamIndex: $0.index, threads: 1) }
+            guard video.push(.takeStart(index: index, decoder: OwnershipTransfer(videoDecoder))) else { return }
+            if let audio {
+                guard audio.push(.takeStart(index: index, decoder: audioDecoder.map(OwnershipTransfer.init))) else { return }
+            }
+            while true {
+                let packet = try packets.obtain()
+                guard demuxer.read(into: packet) else {
+                    packets.recycle(packet)
+                    break
+                }
+                let target: BoundedQueue<PacketEvent>?
+                switch packet.streamIndex {
+                case take.video.index: target = video
+                case take.audio?.index: target = audio
+                default: target = nil
+                }
+                guard let target else {
+                    packet.unref()
+                    packets.recycle(packet)
+                    continue
+                }
+                guard target.push(.packet(packet)) else { return }  // cancelled downstream
+            }
+            if demuxer.hitReadError {
+                damage.add(1, in: take.path)
+                damage.warn("\(take.path): reading stopped early at damaged data; the rest of the take is black or silent")
+            }
+            guard video.push(.takeEnd(index: index)) else { return }
+            if let audio, !audio.push(.takeEnd(index: index)) { return }
+        }
+    }
+}
+
+/// Stage 2 (video): decodes packets into frames, using frame shells from a pool.
+struct VideoDecodeStage {
+    let plan: ExportPlan
+    let input: BoundedQueue<PacketEvent>
+    let output: BoundedQueue<FrameEvent>
+    let packets: ObjectPool<Packet>
+    let shells: ObjectPool<Frame>
+    let damage: DamageLog
+
+    func run() throws {
+        defer { output.finish() }
+        var decoder: Decoder?
+        var takeIndex = 0
+        let emit: (Frame) throws -> Void = { frame in
+            let seconds = decoder?.seconds(of: frame)
+            if !output.push(.frame(frame, seconds: seconds)) { throw VRenderError.cancelled }
+        }
+        let makeFrame = { (try? shells.obtain()) ?? Frame() }
+        while let event = input.pop() {
+            switch event {
+            case .takeStart(let index, let transfer):
+                decoder = transfer?.take()
+                takeIndex = index
+                guard output.push(.takeStart(index: index)) else { return }
+            case .packet(let packet):
+                try decoder?.decode(packet, makeFrame: makeFrame, output: emit)
+                packet.unref()
+                packets.recycle(packet)
+            case .takeEnd(let index):
+                try decoder?.decode(nil, makeFrame: makeFrame, output: emit)  // flush
+                damage.add(decoder?.damaged ?? 0, in: plan.takes[takeIndex].path)
+                decoder = nil
+                guard output.push(.takeEnd(index: index)) else { return }
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import VRenderCore
+
+/// A snapshot of a running export, delivered to the progress reporter.
+public struct ExportProgress: Sendable {
+    public var framesDone: Int
+    public var framesTotal: Int
+    /// Seconds of output written so far.
+    public var outputSeconds: Double
+    public var elapsed: Double
+    public var finished: Bool
+
+    public var fps: Double { elapsed > 0 ? Double(framesDone) / elapsed : 0 }
+    /// Output seconds per wall second (ffmpeg's "speed").
+    public var speed: Double { elapsed > 0 ? outputSeconds / elapsed : 0 }
+    /// Estimated seconds left, nil before the rate is known.
+    public var eta: Double? {
+        guard framesDone > 0, fps > 0 else { return nil }
+        return Double(framesTotal - framesDone) / fps
+    }
+}
+
+/// What an export did, for the final line and `--json`.
+public struct ExportSummary: Sendable, Codable {
+    public var output: String
+    public var mode: String
+    public var reason: String
+    public var inputs: [String]
+    public var width: Int
+    public var height: Int
+    public var frameRate: String
+    public var videoCodec: String
+    public var audioCodec: String?
+    public var filters: [String]
+    public var duration: Double
+    public var frames: Int
+    public var bytes: Int
+    public var wallSeconds: Double
+    /// Packets or frames the decoders rejected or flagged as damaged, per input path.
+    public var damagedFrames: [String: Int]
+    public var warnings: [String]
+}
+
+/// Calls a reporter at most every `interval` seconds (and always for the final snapshot), so
+/// per-frame progress costs a clock read, not terminal output.
+final class ProgressThrottle: @unchecked Sendable {
+    private let report: @Sendable (ExportProgress) -> Void
+    private let interval: Double
+    private let start = DispatchTime.now()
+    private var lastReport = -Double.infinity
+    private let total: Int
+    private let frameRate: Double
+
+    init(total: Int, frameRate: Double, interval: Double = 0.25, report: @escaping @Sendable (ExportProgress) -> Void) {
+        self.total = total
+        self.frameRate = frameRate
+        self.interval = interval
+        self.report = report
+    }
+
+    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
+
+    /// Called from one thread (the stage that counts frames).
+    func update(framesDone: Int, finished: Bool = false) {
+        let now = elapsed
+        guard finished || now - lastReport >= interval else { return }
+        lastReport = now
+        report(ExportProgress(framesDone: framesDone, framesTotal: total,
+                              outputSeconds: Double(framesDone) / frameRate, elapsed: now, finished: finished))
+    }
+}

@@ -1,0 +1,157 @@
+internal import CFFmpeg
+import VRenderCore
+
+/// Converts decoded audio of any layout, rate and sample format into one format (planar float,
+/// 48 kHz stereo by default) and buffers it until an encoder takes fixed-size frames.
+///
+/// Owns a `SwrContext` (re-created when the input format changes, i.e. per take), an
+/// `AVAudioFifo` and one scratch frame. Confined to one thread.
+public final class AudioConverter {
+    public let sampleRate: Int
+    public let channels: Int
+    private var resampler: OpaquePointer?
+    private var inputSignature: (rate: Int32, format: Int32, channels: Int32)?
+    private let fifo: OpaquePointer
+    private let scratch = Frame()
+    private var scratchCapacity = 0
+    private let outputFrame = Frame()
+
+    public init(sampleRate: Int = 48_000, channels: Int = 2) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        guard let fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(channels), 4096) else {
+            fatalError("av_audio_fifo_alloc: out of memory")
+        }
+        self.fifo = fifo
+    }
+
+    deinit {
+        av_audio_fifo_free(fifo)
+        swr_free(&resampler)
+    }
+
+    /// Samples waiting for the encoder.
+    public var buffered: Int { Int(av_audio_fifo_size(fifo)) }
+
+    /// Converts `frame` and appends it, after dropping its first `dropFirst` converted samples
+    /// and keeping at most `limit`. Returns how many samples were appended.
+    @discardableResult
+    public func append(_ frame: Frame, dropFirst: Int = 0, limit: Int = .max) throws -> Int {
+        try prepareResampler(for: frame)
+        let source = frame.pointer.pointee
+        let planes = UnsafeMutableRawPointer(source.extended_data!).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+        let converted = try convert(input: planes, count: Int(source.nb_samples))
+        return try appendScratch(count: converted, dropFirst: dropFirst, limit: limit)
+    }
+
+    /// Drains what the resampler still holds (its filter delay) at the end of a take.
+    @discardableResult
+    public func flushResampler(limit: Int = .max) throws -> Int {
+        guard resampler != nil else { return 0 }
+        let converted = try convert(input: nil, count: 0)
+        let appended = try appendScratch(count: converted, dropFirst: 0, limit: limit)
+        swr_free(&resampler)
+        inputSignature = nil
+        return appended
+    }
+
+    /// Appends `count` samples of silence.
+    public func appendSilence(_ count: Int) throws {
+        var remaining = count
+        while remaining > 0 {
+            let chunk = Swift.min(remaining, 4096)
+            try ensureScratch(capacity: chunk)
+            let data = scratchPlanes()
+            for plane in 0..<channels { data[plane]!.initializeMemory(as: UInt8.self, repeating: 0, count: chunk * 4) }
+            try write(data, count: chunk)
+            remaining -= chunk
+        }
+    }
+
+    /// Takes up to `count` samples out as a frame stamped `pts` (in samples). The frame is
+    /// reused between calls: the caller must be done with it (e.g. have sent it to an encoder,
+    /// which copies or references it) before calling again.
+    public func pop(count: Int, pts: Int64) throws -> Frame? {
+        let available = Swift.min(count, buffered)
+        guard available > 0 else { return nil }
+        let frame = outputFrame.pointer
+        if frame.pointee.nb_samples != Int32(available) || !outputFrame.isWritable {
+            av_frame_unref(frame)
+            frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+            frame.pointee.sample_rate = Int32(sampleRate)
+            frame.pointee.nb_samples = Int32(available)
+            av_channel_layout_default(&frame.pointee.ch_layout, Int32(channels))
+            try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer(audio)")
+        }
+        let read = frame.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: channels) {
+            av_audio_fifo_read(fifo, $0, Int32(available))
+        }
+        try check(read, "av_audio_fifo_read")
+        frame.pointee.pts = pts
+        return outputFrame
+    }
+
+    // MARK: - Internals
+
+    private func prepareResampler(for frame: Frame) throws {
+        let source = frame.pointer.pointee
+        let signature = (source.sample_rate, source.format, source.ch_layout.nb_channels)
+        if let current = inputSignature, current == signature, resampler != nil { return }
+        swr_free(&resampler)
+        var outLayout = AVChannelLayout()
+        av_channel_layout_default(&outLayout, Int32(channels))
+        var inLayout = source.ch_layout
+        if inLayout.order == AV_CHANNEL_ORDER_UNSPEC {
+            av_channel_layout_default(&inLayout, inLayout.nb_channels)
+        }
+        try check(swr_alloc_set_opts2(&resampler, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(sampleRate),
+                                      &inLayout, AVSampleFormat(rawValue: source.format), source.sample_rate, 0, nil),
+                  "swr_alloc_set_opts2")
+        try check(swr_init(resampler), "swr_init")
+        inputSignature = signature
+    }
+
+    /// Runs the resampler into the scratch frame; returns the number of samples produced.
+    private func convert(input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) throws -> Int {
+        let capacity = Int(swr_get_out_samples(resampler, Int32(count))) + 32
+        try ensureScratch(capacity: capacity)
+        let output = scratchPlanes()
+        let produced = output.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self) { out in
+            swr_convert(resampler, out.baseAddress, Int32(capacity), input, Int32(count))
+        }
+        return Int(try check(produced, "swr_convert"))
+    }
+
+    private func appendScratch(count: Int, dropFirst: Int, limit: Int) throws -> Int {
+        let skip = Swift.min(dropFirst, count)
+        let keep = Swift.min(count - skip, limit)
+        guard keep > 0 else { return 0 }
+        let planes = scratchPlanes()
+        var shifted = planes.map { $0.map { $0 + skip * 4 } }
+        try shifted.withUnsafeMutableBufferPointer { try write($0, count: keep) }
+        return keep
+    }
+
+    private func write(_ planes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer?>, count: Int) throws {
+        let written = av_audio_fifo_write(fifo, planes.baseAddress, Int32(count))
+        try check(written, "av_audio_fifo_write")
+    }
+
+    private func ensureScratch(capacity: Int) throws {
+        guard capacity > scratchCapacity else { return }
+        let frame = scratch.pointer
+        av_frame_unref(frame)
+        frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        frame.pointee.sample_rate = Int32(sampleRate)
+        frame.pointee.nb_samples = Int32(capacity)
+        av_channel_layout_default(&frame.pointee.ch_layout, Int32(channels))
+        try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer(scratch)")
+        scratchCapacity = capacity
+    }
+
+    private func scratchPlanes() -> UnsafeMutableBufferPointer<UnsafeMutableRawPointer?> {
+        UnsafeMutableBufferPointer(
+            start: UnsafeMutableRawPointer(scratch.pointer.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self),
+            count: channels)
+    }
+}

@@ -1,0 +1,62 @@
+internal import CFFmpeg
+import VRenderCore
+
+/// Owns an input `AVFormatContext` (`avformat_open_input` / `avformat_close_input`) and reads
+/// its packets. Confined to one thread.
+public final class Demuxer {
+    public let path: String
+    let context: UnsafeMutablePointer<AVFormatContext>
+
+    /// Opens the file and reads enough to know its streams (`avformat_find_stream_info`).
+    public init(path: String) throws(FFmpegError) {
+        self.path = path
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
+        guard let opened = context else { throw FFmpegError("avformat_open_input", code: vr_averror_invaliddata()) }
+        do {
+            try check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
+        } catch {
+            var closing: UnsafeMutablePointer<AVFormatContext>? = opened
+            avformat_close_input(&closing)
+            throw error
+        }
+        self.context = opened
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&context)
+    }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+        context.pointee.streams[index]!
+    }
+
+    func bestStream(_ type: AVMediaType) -> Int? {
+        let index = av_find_best_stream(context, type, -1, -1, nil, 0)
+        return index >= 0 ? Int(index) : nil
+    }
+
+    /// Time base of stream `index`.
+    public func timeBase(ofStream index: Int) -> Rational {
+        let base = stream(index).pointee.time_base
+        return Rational(Int(base.num), Int(base.den))
+    }
+
+    /// Reads the next packet into `packet` (`av_read_frame`). Returns false at the end of the
+    /// file. A read error in the middle of a file also ends it: what was read so far is kept,
+    /// and the caller counts the file as damaged via `hitReadError`.
+    public func read(into packet: Packet) -> Bool {
+        packet.unref()
+        let result = av_read_frame(context, packet.pointer)
+        if result == vr_averror_eof() { return false }
+        if result < 0 {
+            hitReadError = true
+            return false
+        }
+        return true
+    }
+
+    /// True when reading stopped at damaged data rather than at the end of the file.
+    public private(set) var hitReadError = false
+}

@@ -1,0 +1,144 @@
+internal import CFFmpeg
+import VRenderCore
+
+/// Owns one `AVFrame` (`av_frame_alloc` / `av_frame_free`). Its pixel buffers are
+/// reference-counted by FFmpeg, so handing a frame's *data* on never copies it.
+///
+/// Ownership: exactly one stage uses a frame at a time. Passing it through a `BoundedQueue`
+/// transfers it; the sender must not touch it afterwards (hence `@unchecked Sendable`).
+public final class Frame: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    public init() {
+        guard let frame = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
+        pointer = frame
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+    }
+
+    /// A frame with its own writable 4:2:0 buffers of the given size (`av_frame_get_buffer`).
+    public static func picture(width: Int, height: Int) throws -> Frame {
+        let frame = Frame()
+        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointer.pointee.width = Int32(width)
+        frame.pointer.pointee.height = Int32(height)
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        return frame
+    }
+
+    public var width: Int { Int(pointer.pointee.width) }
+    public var height: Int { Int(pointer.pointee.height) }
+
+    /// The best timestamp FFmpeg could determine for this frame, in its stream's time base.
+    var bestEffortTimestamp: Int64? {
+        let value = pointer.pointee.best_effort_timestamp
+        return value == vr_nopts_value() ? nil : value
+    }
+
+    /// Presentation timestamp in the time base its consumer expects.
+    public var pts: Int64 {
+        get { pointer.pointee.pts }
+        set { pointer.pointee.pts = newValue }
+    }
+
+    /// Duration field, in the same time base as `pts`.
+    public var duration: Int64 {
+        get { pointer.pointee.pkt_duration }
+        set { pointer.pointee.pkt_duration = newValue }
+    }
+
+    /// Audio samples per channel in this frame.
+    public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+
+    /// True when the decoder flagged damage (`AV_FRAME_FLAG_CORRUPT` or `decode_error_flags`).
+    public var isDamaged: Bool {
+        (pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 || pointer.pointee.decode_error_flags != 0
+    }
+
+    var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
+
+    /// True when this frame is planar 8-bit 4:2:0 limited range: filters and encoders can
+    /// take it as it is.
+    public var isPlanar420LimitedRange: Bool {
+        pixelFormat == AV_PIX_FMT_YUV420P && pointer.pointee.color_range != AVCOL_RANGE_JPEG
+    }
+
+    /// Drops the pixel buffers' references so the frame shell can be reused (`av_frame_unref`).
+    public func unref() { av_frame_unref(pointer) }
+
+    /// Makes this frame refer to the same buffers as `other` (`av_frame_ref`): no pixel copy.
+    public func reference(_ other: Frame) throws {
+        av_frame_unref(pointer)
+        try check(av_frame_ref(pointer, other.pointer), "av_frame_ref")
+    }
+
+    /// Whether every buffer is referenced only by this frame (`av_frame_is_writable`).
+    public var isWritable: Bool { av_frame_is_writable(pointer) != 0 }
+
+    /// Ensures the buffers are not shared before writing (`av_frame_make_writable`; copies only
+    /// if another owner, such as an encoder's queue, still holds them).
+    public func makeWritable() throws {
+        try check(av_frame_make_writable(pointer), "av_frame_make_writable")
+    }
+
+    /// A view of the three planes for filters. Valid for planar 8-bit YUV frames only.
+    public func yuvImage() -> YUVImage {
+        let frame = pointer.pointee
+        let descriptor = av_pix_fmt_desc_get(pixelFormat)!.pointee
+        let chromaWidth = -((-Int(frame.width)) >> Int(descriptor.log2_chroma_w))
+        let chromaHeight = -((-Int(frame.height)) >> Int(descriptor.log2_chroma_h))
+        return withUnsafeBytes(of: frame.data) { data in
+            withUnsafeBytes(of: frame.linesize) { lines in
+                let planes = data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
+                let strides = lines.bindMemory(to: Int32.self)
+                return YUVImage(
+                    luma: PlaneView(base: planes[0]!, stride: Int(strides[0]), width: Int(frame.width), height: Int(frame.height)),
+                    cb: PlaneView(base: planes[1]!, stride: Int(strides[1]), width: chromaWidth, height: chromaHeight),
+                    cr: PlaneView(base: planes[2]!, stride: Int(strides[2]), width: chromaWidth, height: chromaHeight))
+            }
+        }
+    }
+}
+
+/// Owns one `AVPacket` (`av_packet_alloc` / `av_packet_free`); same ownership rule as `Frame`.
+public final class Packet: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    public init() {
+        guard let packet = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
+        pointer = packet
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&packet)
+    }
+
+    public var streamIndex: Int {
+        get { Int(pointer.pointee.stream_index) }
+        set { pointer.pointee.stream_index = Int32(newValue) }
+    }
+
+    public var size: Int { Int(pointer.pointee.size) }
+    public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
+    public func unref() { av_packet_unref(pointer) }
+}
+
+extension Frame {
+    /// Readies a frame for an encoder: its timestamp in the encoder's time base, and no
+    /// picture type left over from decoding (libx264 would otherwise obey the source's I/P/B
+    /// decisions).
+    public func prepareForEncoding(pts: Int64) {
+        pointer.pointee.pts = pts
+        pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+    }
+
+    /// Paints the whole picture black (limited range).
+    public func fillBlack() {
+        ImageOps.fillBlack(yuvImage(), outside: PixelRect(x: 0, y: 0, width: 0, height: 0))
+    }
+}

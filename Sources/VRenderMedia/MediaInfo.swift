@@ -1,0 +1,52 @@
+import VRenderCore
+
+/// What probing found in a video stream: everything the planner compares between takes.
+public struct VideoStreamInfo: Sendable, Equatable {
+    public var index: Int
+    public var codecName: String
+    public var width: Int
+    public var height: Int
+    public var pixelFormat: String
+    public var timeBase: Rational
+    /// Average frame rate (`avg_frame_rate`, else `r_frame_rate`).
+    public var frameRate: Rational
+    /// Clockwise quarter turn a player applies to show the picture upright.
+    public var rotation: Rotation
+    /// The raw 3×3 display matrix (side data), copied as-is when rotation is kept as metadata.
+    public var displayMatrix: [Int32]?
+    /// Codec-private setup bytes (SPS/PPS, ...): takes can only be stream-copied together when
+    /// these are identical.
+    public var extradata: [UInt8]
+    /// Start of the first frame, in seconds.
+    public var startTime: Double
+    /// Length of the stream in seconds.
+    public var duration: Double
+
+    /// Size after rotation, as a viewer sees it.
+    public var uprightSize: (width: Int, height: Int) { rotation.upright(width: width, height: height) }
+}
+
+/// What probing found in an audio stream.
+public struct AudioStreamInfo: Sendable, Equatable {
+    public var index: Int
+    public var codecName: String
+    public var sampleRate: Int
+    public var channels: Int
+    public var sampleFormat: String
+    public var timeBase: Rational
+    public var extradata: [UInt8]
+    public var startTime: Double
+    public var duration: Double
+}
+
+/// One probed input file.
+public struct MediaInfo: Sendable, Equatable {
+    public var path: String
+    /// Demuxer name, e.g. "mov,mp4,m4a,3gp,3g2,mj2" or "matroska,webm".
+    public var container: String
+    public var video: VideoStreamInfo
+    public var audio: AudioStreamInfo?
+
+    /// The take's length: its video's length (audio is padded or trimmed to it on export).
+    public var duration: Double { video.duration }
+}

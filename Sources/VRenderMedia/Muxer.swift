@@ -1,0 +1,130 @@
+internal import CFFmpeg
+import VRenderCore
+
+/// Owns an output `AVFormatContext` writing to `path` in the container chosen by
+/// `formatPath`'s extension (so a temporary file can be written in the final file's format).
+/// Confined to one thread.
+public final class Muxer {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    public let path: String
+    private var sourceTimeBases: [AVRational] = []
+    private var headerWritten = false
+    private var ioOpen = false
+
+    /// `avformat_alloc_output_context2` with the format guessed from `formatPath`.
+    public init(path: String, formatPath: String) throws {
+        guard let format = av_guess_format(nil, formatPath, nil) else {
+            throw VRenderError.output(formatPath, "unknown container for this file extension (use .mov, .mp4 or .mkv)")
+        }
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_alloc_output_context2(&context, format, nil, path), "avformat_alloc_output_context2")
+        self.context = context!
+        self.path = path
+    }
+
+    deinit {
+        if ioOpen { avio_closep(&context.pointee.pb) }
+        avformat_free_context(context)
+    }
+
+    /// Short name of the container ("mov", "mp4", "matroska").
+    public var containerName: String { String(cString: context.pointee.oformat.pointee.name) }
+
+    /// True when the container wants codec headers out of band (`AVFMT_GLOBALHEADER`).
+    public var needsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+
+    private var isQuickTimeFamily: Bool { ["mov", "mp4", "ipod", "ismv"].contains(containerName) }
+
+    /// Adds a stream fed by `encoder` (`avcodec_parameters_from_context`). Returns its index.
+    public func addStream(from encoder: Encoder) throws -> Int {
+        guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "avcodec_parameters_from_context")
+        stream.pointee.time_base = encoder.context.pointee.time_base
+        if encoder.context.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+            stream.pointee.avg_frame_rate = encoder.context.pointee.framerate
+        }
+        tagForPlayers(stream)
+        sourceTimeBases.append(encoder.context.pointee.time_base)
+        return Int(stream.pointee.index)
+    }
+
+    /// Adds a stream that receives packets copied unchanged from `demuxer`'s stream `index`.
+    public func addStream(copying index: Int, of demuxer: Demuxer) throws -> Int {
+        let source = demuxer.stream(index)
+        guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), "avcodec_parameters_copy")
+        // The source container's tag may mean nothing in ours: let the muxer choose.
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.time_base = source.pointee.time_base
+        stream.pointee.avg_frame_rate = source.pointee.avg_frame_rate
+        tagForPlayers(stream)
+        sourceTimeBases.append(source.pointee.time_base)
+        return Int(stream.pointee.index)
+    }
+
+    /// HEVC in QuickTime/MP4 must be tagged `hvc1` for Apple's players (FFmpeg picks `hev1`).
+    private func tagForPlayers(_ stream: UnsafeMutablePointer<AVStream>) {
+        if stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC && isQuickTimeFamily {
+            stream.pointee.codecpar.pointee.codec_tag = 0x3163_7668  // MKTAG('h','v','c','1')
+        }
+    }
+
+    /// Stores a display matrix on a stream so players rotate it (`av_stream_new_side_data`).
+    public func setDisplayMatrix(_ matrix: [Int32], stream index: Int) {
+        precondition(matrix.count == 9)
+        guard let data = av_stream_new_side_data(context.pointee.streams[index], AV_PKT_DATA_DISPLAYMATRIX, 36) else { return }
+        matrix.withUnsafeBytes { data.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: 36) }
+    }
+
+    /// Opens the file and writes the container header (`avio_open` + `avformat_write_header`).
+    public func writeHeader() throws {
+        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            do {
+                try check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
+            } catch {
+                throw VRenderError.output(path, "cannot create the file (\(error.message))")
+            }
+            ioOpen = true
+        }
+        try check(avformat_write_header(context, nil), "avformat_write_header")
+        headerWritten = true
+    }
+
+    /// Writes a packet of stream `index`, whose timestamps are in that stream's source time base
+    /// (the encoder's or the copied stream's), interleaving streams by time
+    /// (`av_interleaved_write_frame` takes the packet's data; the packet is left blank).
+    public func write(_ packet: Packet, stream index: Int) throws {
+        packet.streamIndex = index
+        av_packet_rescale_ts(packet.pointer, sourceTimeBases[index], context.pointee.streams[index]!.pointee.time_base)
+        try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
+    }
+
+    /// Flushes interleaving buffers, writes the index (`av_write_trailer`) and closes the file.
+    public func finish() throws {
+        guard headerWritten else { return }
+        try check(av_write_trailer(context), "av_write_trailer")
+        if ioOpen {
+            avio_closep(&context.pointee.pb)
+            ioOpen = false
+        }
+    }
+}
+
+/// Packet timestamp access for the stream-copy path, which shifts packets in time.
+extension Packet {
+    /// Presentation / decoding timestamps, nil when the packet has none.
+    public var pts: Int64? {
+        get { pointer.pointee.pts == vr_nopts_value() ? nil : pointer.pointee.pts }
+        set { pointer.pointee.pts = newValue ?? vr_nopts_value() }
+    }
+
+    public var dts: Int64? {
+        get { pointer.pointee.dts == vr_nopts_value() ? nil : pointer.pointee.dts }
+        set { pointer.pointee.dts = newValue ?? vr_nopts_value() }
+    }
+
+    public var duration: Int64 {
+        get { pointer.pointee.duration }
+        set { pointer.pointee.duration = newValue }
+    }
+}

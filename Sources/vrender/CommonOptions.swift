@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import VRenderCore
+
+/// How progress is shown while long work runs.
+enum ProgressStyle: String, ExpressibleByArgument, CaseIterable {
+    /// A bar on a terminal, `key=value` blocks otherwise.
+    case auto
+    case bar
+    /// `key=value` blocks, as `ffmpeg -progress` writes them.
+    case plain
+    case none
+}
+
+struct ProgressOptions: ParsableArguments {
+    @Option(help: "Progress display: auto (a bar on a terminal, key=value lines otherwise), bar, plain or none.")
+    var progress: ProgressStyle = .auto
+
+    @Flag(help: "Print a machine-readable JSON summary on standard output instead of the final line.")
+    var json = false
+
+    @Flag(help: "Let FFmpeg's own warnings through to standard error.")
+    var verbose = false
+
+    /// The style in effect once `auto` is resolved against standard error.
+    var resolvedStyle: ProgressStyle {
+        guard progress == .auto else { return progress }
+        return isatty(STDERR_FILENO) != 0 ? .bar : .plain
+    }
+}
+
+/// Prints `vrender: error: ...` for any error and turns it into the documented exit status.
+enum ErrorReporting {
+    static func exitCode(for error: any Error, context: String? = nil) -> ExitCode {
+        let message: String
+        var code: Int32 = 1
+        switch error {
+        case let error as VRenderError:
+            message = error.description
+            if error.kind == .cancelled { code = 130 }
+        default:
+            message = context.map { "\($0): \(error)" } ?? "\(error)"
+        }
+        printError(message)
+        return ExitCode(code)
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("vrender: error: \(message)\n".utf8))
+    }
+
+    static func printWarning(_ message: String) {
+        FileHandle.standardError.write(Data("vrender: warning: \(message)\n".utf8))
+    }
+}
+
+/// Runs `handler` on SIGINT or SIGTERM instead of dying, so work can clean up (remove its
+/// temporary file) and exit 130. Keep the returned sources alive while the work runs.
+enum InterruptHandling {
+    static func install(_ handler: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            return source
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Testing
+import VRenderCore
+@testable import VRenderFilters
+
+/// A planar test picture that owns its memory, with padded strides like FFmpeg's frames.
+final class TestPicture {
+    let width: Int, height: Int, chromaWidth: Int, chromaHeight: Int
+    let strides: [Int]
+    var planes: [[UInt8]]
+
+    init(width: Int, height: Int, subsampleX: Bool = true, subsampleY: Bool = true, seed: UInt64 = 1) {
+        self.width = width
+        self.height = height
+        chromaWidth = subsampleX ? (width + 1) / 2 : width
+        chromaHeight = subsampleY ? (height + 1) / 2 : height
+        strides = [width + 13, chromaWidth + 7, chromaWidth + 7]
+        var state = seed
+        func next() -> UInt8 {   // xorshift: deterministic noise covering all 256 codes
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return UInt8(truncatingIfNeeded: state)
+        }
+        planes = [
+            (0..<(strides[0] * height)).map { _ in next() },
+            (0..<(strides[1] * chromaHeight)).map { _ in next() },
+            (0..<(strides[2] * chromaHeight)).map { _ in next() },
+        ]
+    }
+
+    func withImage<T>(_ body: (YUVImage) -> T) -> T {
+        planes[0].withUnsafeMutableBufferPointer { y in
+            planes[1].withUnsafeMutableBufferPointer { u in
+                planes[2].withUnsafeMutableBufferPointer { v in
+                    body(YUVImage(
+                        luma: PlaneView(base: y.baseAddress!, stride: strides[0], width: width, height: height),
+                        cb: PlaneView(base: u.baseAddress!, stride: strides[1], width: chromaWidth, height: chromaHeight),
+                        cr: PlaneView(base: v.baseAddress!, stride: strides[2], width: chromaWidth, height: chromaHeight)))
+                }
+            }
+        }
+    }
+
+    func sample(plane: Int, x: Int, y: Int) -> UInt8 { planes[plane][y * strides[plane] + x] }
+}
+
+@Suite struct MonoFilterTests {
+    /// The documented formula, written independently of the kernel with plain Ints.
+    static func reference(_ luma: UInt8) -> UInt8 {
+        let x = min(max(Int(luma), 16), 235) - 16
+        return UInt8(24 + (x * 247) / 256 + (x * (219 - x)) / 1024)
+    }
+
+    @Test func curveMatchesDocumentedMath() {
+        for code in 0...255 {
+            #expect(MonoFilter.curve(UInt8(code)) == Self.reference(UInt8(code)), "code \(code)")
+        }
+        #expect(MonoFilter.curve(16) == 24)    // black lifted
+        #expect(MonoFilter.curve(235) == 235)  // white kept
+        #expect(MonoFilter.curve(0) == 24 && MonoFilter.curve(255) == 235)  // clamped to legal range
+    }
+
+    @Test func curveIsMonotonicAndSoftensContrast() {
+        let outputs = (16...235).map { MonoFilter.curve(UInt8($0)) }
+        #expect(zip(outputs, outputs.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(Int(outputs.last!) - Int(outputs.first!) < 219)
+        #expect(MonoFilter.curve(126) > 126)   // mid-tones lifted
+    }
+
+    @Test(arguments: [(1920, 1080, true, true), (641, 361, true, true), (642, 362, true, false),
+                      (15, 7, true, true), (33, 2, false, false)])
+    func simdKernelMatchesScalarReference(width: Int, height: Int, subsampleX: Bool, subsampleY: Bool) {
+        let source = TestPicture(width: width, height: height, subsampleX: subsampleX, subsampleY: subsampleY)
+        let output = TestPicture(width: width, height: height, subsampleX: subsampleX, subsampleY: subsampleY, seed: 7)
+        source.withImage { src in
+            output.withImage { dst in
+                FilterChain([MonoFilter()]).run(source: src, destination: dst, threads: 4)
+            }
+        }
+        for y in 0..<height {
+            for x in 0..<width {
+                #expect(output.sample(plane: 0, x: x, y: y) == Self.reference(source.sample(plane: 0, x: x, y: y)))
+            }
+        }
+        for plane in 1...2 {
+            for y in 0..<output.chromaHeight {
+                for x in 0..<output.chromaWidth where output.sample(plane: plane, x: x, y: y) != 128 {
+                    Issue.record("chroma plane \(plane) at \(x),\(y) is not neutral")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test func oneThreadAndManyThreadsGiveSameBytes() {
+        let source = TestPicture(width: 1280, height: 722)
+        let single = TestPicture(width: 1280, height: 722, seed: 3)
+        let many = TestPicture(width: 1280, height: 722, seed: 5)
+        source.withImage { src in
+            single.withImage { FilterChain([MonoFilter()]).run(source: src, destination: $0, threads: 1) }
+            many.withImage { FilterChain([MonoFilter()]).run(source: src, destination: $0, threads: 7) }
+        }
+        #expect(Self.visibleEqual(single, many))
+    }
+
+    @Test func inPlaceEqualsOutOfPlace() {
+        let source = TestPicture(width: 100, height: 64)
+        let copy = TestPicture(width: 100, height: 64)   // same seed: same content
+        let out = TestPicture(width: 100, height: 64, seed: 9)
+        source.withImage { src in out.withImage { FilterChain([MonoFilter()]).run(source: src, destination: $0, threads: 2) } }
+        copy.withImage { FilterChain([MonoFilter()]).run(source: $0, destination: $0, threads: 2) }
+        #expect(Self.visibleEqual(copy, out))
+    }
+
+    static func visibleEqual(_ a: TestPicture, _ b: TestPicture) -> Bool {
+        for y in 0..<a.height { for x in 0..<a.width where a.sample(plane: 0, x: x, y: y) != b.sample(plane: 0, x: x, y: y) { return false } }
+        for plane in 1...2 {
+            for y in 0..<a.chromaHeight { for x in 0..<a.chromaWidth where a.sample(plane: plane, x: x, y: y) != b.sample(plane: plane, x: x, y: y) { return false } }
+        }
+        return true
+    }
+}
+
+@Suite struct FilterRegistryTests {
+    @Test func parsesChainsAndRejectsUnknownNames() throws {
+        #expect(try FilterRegistry.chain("mono").names == ["mono"])
+        #expect(try FilterRegistry.chain("none, mono").names == ["none", "mono"])
+        #expect(try FilterRegistry.chain("none").isIdentity)
+        #expect(throws: VRenderError.option("--filter", "unknown filter 'sepiaa' (known filters: none, mono)")) {
+            try FilterRegistry.chain("sepiaa")
+        }
+    }
+
+    @Test func bandsCoverEveryRowOnceOnEvenBoundaries() {
+        for height in [1, 2, 31, 361, 1080, 2161] {
+            for threads in [1, 2, 3, 8] {
+                let bands = RowSplitter.bandRanges(height: height, threads: threads)
+                #expect(bands.first?.lowerBound == 0)
+                #expect(bands.last?.upperBound == height)
+                for (a, b) in zip(bands, bands.dropFirst()) {
+                    #expect(a.upperBound == b.lowerBound)
+                    #expect(a.upperBound % 2 == 0)
+                }
+            }
+        }
+    }
+}
