@@ -38,12 +38,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Test helpers shared by the test targets: test media, running programs, ffprobe.
+        .target(name: "VRenderTestSupport", path: "Tests/Support"),
         .testTarget(name: "VRenderCoreTests", dependencies: ["VRenderCore"]),
         .testTarget(name: "VRenderFiltersTests", dependencies: ["VRenderFilters", "VRenderCore"]),
-        .testTarget(name: "VRenderMediaTests", dependencies: ["VRenderMedia", "VRenderCore"]),
+        .testTarget(name: "VRenderMediaTests",
+                    dependencies: ["VRenderMedia", "VRenderCore", "CFFmpeg", "VRenderTestSupport"]),
         .testTarget(name: "VRenderExportTests",
-                    dependencies: ["VRenderExport", "VRenderMedia", "VRenderCore"]),
-        .testTarget(name: "vrenderTests", dependencies: ["VRenderCore"]),
+                    dependencies: ["VRenderExport", "VRenderMedia", "VRenderFilters", "VRenderCore", "VRenderTestSupport"]),
+        .testTarget(name: "vrenderTests", dependencies: ["VRenderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,152 @@
+// Benchmarks of vrender's CPU work per frame, read as frames per second.
+//
+// - `mono 1080p 1 thread` / `mono 1080p all threads`: FilterChain([MonoFilter()]) over one
+//   1920x1080 4:2:0 picture, source to a separate destination, as the export pipeline runs it.
+// - `memcpy 1080p 4:2:0 frame`: copying the same 3,110,400 bytes with memcpy, the memory-bandwidth
+//   bound a per-pixel filter is compared with.
+// - `BoundedQueue hand-off`: 1000 small items pushed by one thread and popped by another through a
+//   BoundedQueue(capacity: 8), the queue between pipeline stages: cost per item handed over.
+//
+// One iteration is one frame (scaling factor 1), so `Throughput (# / s)` is frames per second and
+// `Time (wall clock)` is the time per frame. The queue benchmark uses 1000 items per iteration
+// (scaling factor kilo): its throughput is items per second and its wall clock time is per item.
+// ARC metrics are left out on purpose: they crash on Swift 6.3/Linux.
+
+import Benchmark
+import Dispatch
+import Foundation
+import VRenderCore
+import VRenderFilters
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A planar 4:2:0 picture in one block of memory this file owns (64-byte aligned, rows packed:
+/// at 1920x1080 every stride equals its width, so the whole picture is `byteCount` contiguous
+/// bytes and a memcpy of the block copies exactly the frame).
+final class Picture420: @unchecked Sendable {
+    let width: Int
+    let height: Int
+    let byteCount: Int
+    let bytes: UnsafeMutableRawPointer
+    let image: YUVImage
+
+    init(width: Int, height: Int) {
+        precondition(width % 2 == 0 && height % 2 == 0, "4:2:0 needs even sizes")
+        self.width = width
+        self.height = height
+        let lumaBytes = width * height
+        let chromaWidth = width / 2, chromaHeight = height / 2
+        let chromaBytes = chromaWidth * chromaHeight
+        byteCount = lumaBytes + 2 * chromaBytes
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+        let base = bytes.bindMemory(to: UInt8.self, capacity: byteCount)
+        image = YUVImage(
+            luma: PlaneView(base: base, stride: width, width: width, height: height),
+            cb: PlaneView(base: base + lumaBytes, stride: chromaWidth, width: chromaWidth, height: chromaHeight),
+            cr: PlaneView(base: base + lumaBytes + chromaBytes, stride: chromaWidth,
+                          width: chromaWidth, height: chromaHeight))
+        fillPattern()
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// Diagonal ramps covering every 8-bit value, so the tone curve sees black, white and all
+    /// levels between (the kernel has no data-dependent branches, but keep the data realistic).
+    private func fillPattern() {
+        for plane in [image.luma, image.cb, image.cr] {
+            for y in 0..<plane.height {
+                let row = plane.row(y)
+                for x in 0..<plane.width { row[x] = UInt8(truncatingIfNeeded: x &+ 3 &* y) }
+            }
+        }
+    }
+}
+
+/// A consumer thread popping from a BoundedQueue until a negative sentinel arrives, at which
+/// point it signals the producer. Started in the benchmark's setup, ended in its teardown.
+final class HandOffRig: @unchecked Sendable {
+    static let capacity = 8
+    private(set) var queue = BoundedQueue<Int>(capacity: HandOffRig.capacity)
+    let drained = DispatchSemaphore(value: 0)
+
+    func start() {
+        // A fresh queue for every run: `finish()` in `stop()` ends a queue for good.
+        let queue = BoundedQueue<Int>(capacity: Self.capacity)
+        self.queue = queue
+        let drained = self.drained
+        let consumer = Thread {
+            var sum = 0
+            while let item = queue.pop() {
+                if item < 0 {
+                    drained.signal()
+                } else {
+                    sum &+= item
+                }
+            }
+            Benchmark.blackHole(sum)
+        }
+        consumer.name = "bench-consumer"
+        consumer.start()
+    }
+
+    func stop() { queue.finish() }
+
+    /// One iteration: `count` items through the queue, then wait until the consumer has taken
+    /// them all (the sentinel is the only extra item: 1 in 1001).
+    @inline(never)
+    func handOff(_ items: Range<Int>) {
+        let queue = self.queue
+        for item in items { queue.push(item) }
+        queue.push(-1)
+        drained.wait()
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.throughput, .wallClock],
+        warmupIterations: 5,
+        maxDuration: .seconds(3),
+        maxIterations: 10_000)
+
+    let width = 1920, height = 1080
+    let source = Picture420(width: width, height: height)
+    let destination = Picture420(width: width, height: height)
+    let mono = FilterChain([MonoFilter()])
+    let allThreads = ProcessInfo.processInfo.activeProcessorCount
+
+    Benchmark("mono 1080p 1 thread") { benchmark in
+        for _ in benchmark.scaledIterations {
+            mono.run(source: source.image, destination: destination.image, threads: 1)
+        }
+        Benchmark.blackHole(destination.bytes)
+    }
+
+    Benchmark("mono 1080p all threads",
+              configuration: .init(tags: ["threads": "\(allThreads)"])) { benchmark in
+        for _ in benchmark.scaledIterations {
+            mono.run(source: source.image, destination: destination.image, threads: allThreads)
+        }
+        Benchmark.blackHole(destination.bytes)
+    }
+
+    Benchmark("memcpy 1080p 4:2:0 frame") { benchmark in
+        for _ in benchmark.scaledIterations {
+            memcpy(destination.bytes, source.bytes, source.byteCount)
+        }
+        Benchmark.blackHole(destination.bytes)
+    }
+
+    let rig = HandOffRig()
+    Benchmark("BoundedQueue hand-off",
+              configuration: .init(scalingFactor: .kilo, maxIterations: 100_000),
+              closure: { benchmark in
+                  rig.handOff(benchmark.scaledIterations)
+              },
+              setup: { rig.start() },
+              teardown: { rig.stop() })
+}

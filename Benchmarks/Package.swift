@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+// vrender's benchmarks: a package of its own so that the main package neither depends on
+// ordo-one/benchmark nor pays for building it (see Benchmarks/README.md).
+//
+//     cd Benchmarks && swift package --disable-sandbox benchmark     (or `make bench` at the root)
+import PackageDescription
+
+let package = Package(
+    name: "vrender-benchmarks",
+    dependencies: [
+        // The main package, named so the products below resolve whatever the checkout's folder
+        // is called (a path dependency's identity is otherwise its folder name).
+        .package(name: "vrender", path: ".."),
+        // Its default traits need a package that is not mirrored here; MallocInterposer alone works.
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FilterBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "VRenderCore", package: "vrender"),
+                .product(name: "VRenderFilters", package: "vrender"),
+            ],
+            path: "Benchmarks/FilterBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

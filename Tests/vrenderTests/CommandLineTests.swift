@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import VRenderTestSupport
+
+/// Runs the built `vrender` binary as a user would and checks what it prints and returns.
+@Suite struct CommandLineTests {
+    /// The binary SwiftPM built beside the test bundle.
+    static let binary: String = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [beside, beside.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("vrender").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return TestMedia.repositoryRoot + "/.build/debug/vrender"
+    }()
+
+    let directory = TestMedia.scratchDirectory()
+
+    func vrender(_ arguments: String...) -> ProgramRun {
+        ProgramRun.run(Self.binary, arguments)
+    }
+
+    @Test func helpListsTheCommandsAndOptions() {
+        let root = vrender("--help")
+        #expect(root.status == 0)
+        #expect(root.standardOutput.contains("concat"))
+        #expect(root.standardOutput.contains("filters"))
+        let concat = vrender("concat", "--help")
+        #expect(concat.status == 0)
+        for option in ["--output", "--filter", "--codec", "--crf", "--preset", "--size", "--fps", "--overwrite", "--progress", "--json"] {
+            #expect(concat.standardOutput.contains(option), "concat --help lacks \(option)")
+        }
+    }
+
+    @Test func filtersListsMono() {
+        let result = vrender("filters")
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("mono"))
+        #expect(result.standardOutput.contains("none"))
+    }
+
+    @Test func usageErrorsExitWithArgumentParsersCode() {
+        let noInputs = vrender("concat")
+        #expect(noInputs.status == 64)
+        #expect(noInputs.standardError.contains("give at least one input take"))
+        let badSize = vrender("concat", TestMedia.path("small_a.mov"), "--size", "1281x720")
+        #expect(badSize.status == 64)
+        #expect(badSize.standardError.contains("--size"))
+    }
+
+    @Test func inputErrorsNameTheFileAndExitOne() {
+        let missing = directory + "/missing.mov"
+        let output = directory + "/out.mov"
+        let result = vrender("concat", TestMedia.path("small_a.mov"), missing, "-o", output)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("vrender: error: \(missing): no such file"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func unknownFilterIsAnError() {
+        let result = vrender("concat", TestMedia.path("small_a.mov"), "--filter", "sepiaa", "-o", directory + "/x.mov")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("vrender: error: --filter: unknown filter 'sepiaa'"))
+    }
+
+    @Test func exportPrintsPlanProgressAndFinalLine() {
+        let output = directory + "/joined.mov"
+        let result = vrender("concat", TestMedia.path("small_a.mov"), TestMedia.path("small_b.mov"), "-o", output, "--progress", "plain")
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("plan: stream copy"))
+        #expect(result.standardError.contains("progress=end"))
+        #expect(result.standardError.contains("frame=60"))
+        #expect(result.standardOutput.hasPrefix("\(output): 2.00 s, 60 frames, 320x240 h264+aac"))
+        #expect(result.standardOutput.contains("(stream-copy)"))
+
+        let again = vrender("concat", TestMedia.path("small_a.mov"), "-o", output)
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("already exists (use --overwrite to replace it)"))
+    }
+
+    @Test func jsonSummaryIsMachineReadable() throws {
+        let output = directory + "/mono.mp4"
+        let result = vrender("concat", TestMedia.path("small_a.mov"), TestMedia.path("mjpeg_422_full.mkv"),
+                             "--filter", "mono", "--codec", "h264", "--preset", "ultrafast", "-o", output,
+                             "--json", "--progress", "none")
+        #expect(result.status == 0, "\(result.standardError)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(summary["mode"] as? String == "transcode")
+        #expect(summary["frames"] as? Int == 60)
+        #expect(summary["videoCodec"] as? String == "libx264")
+        #expect(summary["filters"] as? [String] == ["mono"])
+        #expect(summary["width"] as? Int == 320)
+        #expect((summary["bytes"] as? Int ?? 0) > 0)
+    }
+
+    @Test func ctrlCRemovesTheTemporaryFileAndExits130() throws {
+        let output = directory + "/interrupted.mov"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["concat", TestMedia.path("same_1.mov"), TestMedia.path("same_2.mov"), TestMedia.path("same_3.mov"),
+                             "--filter", "mono", "--codec", "hevc", "-o", output, "--progress", "plain"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Interrupt once the first progress block shows the export is under way.
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("frame=") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        process.interrupt()
+        seen.append(errors.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(String(decoding: seen, as: UTF8.self).contains("vrender: error: interrupted"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(TestMedia.files(in: directory, containing: "vrender-partial").isEmpty)
+    }
+}
