@@ -100,7 +100,7 @@ extension VRender {
             for warning in summary.warnings { ErrorReporting.printWarning(warning) }
             if reporting.json {
                 let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 print(String(decoding: try encoder.encode(summary), as: UTF8.self))
             } else {
                 print(Self.finalLine(summary))

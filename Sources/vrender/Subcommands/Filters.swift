@@ -8,7 +8,7 @@ extension VRender {
             abstract: "List the filters --filter accepts and the backend each runs on.")
 
         func run() {
-            let width = FilterRegistry.names.map(\.count).max() ?? 4
+            let width = max(FilterRegistry.names.map(\.count).max() ?? 0, "filter".count)
             print("filter".padding(toLength: width, withPad: " ", startingAt: 0) + "  backend  description")
             for filter in FilterRegistry.all {
                 let name = filter.descriptor.name.padding(toLength: width, withPad: " ", startingAt: 0)
