@@ -71,10 +71,10 @@ public enum ExportPlanner {
         }
 
         let reason: String
-        if case .encode(let codec) = options.codec, mismatch == nil {
-            reason = "transcode: --codec \(codec.rawValue) asks for re-encoding"
-        } else if !options.filter.isIdentity {
+        if !options.filter.isIdentity {
             reason = "transcode: filter \(options.filter.names.joined(separator: ",")) changes the pictures"
+        } else if case .encode(let codec) = options.codec, mismatch == nil {
+            reason = "transcode: --codec \(codec.rawValue) asks for re-encoding"
         } else if let mismatch {
             reason = "transcode: \(mismatch)"
         } else {

@@ -39,8 +39,8 @@ public final class Exporter: @unchecked Sendable {
     public func run(_ plan: ExportPlan) throws -> ExportSummary {
         let output = try OutputFile(path: options.output, inputs: options.inputs, overwrite: options.overwrite)
         let start = DispatchTime.now()
-        let progress = ProgressThrottle(total: plan.mode == .streamCopy ? estimatedPackets(plan) : plan.timeline.totalSlots,
-                                        frameRate: plan.frameRate.doubleValue, report: reportProgress)
+        let progress = ProgressThrottle(total: plan.timeline.totalSlots, frameRate: plan.frameRate.doubleValue,
+                                        report: reportProgress)
         let damage = DamageLog()
         var summary: ExportSummary
         do {
@@ -66,10 +66,6 @@ public final class Exporter: @unchecked Sendable {
         summary.damagedFrames = damage.damaged
         summary.warnings = damage.warnings
         return summary
-    }
-
-    private func estimatedPackets(_ plan: ExportPlan) -> Int {
-        plan.timeline.totalSlots
     }
 
     private func makeSummary(_ plan: ExportPlan, output: OutputFile, frames: Int, duration: Double,

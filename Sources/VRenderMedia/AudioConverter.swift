@@ -34,9 +34,9 @@ public final class AudioConverter {
     public var buffered: Int { Int(av_audio_fifo_size(fifo)) }
 
     /// Converts `frame` and appends it, after dropping its first `dropFirst` converted samples
-    /// and keeping at most `limit`. Returns how many samples were appended.
+    /// and keeping at most `limit`. Returns how many samples were dropped and appended.
     @discardableResult
-    public func append(_ frame: Frame, dropFirst: Int = 0, limit: Int = .max) throws -> Int {
+    public func append(_ frame: Frame, dropFirst: Int = 0, limit: Int = .max) throws -> (dropped: Int, kept: Int) {
         try prepareResampler(for: frame)
         let source = frame.pointer.pointee
         let planes = UnsafeMutableRawPointer(source.extended_data!).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
@@ -49,7 +49,7 @@ public final class AudioConverter {
     public func flushResampler(limit: Int = .max) throws -> Int {
         guard resampler != nil else { return 0 }
         let converted = try convert(input: nil, count: 0)
-        let appended = try appendScratch(count: converted, dropFirst: 0, limit: limit)
+        let appended = try appendScratch(count: converted, dropFirst: 0, limit: limit).kept
         swr_free(&resampler)
         inputSignature = nil
         return appended
@@ -122,14 +122,14 @@ public final class AudioConverter {
         return Int(try check(produced, "swr_convert"))
     }
 
-    private func appendScratch(count: Int, dropFirst: Int, limit: Int) throws -> Int {
+    private func appendScratch(count: Int, dropFirst: Int, limit: Int) throws -> (dropped: Int, kept: Int) {
         let skip = Swift.min(dropFirst, count)
-        let keep = Swift.min(count - skip, limit)
-        guard keep > 0 else { return 0 }
+        let keep = Swift.max(0, Swift.min(count - skip, limit))
+        guard keep > 0 else { return (skip, 0) }
         let planes = scratchPlanes()
         var shifted = planes.map { $0.map { $0 + skip * 4 } }
         try shifted.withUnsafeMutableBufferPointer { try write($0, count: keep) }
-        return keep
+        return (skip, keep)
     }
 
     private func write(_ planes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer?>, count: Int) throws {

@@ -19,7 +19,7 @@ private func monoFrame(count: Int, level: Float) throws -> Frame {
     @Test func resamplesToTheOutputRateAndLayout() throws {
         let converter = AudioConverter(sampleRate: 48_000, channels: 2)
         var appended = 0
-        for _ in 0..<10 { appended += try converter.append(try monoFrame(count: 4410, level: 0.25)) }
+        for _ in 0..<10 { appended += try converter.append(try monoFrame(count: 4410, level: 0.25)).kept }
         appended += try converter.flushResampler()
         // One second at 44.1 kHz becomes one second at 48 kHz (the resampler's edges aside).
         #expect(abs(appended - 48_000) <= 64)
@@ -31,8 +31,9 @@ private func monoFrame(count: Int, level: Float) throws -> Frame {
 
     @Test func trimsAndDropsExactly() throws {
         let converter = AudioConverter(sampleRate: 48_000, channels: 2)
-        let kept = try converter.append(try monoFrame(count: 4410, level: 0.5), dropFirst: 100, limit: 1000)
-        #expect(kept == 1000)
+        let result = try converter.append(try monoFrame(count: 4410, level: 0.5), dropFirst: 100, limit: 1000)
+        #expect(result.dropped == 100)
+        #expect(result.kept == 1000)
         #expect(converter.buffered == 1000)
     }
 

@@ -62,6 +62,7 @@ struct AudioStage {
         var takeIndex = 0
         var written = 0          // samples of the current take in the converter so far
         var sawFirstFrame = false
+        var toDrop = 0           // converted samples still to cut from the start of the take
         let shell = Frame()
 
         let send: (Packet) throws -> Void = { packet in
@@ -77,7 +78,6 @@ struct AudioStage {
         func accept(_ frame: Frame) throws {
             let take = plan.takes[takeIndex]
             let target = plan.timeline.takes[takeIndex].sampleCount
-            var dropFirst = 0
             if !sawFirstFrame {
                 // Line the take's audio up with its video: silence before late audio, and
                 // early audio (before the first picture) cut.
@@ -89,10 +89,12 @@ struct AudioStage {
                     try converter.appendSilence(silence)
                     written += silence
                 } else {
-                    dropFirst = -offsetSamples
+                    toDrop = -offsetSamples
                 }
             }
-            written += try converter.append(frame, dropFirst: dropFirst, limit: Swift.max(0, target - written))
+            let appended = try converter.append(frame, dropFirst: toDrop, limit: Swift.max(0, target - written))
+            toDrop -= appended.dropped
+            written += appended.kept
             try encodeBuffered(final: false)
         }
 
@@ -102,6 +104,7 @@ struct AudioStage {
                 takeIndex = index
                 decoder = transfer?.take()
                 written = 0
+                toDrop = 0
                 sawFirstFrame = false
             case .packet(let packet):
                 try decoder?.decode(packet, makeFrame: { shell.unref(); return shell }, output: accept)

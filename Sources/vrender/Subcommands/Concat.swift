@@ -102,6 +102,7 @@ extension VRender {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+                FileHandle.standardError.write(Data((Self.finalLine(summary) + "\n").utf8))
             } else {
                 print(Self.finalLine(summary))
             }
