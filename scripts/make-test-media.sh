@@ -41,7 +41,7 @@ mk late_audio.mov -f lavfi -i testsrc2=size=320x240:rate=30:duration=2 \
 if [ ! -s damaged_middle.mov ]; then
   cp same_1.mov damaged_middle.mov
   size=$(stat -c %s damaged_middle.mov)
-  yes "vrender damage" | head -c 60000 | dd of=damaged_middle.mov bs=1 seek=$((size / 2)) conv=notrunc status=none
+  awk 'BEGIN { for (i = 0; i < 3750; i++) printf "vrender damage!\n" }' | dd of=damaged_middle.mov bs=1 seek=$((size / 2)) conv=notrunc status=none
 fi
 
 [ -s bad/truncated.mov ] || head -c 30000 same_1.mov > bad/truncated.mov
