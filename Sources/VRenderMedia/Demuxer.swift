@@ -10,6 +10,7 @@ public final class Demuxer {
     /// Opens the file and reads enough to know its streams (`avformat_find_stream_info`).
     public init(path: String) throws(FFmpegError) {
         self.path = path
+        FFmpegLog.applyDefault()
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
         guard let opened = context else { throw FFmpegError("avformat_open_input", code: vr_averror_invaliddata()) }

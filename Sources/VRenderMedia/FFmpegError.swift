@@ -58,7 +58,23 @@ func codecStatus(_ result: Int32, _ function: @autoclosure () -> String) throws(
 /// Silences FFmpeg's own logging (vrender reports problems itself, naming the file), or lets
 /// warnings through for `--verbose`.
 public enum FFmpegLog {
+    private static let lock = ConditionLock()
+    nonisolated(unsafe) private static var configured = false
+
     public static func configure(verbose: Bool) {
-        av_log_set_level(verbose ? AV_LOG_WARNING : AV_LOG_QUIET)
+        lock.withLock {
+            configured = true
+            av_log_set_level(verbose ? AV_LOG_WARNING : AV_LOG_QUIET)
+        }
+    }
+
+    /// Library default, applied when a file is first opened: quiet, unless a program already
+    /// chose with `configure`.
+    static func applyDefault() {
+        lock.withLock {
+            guard !configured else { return }
+            configured = true
+            av_log_set_level(AV_LOG_QUIET)
+        }
     }
 }

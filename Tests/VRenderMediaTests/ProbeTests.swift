@@ -61,8 +61,6 @@ import VRenderTestSupport
 }
 
 @Suite struct DecoderTests {
-    init() { FFmpegLog.configure(verbose: false) }  // the damaged file makes FFmpeg chatty
-
     @Test func decodesEveryFrameOfATake() throws {
         let demuxer = try Demuxer(path: TestMedia.path("small_a.mov"))
         let info = try demuxer.info()
