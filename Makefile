@@ -6,12 +6,12 @@ BIN_RELEASE := .build/release/vrender
 TEST_MEDIA := .build/test-media
 DEMO_OUT := out/demo
 
-.PHONY: all deps build release demo test test-media bench bench-export clean help
+.PHONY: all deps build release demo test test-media test-vivid bench bench-export clean help
 
 all: build
 
 help:
-	@echo "make demo    install what is missing, build, export the takes in testdata/ with mono"
+	@echo "make demo    install what is missing, build, record three synthetic takes and export them with mono"
 	@echo "make test    install what is missing, build, run every test"
 	@echo "make bench   run the benchmarks (Benchmarks/, a package of its own)"
 
@@ -25,11 +25,9 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product vrender
 
+# Three synthetic takes (lens jumps, a zoom ramp, the torch) exported with mono: no camera needed.
 demo: release
-	@mkdir -p $(DEMO_OUT)
-	$(BIN_RELEASE) concat testdata/takes/take1.mov testdata/takes/take2.mov testdata/takes/take3.mp4 \
-		--filter mono -o $(DEMO_OUT)/export.mov --overwrite
-	@echo "demo: the finished video is $(abspath $(DEMO_OUT)/export.mov)"
+	$(BIN_RELEASE) demo --out $(DEMO_OUT)
 
 test-media: deps
 	@scripts/make-test-media.sh $(TEST_MEDIA) >/dev/null
@@ -37,6 +35,10 @@ test-media: deps
 # Tests find their media through VRENDER_TEST_MEDIA (and make it themselves when run alone).
 test: deps test-media
 	VRENDER_TEST_MEDIA=$(abspath $(TEST_MEDIA)) $(SWIFT) test
+
+# V4L2 capture against the kernel's vivid driver, booted in qemu (CI runs this too).
+test-vivid: build
+	scripts/vivid-tests.sh
 
 bench: release
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "VRenderFilters", targets: ["VRenderFilters"]),
         .library(name: "VRenderMedia", targets: ["VRenderMedia"]),
         .library(name: "VRenderExport", targets: ["VRenderExport"]),
+        .library(name: "VRenderCapture", targets: ["VRenderCapture"]),
+        .library(name: "VRenderRecording", targets: ["VRenderRecording"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -26,15 +28,23 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev",
                               "libswresample-dev", "libavutil-dev"])]
         ),
+        // libpng for thumbnails and contact sheets.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // V4L2: a fixed-signature ioctl wrapper (Swift cannot call variadic C), request codes and
+        // fourccs, with struct sizes checked at compile time.
+        .target(name: "CV4L2"),
         .target(name: "VRenderCore"),
         .target(name: "VRenderFilters", dependencies: ["VRenderCore"]),
-        .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "VRenderCore"]),
+        .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "CPNG", "VRenderCore"]),
+        .target(name: "VRenderCapture", dependencies: ["CV4L2", "VRenderCore", "VRenderMedia"]),
+        .target(name: "VRenderRecording", dependencies: ["VRenderCore", "VRenderMedia", "VRenderCapture"]),
         .target(name: "VRenderExport",
                 dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters"]),
         .executableTarget(
             name: "vrender",
             dependencies: [
                 "VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderExport",
+                "VRenderCapture", "VRenderRecording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,6 +56,10 @@ let package = Package(
                     dependencies: ["VRenderMedia", "VRenderCore", "CFFmpeg", "VRenderTestSupport"]),
         .testTarget(name: "VRenderExportTests",
                     dependencies: ["VRenderExport", "VRenderMedia", "VRenderFilters", "VRenderCore", "VRenderTestSupport"]),
+        .testTarget(name: "VRenderCaptureTests",
+                    dependencies: ["VRenderCapture", "VRenderMedia", "VRenderCore", "CV4L2", "VRenderTestSupport"]),
+        .testTarget(name: "VRenderRecordingTests",
+                    dependencies: ["VRenderRecording", "VRenderCapture", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "vrenderTests", dependencies: ["VRenderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 /// An exact fraction, used for frame rates and time bases (FFmpeg's AVRational, in Swift).
-public struct Rational: Sendable, Hashable, CustomStringConvertible {
+public struct Rational: Sendable, Hashable, Codable, CustomStringConvertible {
     public var numerator: Int
     public var denominator: Int
 

@@ -28,9 +28,12 @@ public struct VideoEncoderSettings: Sendable {
     public var preset: String
     /// Encoder threads; 0 lets the encoder choose.
     public var threads: Int
+    /// Frames between keyframes; nil keeps the encoder's default. Capture sets one second so a
+    /// fragmented take loses at most a second when the process dies.
+    public var keyframeInterval: Int?
 
     public init(codec: VideoCodecChoice, width: Int, height: Int, frameRate: Rational,
-                crf: Int? = nil, preset: String = "veryfast", threads: Int = 0) {
+                crf: Int? = nil, preset: String = "veryfast", threads: Int = 0, keyframeInterval: Int? = nil) {
         self.codec = codec
         self.width = width
         self.height = height
@@ -38,6 +41,7 @@ public struct VideoEncoderSettings: Sendable {
         self.crf = crf
         self.preset = preset
         self.threads = threads
+        self.keyframeInterval = keyframeInterval
     }
 }
 
@@ -76,6 +80,7 @@ public final class Encoder {
             context.pointee.framerate = AVRational(num: Int32(settings.frameRate.numerator), den: Int32(settings.frameRate.denominator))
             context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
             context.pointee.thread_count = Int32(settings.threads)
+            if let interval = settings.keyframeInterval { context.pointee.gop_size = Int32(interval) }
             if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             var options: OpaquePointer?
             av_dict_set(&options, "preset", settings.preset, 0)

@@ -77,7 +77,8 @@ public final class Muxer {
     }
 
     /// Opens the file and writes the container header (`avio_open` + `avformat_write_header`).
-    public func writeHeader() throws {
+    /// `options` are the muxer's private options, e.g. `["movflags": "frag_keyframe+empty_moov"]`.
+    public func writeHeader(options: [String: String] = [:]) throws {
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             do {
                 try check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
@@ -86,7 +87,10 @@ public final class Muxer {
             }
             ioOpen = true
         }
-        try check(avformat_write_header(context, nil), "avformat_write_header")
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        defer { av_dict_free(&dictionary) }
+        try check(avformat_write_header(context, &dictionary), "avformat_write_header")
         headerWritten = true
     }
 

@@ -57,11 +57,19 @@ enum ErrorReporting {
 /// Runs `handler` on SIGINT or SIGTERM instead of dying, so work can clean up (remove its
 /// temporary file) and exit 130. Keep the returned sources alive while the work runs.
 enum InterruptHandling {
+    private static let flag = StopSignal()
+
+    /// True once SIGINT or SIGTERM arrived (the command then exits 130).
+    static var wasInterrupted: Bool { flag.isRaised }
+
     static func install(_ handler: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
         [SIGINT, SIGTERM].map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler(handler: handler)
+            source.setEventHandler {
+                flag.raise()
+                handler()
+            }
             source.resume()
             return source
         }

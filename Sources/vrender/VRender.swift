@@ -12,6 +12,6 @@ struct VRender: ParsableCommand {
             130 after Ctrl-C. Errors are printed as 'vrender: error: <what>: <why>'.
             """,
         version: "0.1.0",
-        subcommands: [Concat.self, Filters.self]
+        subcommands: [Capture.self, Takes.self, Concat.self, Filters.self, Devices.self, Demo.self]
     )
 }

@@ -1,0 +1,60 @@
+internal import CFFmpeg
+import VRenderCore
+
+/// Turns a decoded or captured picture into a small RGB image (for thumbnails and contact
+/// sheets), keeping its aspect ratio. Owns a `SwsContext`; confined to one thread.
+public final class Thumbnailer {
+    private var scaler: OpaquePointer?
+
+    public init() {}
+
+    deinit { sws_freeContext(scaler) }
+
+    /// The picture scaled to `width` pixels wide (height follows the aspect ratio, even).
+    public func thumbnail(of frame: Frame, width: Int) throws -> RGBImage {
+        let source = frame.pointer.pointee
+        let height = Swift.max(2, Int((Double(width) * Double(source.height) / Double(source.width)).rounded()) & ~1)
+        scaler = sws_getCachedContext(scaler, source.width, source.height, frame.pixelFormat,
+                                      Int32(width), Int32(height), AV_PIX_FMT_RGB24, SWS_BICUBIC, nil, nil, nil)
+        guard let scaler else {
+            throw VRenderError(.runtime, subject: "thumbnail", reason: "cannot convert \(source.width)x\(source.height) to RGB")
+        }
+        var image = RGBImage(width: width, height: height)
+        image.pixels.withUnsafeMutableBufferPointer { pixels in
+            withUnsafeBytes(of: source.data) { data in
+                withUnsafeBytes(of: source.linesize) { lines in
+                    var targets: [UnsafeMutablePointer<UInt8>?] = [pixels.baseAddress, nil, nil, nil]
+                    var strides: [Int32] = [Int32(width * 3), 0, 0, 0]
+                    _ = sws_scale(scaler, data.bindMemory(to: UnsafePointer<UInt8>?.self).baseAddress,
+                                  lines.bindMemory(to: Int32.self).baseAddress, 0, source.height, &targets, &strides)
+                }
+            }
+        }
+        return image
+    }
+}
+
+/// Reads the first picture at or after a time in a video file, for thumbnails of finished takes.
+public enum FrameGrabber {
+    /// Decodes from the start until the first frame whose time is ≥ `seconds` (or the last
+    /// frame, for a take shorter than that) and hands it to `body`.
+    public static func frame<T>(in path: String, atSeconds seconds: Double, _ body: (Frame) throws -> T) throws -> T {
+        let demuxer = try Demuxer(path: path)
+        let info = try demuxer.info()
+        let decoder = try Decoder(demuxer: demuxer, streamIndex: info.video.index, threads: 1)
+        let packet = Packet()
+        var chosen: Frame?
+        func reached() -> Bool {
+            guard let chosen, let time = decoder.seconds(of: chosen) else { return false }
+            return time - info.video.startTime >= seconds
+        }
+        // Frames arrive in presentation order; keep the latest until one reaches the time.
+        let consider: (Frame) -> Void = { frame in if !reached() { chosen = frame } }
+        while !reached(), demuxer.read(into: packet) {
+            if packet.streamIndex == info.video.index { try decoder.decode(packet, makeFrame: Frame.init, output: consider) }
+        }
+        if !reached() { try decoder.decode(nil, makeFrame: Frame.init, output: consider) }
+        guard let chosen else { throw VRenderError.input(path, "no picture could be decoded") }
+        return try body(chosen)
+    }
+}

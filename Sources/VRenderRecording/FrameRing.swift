@@ -1,0 +1,158 @@
+import VRenderCapture
+import VRenderCore
+import VRenderMedia
+
+/// The ring of preallocated frame slots between capture and the take writer.
+///
+/// - Capacity: `slotCount` frames allocated once; capture writes into a free slot, the writer
+///   gives the slot back after encoding. Nothing is allocated per frame.
+/// - When full: a live source (`live: true`) never waits: the oldest frame not yet encoded is
+///   dropped and counted against its take. A batch source waits for a free slot, so batch runs
+///   are complete and deterministic.
+/// - Pre-roll: between takes, captured frames are retained (newest `prerollFrames` of them) so a
+///   take can begin with the seconds before it was started.
+/// - Ending: `finish()` (capture is done: the writer drains what is queued, then `next()` returns
+///   nil) or `cancel()` (both sides return at once).
+public final class FrameRing: @unchecked Sendable {
+    /// One captured frame waiting in the ring.
+    public struct Entry: Sendable {
+        public var slot: Int
+        public var info: CapturedFrameInfo
+        public var take: Int
+    }
+
+    /// What the writer receives, in capture order.
+    public enum Item: Sendable {
+        case frame(Entry)
+        /// Take `take` ended: every frame of it still in the ring is before this marker.
+        case takeEnded(take: Int)
+    }
+
+    public let slots: [Frame]
+    private let live: Bool
+    private let prerollFrames: Int
+    private let lock = ConditionLock()
+    private var free: [Int]
+    private var queue: [Item] = []
+    private var retained: [Entry] = []   // pre-roll: captured while no take records
+    private var droppedByTake: [Int: Int] = [:]
+    private var finished = false
+    private var cancelled = false
+
+    public init(slotCount: Int, width: Int, height: Int, live: Bool, prerollFrames: Int) throws {
+        precondition(slotCount > prerollFrames, "the ring must hold the pre-roll and room to work")
+        slots = try (0..<slotCount).map { _ in try Frame.picture(width: width, height: height) }
+        free = Array((0..<slotCount).reversed())
+        self.live = live
+        self.prerollFrames = prerollFrames
+    }
+
+    /// A free slot for the next captured frame. Returns nil once cancelled.
+    public func acquire() -> Int? {
+        lock.withLock {
+            while true {
+                if cancelled { return nil }
+                if let slot = free.popLast() { return slot }
+                if let oldest = retained.first {       // pre-roll is the first to give way
+                    retained.removeFirst()
+                    return oldest.slot
+                }
+                if live, let index = queue.firstIndex(where: { if case .frame = $0 { true } else { false } }),
+                   case .frame(let entry) = queue.remove(at: index) {
+                    droppedByTake[entry.take, default: 0] += 1
+                    return entry.slot
+                }
+                lock.wait()
+            }
+        }
+    }
+
+    /// Hands a filled slot on: to take `take`'s writer, or (nil) into the pre-roll.
+    public func commit(slot: Int, info: CapturedFrameInfo, take: Int?) {
+        lock.withLock {
+            guard !cancelled else {
+                free.append(slot)
+                return
+            }
+            if let take {
+                queue.append(.frame(Entry(slot: slot, info: info, take: take)))
+            } else {
+                retained.append(Entry(slot: slot, info: info, take: -1))
+                while retained.count > prerollFrames { free.append(retained.removeFirst().slot) }
+            }
+            lock.broadcast()
+        }
+    }
+
+    /// Starts take `take` with the retained frames captured at or after `since` (pre-roll).
+    /// Returns how many pre-roll frames it received.
+    @discardableResult
+    public func beginTake(_ take: Int, prerollSince since: Double) -> Int {
+        lock.withLock {
+            let kept = retained.filter { $0.info.time >= since }
+            for entry in retained where entry.info.time < since { free.append(entry.slot) }
+            retained.removeAll()
+            for var entry in kept {
+                entry.take = take
+                queue.append(.frame(entry))
+            }
+            lock.broadcast()
+            return kept.count
+        }
+    }
+
+    /// Marks the end of take `take` for the writer.
+    public func endTake(_ take: Int) {
+        lock.withLock {
+            queue.append(.takeEnded(take: take))
+            lock.broadcast()
+        }
+    }
+
+    /// Frames of `take` dropped (live overflow, plus gaps the device reported). Final once the
+    /// writer has received the take's `.takeEnded`.
+    public func dropped(take: Int) -> Int { lock.withLock { droppedByTake[take] ?? 0 } }
+
+    /// Counts frames a device skipped (sequence gaps) against a take.
+    public func addDeviceDrops(_ count: Int, take: Int) {
+        guard count > 0 else { return }
+        lock.withLock { droppedByTake[take, default: 0] += count }
+    }
+
+    /// The writer's next item, waiting while the ring is empty; nil when finished and drained,
+    /// or cancelled.
+    public func next() -> Item? {
+        lock.withLock {
+            while queue.isEmpty && !finished && !cancelled { lock.wait() }
+            guard !cancelled, !queue.isEmpty else { return nil }
+            return queue.removeFirst()
+        }
+    }
+
+    /// The writer is done with a slot.
+    public func release(_ slot: Int) {
+        lock.withLock {
+            free.append(slot)
+            lock.broadcast()
+        }
+    }
+
+    public func finish() {
+        lock.withLock {
+            finished = true
+            lock.broadcast()
+        }
+    }
+
+    public func cancel() {
+        lock.withLock {
+            cancelled = true
+            lock.broadcast()
+        }
+    }
+
+    /// Frames waiting for the writer (for the status line).
+    public var backlog: Int {
+        lock.withLock { queue.reduce(0) { if case .frame = $1 { $0 + 1 } else { $0 } } }
+    }
+}

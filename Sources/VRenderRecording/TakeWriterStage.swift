@@ -1,0 +1,79 @@
+import Foundation
+import VRenderCapture
+import VRenderCore
+import VRenderMedia
+
+/// The writer thread: drains the frame ring take by take into segment files, then records
+/// each finished take in `takes.json`.
+/// Created on the capture thread, then used only by the writer thread.
+final class TakeWriterStage: @unchecked Sendable {
+    let ring: FrameRing
+    let plan: RecordingPlan
+    let format: NegotiatedFormat
+    let deviceName: String
+    let live: Bool
+    let log: TakeLog
+    private var manifest: TakesManifest
+    let events: @Sendable (RecorderEvent) -> Void
+
+    init(ring: FrameRing, plan: RecordingPlan, format: NegotiatedFormat, deviceName: String, live: Bool,
+         log: TakeLog, manifest: TakesManifest, events: @escaping @Sendable (RecorderEvent) -> Void) {
+        self.ring = ring
+        self.plan = plan
+        self.format = format
+        self.deviceName = deviceName
+        self.live = live
+        self.log = log
+        self.manifest = manifest
+        self.events = events
+    }
+
+    /// Runs until the ring is finished and drained. Returns the takes it wrote.
+    func run() throws -> [TakeEntry] {
+        var written: [TakeEntry] = []
+        var writer: SegmentWriter?
+        var writerTake = -1
+        while let item = ring.next() {
+            switch item {
+            case .frame(let entry):
+                if writerTake != entry.take {
+                    writer = try SegmentWriter(directory: plan.outputDirectory, format: format, codec: plan.codec, live: live)
+                    writerTake = entry.take
+                }
+                if plan.writerDelay > 0 { Thread.sleep(forTimeInterval: plan.writerDelay) }
+                do {
+                    try writer!.write(ring.slots[entry.slot], info: entry.info)
+                } catch {
+                    ring.release(entry.slot)
+                    throw error
+                }
+                ring.release(entry.slot)
+            case .takeEnded(let take):
+                guard let finishing = writer, writerTake == take else { continue }  // a take with no frames
+                let duration = try finishing.finish()
+                let entry = makeEntry(finishing, take: take, duration: duration)
+                manifest.takes.append(entry)
+                try manifest.save(to: plan.outputDirectory)
+                written.append(entry)
+                events(.takeFinished(entry))
+                writer = nil
+                writerTake = -1
+            }
+        }
+        // Cancelled mid-take: finish the file so it stays playable, but it is not listed.
+        if let writer { _ = try? writer.finish() }
+        return written
+    }
+
+    private func makeEntry(_ writer: SegmentWriter, take: Int, duration: Double) -> TakeEntry {
+        let record = log.record(for: take)
+        let formatter = ISO8601DateFormatter()
+        return TakeEntry(
+            file: writer.fileName, thumbnail: writer.thumbnailName,
+            created: formatter.string(from: record?.created ?? Date()),
+            frames: writer.frames, dropped: ring.dropped(take: take), duration: duration,
+            fps: format.frameRate.description, width: format.width, height: format.height,
+            codec: writer.codecName, device: deviceName, preroll: record?.preroll ?? 0,
+            timeline: record?.timeline ?? [])
+    }
+}

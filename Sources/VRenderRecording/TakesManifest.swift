@@ -1,0 +1,72 @@
+import Foundation
+import VRenderCapture
+import VRenderCore
+
+/// One recorded take, as `takes.json` lists it.
+public struct TakeEntry: Sendable, Codable, Equatable {
+    /// A change of the camera during the take (lens, zoom, torch, position), at a time in it.
+    public struct TimelineEvent: Sendable, Codable, Equatable {
+        public var time: Double
+        public var position: CameraPosition
+        public var lens: Double
+        public var zoom: Double
+        public var torch: Double
+        /// What caused it ("script demo.actions:3: zoom 2 ramp 4", "key t", "start").
+        public var cause: String
+    }
+
+    /// File name of the take, relative to the folder (`segment_<UUID>.mov`).
+    public var file: String
+    /// File name of its thumbnail (`segment_<UUID>.png`), the frame at 0.05 s.
+    public var thumbnail: String?
+    /// ISO 8601 time the take started.
+    public var created: String
+    public var frames: Int
+    public var dropped: Int
+    public var duration: Double
+    public var fps: String
+    public var width: Int
+    public var height: Int
+    public var codec: String
+    public var device: String
+    /// Seconds of pre-roll the take starts with.
+    public var preroll: Double
+    public var timeline: [TimelineEvent]
+}
+
+/// `takes.json`: every take in a folder, in recording order. Rewritten atomically (temporary
+/// file + rename) after each take, so a crash never leaves it half-written.
+public struct TakesManifest: Sendable, Codable, Equatable {
+    public var takes: [TakeEntry]
+
+    public init(takes: [TakeEntry] = []) {
+        self.takes = takes
+    }
+
+    public static let fileName = "takes.json"
+
+    /// Reads `DIR/takes.json`; an absent file is an empty manifest.
+    public static func load(from directory: String) throws -> TakesManifest {
+        let path = directory + "/" + fileName
+        guard let data = FileManager.default.contents(atPath: path) else { return TakesManifest() }
+        do {
+            return try JSONDecoder().decode(TakesManifest.self, from: data)
+        } catch {
+            throw VRenderError.input(path, "is not a valid takes manifest (\(error))")
+        }
+    }
+
+    public func save(to directory: String) throws {
+        let path = directory + "/" + Self.fileName
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(self)
+        let temporary = path + ".partial"
+        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
+            throw VRenderError.output(path, "cannot write")
+        }
+        guard rename(temporary, path) == 0 else {
+            throw VRenderError.output(path, "cannot move into place: \(String(cString: strerror(errno)))")
+        }
+    }
+}

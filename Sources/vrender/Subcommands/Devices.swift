@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import VRenderCapture
+
+extension VRender {
+    /// `vrender devices`: what can be captured from.
+    struct Devices: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List V4L2 cameras (name, driver, formats, sizes, frame rates) and the synthetic camera.")
+
+        @Option(help: ArgumentHelp("Folder to look for video nodes in.", valueName: "dir"))
+        var dev = "/dev"
+
+        @Flag(help: "Print the list as JSON.")
+        var json = false
+
+        struct Listing: Encodable {
+            var v4l2: [V4L2DeviceInfo]
+            var synthetic: SyntheticDescription
+        }
+
+        struct SyntheticDescription: Encodable {
+            var device = "synthetic[:seed=N]"
+            var summary = SyntheticCamera.summary
+        }
+
+        func run() throws {
+            let cameras = V4L2Discovery.devices(in: dev)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(Listing(v4l2: cameras, synthetic: SyntheticDescription())), as: UTF8.self))
+                return
+            }
+            print("V4L2 cameras:")
+            if cameras.isEmpty { print("  none found in \(dev)") }
+            for camera in cameras {
+                print("  \(camera.path)  \(camera.card)  (driver \(camera.driver), \(camera.busInfo))")
+                for format in camera.formats {
+                    print("    \(format)")
+                }
+                if !camera.controls.isEmpty { print("    controls: \(camera.controls.joined(separator: ", "))") }
+            }
+            print("synthetic camera:")
+            print("  synthetic[:seed=N]  \(SyntheticCamera.summary)")
+        }
+    }
+}

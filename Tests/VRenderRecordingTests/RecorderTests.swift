@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import VRenderCapture
+import VRenderCore
+import VRenderMedia
+import VRenderTestSupport
+@testable import VRenderRecording
+
+@Suite struct RecorderTests {
+    let directory = TestMedia.scratchDirectory()
+
+    private func record(_ camera: FakeCamera, _ plan: RecordingPlan) throws -> [TakeEntry] {
+        try Recorder(source: camera, plan: plan).run()
+    }
+
+    @Test func batchTakesHaveExactlyTheirFrames() throws {
+        let takes = try record(FakeCamera(), RecordingPlan(outputDirectory: directory, takes: 3, duration: 2, codec: .h264))
+        #expect(takes.map(\.frames) == [60, 60, 60])
+        #expect(takes.map(\.dropped) == [0, 0, 0])
+        #expect(takes.allSatisfy { abs($0.duration - 2) < 1e-9 })
+        let manifest = try TakesManifest.load(from: directory)
+        #expect(manifest.takes == takes)
+        for take in takes {
+            #expect(take.file.hasPrefix("segment_") && take.file.hasSuffix(".mov"))
+            let path = directory + "/" + take.file
+            #expect(ProgramRun.ffprobe(path, stream: "v", entries: "stream=nb_read_frames", countFrames: true) == "60")
+            #expect(FileManager.default.fileExists(atPath: directory + "/" + take.thumbnail!))
+            #expect(ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"]).standardError.isEmpty)
+        }
+        // Takes follow each other: the second starts where the first ended (its first frame
+        // is frame 60 of the camera, luma 16 + 60).
+        let second = directory + "/" + takes[1].file
+        let stats = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", second, "-frames:v", "1", "-vf",
+                                                      "signalstats,metadata=print:file=-", "-f", "null", "-"]).standardOutput
+        let luma = stats.split(separator: "\n").first { $0.contains("YAVG=") }.flatMap { Double($0.split(separator: "=").last!) }
+        #expect(abs((luma ?? 0) - 76) < 1.5, "first frame of take 2: YAVG \(String(describing: luma))")
+    }
+
+    @Test func aScriptDrivesTheCameraAndStopsTheTake() throws {
+        let script = try ActionScript(text: "at 0s zoom 10\nat 0.5s torch on\nat 1s stop\n", source: "t.actions")
+        let camera = FakeCamera()
+        let takes = try record(camera, RecordingPlan(outputDirectory: directory, takes: 2, codec: .h264, script: script))
+        #expect(takes.map(\.frames) == [30, 30])
+        // Each take replays the script from its own start.
+        #expect(camera.applied.map(\.1) == [0, 0.5, 1, 1.5])
+        let timeline = takes[0].timeline
+        #expect(timeline.map(\.cause) == ["start", "t.actions:1", "t.actions:2"])
+        #expect(timeline[1].zoom == 6)
+        #expect(timeline[2].torch == 1 && abs(timeline[2].time - 0.5) < 1e-9)
+    }
+
+    @Test func prerollStartsTheTakeEarly() throws {
+        let takes = try record(FakeCamera(), RecordingPlan(outputDirectory: directory, takes: 1, duration: 1, preroll: 0.5, codec: .h264))
+        #expect(takes[0].frames == 45)   // 0.5 s before the trigger + 1 s after
+        #expect(abs(takes[0].preroll - 0.5) < 1e-9)
+    }
+
+    @Test func aSlowEncoderMakesALiveCaptureDropNotFallBehind() throws {
+        // 20 ms of extra work per frame at 100 fps: the writer manages ~half the frames.
+        let camera = FakeCamera(fps: 100, live: true)
+        let takes = try record(camera, RecordingPlan(outputDirectory: directory, takes: 1, duration: 1, codec: .h264, writerDelay: 0.02))
+        #expect(takes[0].dropped > 0)
+        #expect(takes[0].frames + takes[0].dropped == 100)
+    }
+
+    @Test func aDeviceThatGoesAwayEndsTheTakeCleanly() throws {
+        let takes = try record(FakeCamera(lastFrame: 44), RecordingPlan(outputDirectory: directory, takes: 1, duration: 5, codec: .h264))
+        #expect(takes.map(\.frames) == [45])
+        #expect(ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", directory + "/" + takes[0].file, "-f", "null", "-"])
+            .standardError.isEmpty)
+    }
+}
+
+@Suite struct ActionScriptTests {
+    @Test func parsesEveryAction() throws {
+        let script = try ActionScript(text: """
+            # demo
+            at 1.5s zoom 2 ramp 4
+            at 2s torch on
+            at 0s lens 0.5
+            at 3s flip
+            at 2500ms torch 0.4   # a level
+            at 1s focus 0.2 0.8
+            at 4s stop
+            """, source: "demo.actions")
+        #expect(script.actions.map(\.time) == [0, 1, 1.5, 2, 2.5, 3, 4])
+        #expect(script.actions[0].command == .control(.lens(0.5)))
+        #expect(script.actions[2].command == .control(.rampZoom(to: 2, rate: 4)))
+        #expect(script.actions[4].command == .control(.torch(level: 0.4)))
+        #expect(script.actions[5].command == .control(.flip))
+        #expect(script.stopTime == 4)
+        #expect(script.actions[0].line == 4)
+    }
+
+    @Test(arguments: [
+        ("at 1s zom 2", "demo.actions:1: unknown action 'zom' (known: zoom, lens, torch, flip, focus, stop)"),
+        ("\nzoom 2", "demo.actions:2: expected 'at <time> <action>', got 'zoom 2'"),
+        ("at soon zoom 2", "demo.actions:1: 'soon' is not a time (use e.g. 1.5s, 1500ms)"),
+        ("at 1s lens 3", "demo.actions:1: lens must be 0.5, 1 or 2, got 3"),
+        ("at 1s zoom 2 fast 3", "demo.actions:1: usage: at <time> zoom <factor> [ramp <rate>]"),
+        ("at 1s torch bright", "demo.actions:1: torch level 'bright' is not a number"),
+    ])
+    func errorsNameTheLine(text: String, message: String) {
+        do {
+            _ = try ActionScript(text: text, source: "demo.actions")
+            Issue.record("'\(text)' should not parse")
+        } catch let error as VRenderError {
+            #expect(error.description == message)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import VRenderTestSupport
+
+/// `vrender capture`, `takes`, `devices` and `demo`, run as a user would.
+@Suite struct CaptureCommandTests {
+    let directory = TestMedia.scratchDirectory()
+
+    func vrender(_ arguments: String...) -> ProgramRun {
+        ProgramRun.run(CommandLineTests.binary, arguments)
+    }
+
+    private func manifest(_ folder: String) throws -> [[String: Any]] {
+        let data = try #require(FileManager.default.contents(atPath: folder + "/takes.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try #require(object["takes"] as? [[String: Any]])
+    }
+
+    @Test(arguments: [(30, 60), (60, 120)])
+    func syntheticTakesHaveExactFrameCounts(fps: Int, frames: Int) throws {
+        let out = directory + "/t\(fps)"
+        let result = vrender("capture", "--device", "synthetic", "--out", out, "--takes", "3", "--duration", "2s",
+                             "--fps", String(fps), "--size", "320x240", "--codec", "h264")
+        #expect(result.status == 0, "\(result.standardError)")
+        let takes = try manifest(out)
+        #expect(takes.count == 3)
+        for take in takes {
+            #expect(take["frames"] as? Int == frames)
+            #expect(take["dropped"] as? Int == 0)
+            let file = out + "/" + (take["file"] as? String ?? "")
+            #expect(ProgramRun.ffprobe(file, stream: "v", entries: "stream=nb_read_frames", countFrames: true) == String(frames))
+            #expect(FileManager.default.fileExists(atPath: out + "/" + (take["thumbnail"] as? String ?? "missing")))
+        }
+        #expect(result.standardOutput.contains("captured 3 take(s)"))
+    }
+
+    /// Decoded frames' checksums (ffmpeg's framemd5), the determinism check.
+    private func framemd5(_ folder: String) throws -> String {
+        let take = try manifest(folder)[0]["file"] as? String ?? ""
+        return ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", folder + "/" + take, "-f", "framemd5", "-"])
+            .standardOutput.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+    }
+
+    @Test func sameSeedAndScriptGiveIdenticalFrames() throws {
+        let script = directory + "/s.actions"
+        try "at 0s lens 0.5\nat 0.3s zoom 3 ramp 4\nat 0.6s torch on\nat 1s stop\n".write(toFile: script, atomically: true, encoding: .utf8)
+        var sums: [String] = []
+        for (name, seed) in [("a", "7"), ("b", "7"), ("c", "8")] {
+            let out = directory + "/" + name
+            let result = vrender("capture", "--device", "synthetic:seed=\(seed)", "--out", out, "--script", script,
+                                 "--size", "320x240", "--codec", "h264")
+            #expect(result.status == 0, "\(result.standardError)")
+            sums.append(try framemd5(out))
+        }
+        #expect(!sums[0].isEmpty)
+        #expect(sums[0] == sums[1])
+        #expect(sums[0] != sums[2])
+    }
+
+    @Test func clampedControlsAreReportedNotFatal() throws {
+        let result = vrender("capture", "--device", "synthetic", "--out", directory + "/z", "--duration", "200ms",
+                             "--zoom", "10", "--size", "160x120", "--codec", "h264")
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("6.0"))
+    }
+
+    @Test func aMissingDeviceIsNamed() {
+        let result = vrender("capture", "--device", "/dev/video-missing", "--out", directory + "/m", "--duration", "1s")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("vrender: error: /dev/video-missing"))
+    }
+
+    @Test func withoutATerminalADurationIsNeeded() {
+        let result = vrender("capture", "--device", "synthetic", "--out", directory + "/n")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("--duration"))
+    }
+
+    @Test func takesListRemoveAndContactSheet() throws {
+        let out = directory + "/l"
+        #expect(vrender("capture", "--device", "synthetic", "--out", out, "--takes", "3", "--duration", "300ms",
+                        "--size", "160x120", "--codec", "h264").status == 0)
+        let list = vrender("takes", "list", out)
+        #expect(list.status == 0)
+        #expect(list.standardOutput.contains("3 take(s), 0.90 s"))
+        let sheet = directory + "/sheet.png"
+        let thumbs = vrender("takes", "thumbs", out, "-o", sheet, "--columns", "2", "--width", "160")
+        #expect(thumbs.status == 0, "\(thumbs.standardError)")
+        #expect(ProgramRun.ffprobe(sheet, stream: "v", entries: "stream=width") == "344")    // 8 + 2 × (160 + 8)
+        #expect(ProgramRun.ffprobe(sheet, stream: "v", entries: "stream=height") == "264")   // 8 + 2 × (120 + 8)
+        let first = try manifest(out)[0]["file"] as? String ?? ""
+        let removed = vrender("takes", "rm", out, "1")
+        #expect(removed.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: out + "/" + first))
+        #expect(try manifest(out).count == 2)
+        #expect(vrender("takes", "rm", out, "9").status == 1)
+    }
+
+    @Test func devicesListsTheSyntheticCamera() {
+        let result = vrender("devices", "--dev", directory)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("none found in \(directory)"))
+        #expect(result.standardOutput.contains("synthetic[:seed=N]"))
+    }
+
+    @Test func aKilledTakeStillPlays() throws {
+        let out = directory + "/k"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLineTests.binary)
+        process.arguments = ["capture", "--device", "synthetic", "--out", out, "--duration", "30s", "--realtime",
+                             "--size", "320x240", "--codec", "h264"]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Wait (bounded) until the take has written more than two one-second fragments.
+        var take: String?
+        for _ in 0..<200 where take == nil || (try? fragments(of: take!)) ?? 0 < 3 {
+            take = (try? FileManager.default.contentsOfDirectory(atPath: out))?.first { $0.hasSuffix(".mov") }
+            usleep(50_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let path = out + "/" + (take ?? "none")
+        let frames = Int(ProgramRun.ffprobe(path, stream: "v", entries: "stream=nb_read_frames", countFrames: true)) ?? 0
+        #expect(frames >= 60)    // at least the two complete seconds
+        #expect(!FileManager.default.fileExists(atPath: out + "/takes.json"))   // never finished: not listed
+    }
+
+    /// Movie fragments ('moof' boxes) in a file: one per keyframe, each playable on its own.
+    private func fragments(of name: String) throws -> Int {
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/k/" + name))
+        let marker = Data("moof".utf8)
+        var count = 0
+        var searchFrom = data.startIndex
+        while let found = data.range(of: marker, in: searchFrom..<data.endIndex) {
+            count += 1
+            searchFrom = found.upperBound
+        }
+        return count
+    }
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Real-time capture checks that need a release build and wall-clock time, so they live here
+# rather than in the unit tests: the synthetic camera paced to real time at 1080p30 must record
+# every frame with the normal encoder on a 2-core machine.
+#   usage: scripts/capture-acceptance.sh    (needs .build/release/vrender: make release)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+vrender=${VRENDER:-$root/.build/release/vrender}
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+passed=0; failed=0
+check() { local name=$1; shift; if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi; }
+field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['takes'][0][sys.argv[2]])" "$1/takes.json" "$2"; }
+
+"$vrender" capture --device synthetic --out "$work/rt" --duration 4s --size 1920x1080 --fps 30 --realtime 2>"$work/rt.err"
+check "1080p30 realtime: exit 0" [ $? = 0 ]
+check "1080p30 realtime: 120 frames ($(field "$work/rt" frames))" [ "$(field "$work/rt" frames)" = 120 ]
+check "1080p30 realtime: no drops ($(field "$work/rt" dropped))" [ "$(field "$work/rt" dropped)" = 0 ]
+check "1080p30 realtime: the take decodes cleanly" [ -z "$(ffmpeg -v error -i "$work/rt/$(field "$work/rt" file)" -f null - 2>&1)" ]
+
+echo "capture acceptance: $passed passed, $failed failed"
+[ "$failed" = 0 ]
