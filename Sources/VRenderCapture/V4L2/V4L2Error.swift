@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VRenderCore
+
+/// A failed V4L2 system call: which one (an ioctl's name such as `VIDIOC_S_FMT`, or `open`,
+/// `poll`, `mmap`), the errno it set, `strerror`'s text and the device node.
+///
+/// Thrown by `V4L2Device`'s chokepoint. The camera turns it into a `VRenderError` that says
+/// what to do (`userError`) at its public boundary.
+public struct V4L2Error: Error, Sendable, Equatable, CustomStringConvertible {
+    public let call: String
+    public let code: Int32
+    public let message: String
+    public let device: String
+
+    init(call: String, code: Int32, device: String) {
+        self.call = call
+        self.code = code
+        self.device = device
+        self.message = String(cString: strerror(code))
+    }
+
+    /// The device went away (unplugged): the take ends cleanly instead of failing.
+    public var isDeviceGone: Bool { code == ENODEV }
+
+    public var description: String { "\(device): \(call): \(message) (errno \(code))" }
+
+    /// The error a user sees, naming the device and how to fix the common causes.
+    public var userError: VRenderError {
+        let detail = "\(call): \(message)"
+        switch code {
+        case ENOENT:
+            return .input(device, "no such device")
+        case EACCES, EPERM:
+            return .input(device, "permission denied (\(detail)); add your user to the 'video' group or check the node's permissions")
+        case EBUSY:
+            return .input(device, "device is busy (\(detail)); another program is using the camera")
+        case ENODEV, ENXIO:
+            return .input(device, "device is gone (\(detail)); was it unplugged?")
+        case ENOTTY where call == "VIDIOC_QUERYCAP":
+            return .input(device, "not a V4L2 device (\(detail))")
+        default:
+            return VRenderError(.runtime, subject: device, reason: detail)
+        }
+    }
+}

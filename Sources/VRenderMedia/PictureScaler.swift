@@ -1,0 +1,118 @@
+internal import CFFmpeg
+import VRenderCore
+
+/// Scales a rectangle of a picture held in memory vrender does not own (a V4L2 mmap buffer, a
+/// decoder's frame) into a writable 4:2:0 limited-range `Frame`: format conversion, crop (digital
+/// zoom) and scaling in one `sws_scale` pass, so a capture frame is touched once.
+///
+/// Owns a `SwsContext` (`sws_getCachedContext` / `sws_freeContext`), re-created only when the
+/// source geometry, format, crop size or range changes. Confined to one thread.
+final class PictureScaler {
+    private var context: OpaquePointer?
+    /// The range the current context was told about, so it is not re-set for every frame
+    /// (`sws_setColorspaceDetails` rebuilds tables).
+    private var configuredFullRange: Bool?
+
+    deinit { sws_freeContext(context) }
+
+    /// A source picture: up to four planes, their strides, format and full size.
+    struct Source {
+        var planes: [UnsafePointer<UInt8>?]
+        var strides: [Int]
+        var format: AVPixelFormat
+        var width: Int
+        var height: Int
+        /// Full ("JPEG") range samples, e.g. an MJPEG webcam's: squeezed to limited range.
+        var fullRange: Bool
+    }
+
+    /// `sws_scale` of `crop` (default: the whole picture) of `source` into all of `destination`.
+    /// The crop is aligned down to even coordinates so 4:2:x chroma starts on a sample.
+    func scale(_ source: Source, crop requestedCrop: PixelRect?, into destination: Frame) throws {
+        let crop = Self.aligned(requestedCrop, width: source.width, height: source.height)
+        try destination.prepareAsPicture(width: source.width, height: source.height)
+        let previous = context
+        context = sws_getCachedContext(context, Int32(crop.width), Int32(crop.height), source.format,
+                                       Int32(destination.width), Int32(destination.height), AV_PIX_FMT_YUV420P,
+                                       SWS_BILINEAR, nil, nil, nil)
+        guard let context else {
+            throw VRenderError(.runtime, subject: "scaler",
+                               reason: "cannot convert \(crop.width)x\(crop.height) \(Self.name(of: source.format)) to \(destination.width)x\(destination.height) yuv420p")
+        }
+        if context != previous || configuredFullRange != source.fullRange {
+            let coefficients = sws_getCoefficients(SWS_CS_DEFAULT)
+            sws_setColorspaceDetails(context, coefficients, source.fullRange ? 1 : 0, coefficients, 0, 0, 1 << 16, 1 << 16)
+            configuredFullRange = source.fullRange
+        }
+
+        guard let descriptor = av_pix_fmt_desc_get(source.format)?.pointee else {
+            throw VRenderError(.runtime, subject: "scaler", reason: "unknown pixel format \(source.format.rawValue)")
+        }
+        // Move every plane's start to the crop's corner; chroma planes in units of their own
+        // subsampled grid, and in bytes of that plane's pixel step (2 for YUYV and NV12's UV).
+        var planes: [UnsafePointer<UInt8>?] = [nil, nil, nil, nil]
+        var strides: [Int32] = [0, 0, 0, 0]
+        for plane in 0..<min(4, source.planes.count) {
+            guard let base = source.planes[plane] else { continue }
+            let (step, isChroma) = Self.layout(of: plane, descriptor)
+            let x = isChroma ? crop.x >> Int(descriptor.log2_chroma_w) : crop.x
+            let y = isChroma ? crop.y >> Int(descriptor.log2_chroma_h) : crop.y
+            planes[plane] = base + y * source.strides[plane] + x * step
+            strides[plane] = Int32(source.strides[plane])
+        }
+
+        let target = destination.pointer.pointee
+        withUnsafeBytes(of: target.data) { data in
+            withUnsafeBytes(of: target.linesize) { lines in
+                _ = sws_scale(context, planes, strides, 0, Int32(crop.height),
+                              data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self).baseAddress,
+                              lines.bindMemory(to: Int32.self).baseAddress)
+            }
+        }
+    }
+
+    /// Bytes per pixel step in `plane`, and whether it holds chroma (so is subsampled).
+    private static func layout(of plane: Int, _ descriptor: AVPixFmtDescriptor) -> (step: Int, isChroma: Bool) {
+        let components = withUnsafeBytes(of: descriptor.comp) { Array($0.bindMemory(to: AVComponentDescriptor.self)) }
+        for index in 0..<Int(descriptor.nb_components) where Int(components[index].plane) == plane {
+            return (Int(components[index].step), index == 1 || index == 2)
+        }
+        return (1, false)
+    }
+
+    /// The crop inside the picture with even origin and size (the whole picture when nil).
+    static func aligned(_ crop: PixelRect?, width: Int, height: Int) -> PixelRect {
+        guard let crop else { return PixelRect(x: 0, y: 0, width: width, height: height) }
+        let x = max(0, min(crop.x, width - 2)) & ~1
+        let y = max(0, min(crop.y, height - 2)) & ~1
+        let cropWidth = max(2, min(crop.width, width - x)) & ~1
+        let cropHeight = max(2, min(crop.height, height - y)) & ~1
+        return PixelRect(x: x, y: y, width: cropWidth, height: cropHeight)
+    }
+
+    static func name(of format: AVPixelFormat) -> String {
+        av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown format"
+    }
+}
+
+extension Frame {
+    /// Makes this frame a writable 4:2:0 picture: allocates one of `width`×`height` if it has no
+    /// buffers yet, keeps its size otherwise, and un-shares buffers another owner still holds
+    /// (`av_frame_get_buffer` / `av_frame_make_writable`).
+    func prepareAsPicture(width: Int, height: Int) throws {
+        if pointer.pointee.data.0 == nil {
+            pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+            pointer.pointee.width = Int32(width)
+            pointer.pointee.height = Int32(height)
+            try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
+            return
+        }
+        guard pixelFormat == AV_PIX_FMT_YUV420P else {
+            throw VRenderError(.runtime, subject: "capture",
+                               reason: "destination frame is \(PictureScaler.name(of: pixelFormat)), not yuv420p")
+        }
+        try makeWritable()
+        // A recycled frame may carry a decoder's full-range tag; what is written now is limited.
+        pointer.pointee.color_range = AVCOL_RANGE_MPEG
+    }
+}
