@@ -17,5 +17,6 @@ check "1080p30 realtime: 120 frames ($(field "$work/rt" frames))" [ "$(field "$w
 check "1080p30 realtime: no drops ($(field "$work/rt" dropped))" [ "$(field "$work/rt" dropped)" = 0 ]
 check "1080p30 realtime: the take decodes cleanly" [ -z "$(ffmpeg -v error -i "$work/rt/$(field "$work/rt" file)" -f null - 2>&1)" ]
 
+python3 -c "import json,sys; l=json.load(open(sys.argv[1]))['takes'][0].get('latency') or {}; print('1080p30 realtime capture-to-file latency: p50 %.1f ms, p99 %.1f ms, max %.1f ms' % (l.get('p50',0), l.get('p99',0), l.get('max',0)))" "$work/rt/takes.json"
 echo "capture acceptance: $passed passed, $failed failed"
 [ "$failed" = 0 ]

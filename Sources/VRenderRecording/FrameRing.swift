@@ -1,3 +1,4 @@
+import Dispatch
 import VRenderCapture
 import VRenderCore
 import VRenderMedia
@@ -19,6 +20,8 @@ public final class FrameRing: @unchecked Sendable {
         public var slot: Int
         public var info: CapturedFrameInfo
         public var take: Int
+        /// Monotonic time the frame entered the ring, for capture-to-file latency.
+        public var capturedAt: UInt64
     }
 
     /// What the writer receives, in capture order.
@@ -74,10 +77,11 @@ public final class FrameRing: @unchecked Sendable {
                 free.append(slot)
                 return
             }
+            let now = DispatchTime.now().uptimeNanoseconds
             if let take {
-                queue.append(.frame(Entry(slot: slot, info: info, take: take)))
+                queue.append(.frame(Entry(slot: slot, info: info, take: take, capturedAt: now)))
             } else {
-                retained.append(Entry(slot: slot, info: info, take: -1))
+                retained.append(Entry(slot: slot, info: info, take: -1, capturedAt: now))
                 while retained.count > prerollFrames { free.append(retained.removeFirst().slot) }
             }
             lock.broadcast()

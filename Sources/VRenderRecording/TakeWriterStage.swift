@@ -33,6 +33,7 @@ final class TakeWriterStage: @unchecked Sendable {
         var written: [TakeEntry] = []
         var writer: SegmentWriter?
         var writerTake = -1
+        var latencies: [UInt64] = []
         while let item = ring.next() {
             switch item {
             case .frame(let entry):
@@ -48,10 +49,12 @@ final class TakeWriterStage: @unchecked Sendable {
                     throw error
                 }
                 ring.release(entry.slot)
+                latencies.append(DispatchTime.now().uptimeNanoseconds &- entry.capturedAt)
             case .takeEnded(let take):
                 guard let finishing = writer, writerTake == take else { continue }  // a take with no frames
                 let duration = try finishing.finish()
-                let entry = makeEntry(finishing, take: take, duration: duration)
+                let entry = makeEntry(finishing, take: take, duration: duration, latency: LatencySummary(nanoseconds: latencies))
+                latencies.removeAll(keepingCapacity: true)
                 manifest.takes.append(entry)
                 try manifest.save(to: plan.outputDirectory)
                 written.append(entry)
@@ -65,7 +68,7 @@ final class TakeWriterStage: @unchecked Sendable {
         return written
     }
 
-    private func makeEntry(_ writer: SegmentWriter, take: Int, duration: Double) -> TakeEntry {
+    private func makeEntry(_ writer: SegmentWriter, take: Int, duration: Double, latency: LatencySummary?) -> TakeEntry {
         let record = log.record(for: take)
         let formatter = ISO8601DateFormatter()
         return TakeEntry(
@@ -74,6 +77,6 @@ final class TakeWriterStage: @unchecked Sendable {
             frames: writer.frames, dropped: ring.dropped(take: take), duration: duration,
             fps: format.frameRate.description, width: format.width, height: format.height,
             codec: writer.codecName, device: deviceName, preroll: record?.preroll ?? 0,
-            timeline: record?.timeline ?? [])
+            timeline: record?.timeline ?? [], latency: latency)
     }
 }

@@ -32,6 +32,27 @@ public struct TakeEntry: Sendable, Codable, Equatable {
     /// Seconds of pre-roll the take starts with.
     public var preroll: Double
     public var timeline: [TimelineEvent]
+    /// Capture-to-file latency: from a frame entering the ring to its encoded data written.
+    public var latency: LatencySummary?
+}
+
+/// Percentiles of a latency distribution, in milliseconds.
+public struct LatencySummary: Sendable, Codable, Equatable {
+    public var p50: Double
+    public var p99: Double
+    public var max: Double
+
+    /// Summarizes samples in nanoseconds; nil when there are none.
+    public init?(nanoseconds samples: [UInt64]) {
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples.sorted()
+        func percentile(_ p: Double) -> Double {
+            Double(sorted[Swift.min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))]) / 1e6
+        }
+        p50 = percentile(0.5)
+        p99 = percentile(0.99)
+        max = Double(sorted.last!) / 1e6
+    }
 }
 
 /// `takes.json`: every take in a folder, in recording order. Rewritten atomically (temporary
