@@ -25,6 +25,16 @@ let package = Package(
             path: "Benchmarks/FilterBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "CaptureBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "VRenderCapture", package: "vrender"),
+                .product(name: "VRenderMedia", package: "vrender"),
+            ],
+            path: "Benchmarks/CaptureBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

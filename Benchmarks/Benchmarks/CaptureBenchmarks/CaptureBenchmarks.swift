@@ -1,0 +1,97 @@
+// Benchmarks of the synthetic camera: the cost of producing one captured frame, read as frames
+// per second.
+//
+// - `synthetic 1080p frame` / `synthetic 720p frame`: `SyntheticCamera.nextFrame(into:)` at
+//   1920x1080 / 1280x720 with the default camera (back, wide lens 1x, torch off: static rows
+//   copied, moving shapes and the timecode strip painted), all processors.
+// - `synthetic 1080p frame, front camera`: the same with every row mirrored.
+// - `synthetic 1080p frame, digital zoom 1.5x + torch`: the expensive path: every row of the
+//   lens image composed through the tone tables and enlarged bilinearly.
+// - `memcpy 1080p 4:2:0 frame (capture)`: copying the same 3,110,400 bytes, the bandwidth bound,
+//   in this executable so the ratio comes from one run.
+//
+// One iteration is one frame (scaling factor 1), so `Throughput (# / s)` is frames per second.
+// The static layers are rendered in setup (a camera renders them the first time a lens is used),
+// so the numbers are the steady state of a take. ARC metrics are left out: they crash on Swift
+// 6.3/Linux.
+
+import Benchmark
+import Foundation
+import VRenderCapture
+import VRenderMedia
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A synthetic camera and a frame to render into, made in a benchmark's setup.
+final class CameraRig: @unchecked Sendable {
+    let width: Int
+    let height: Int
+    let controls: [CameraControl]
+    private(set) var camera: SyntheticCamera?
+    private(set) var frame: Frame?
+
+    init(width: Int, height: Int, controls: [CameraControl] = []) {
+        self.width = width
+        self.height = height
+        self.controls = controls
+    }
+
+    func setUp() throws {
+        let camera = try SyntheticCamera(specification: "synthetic:seed=1",
+                                         request: CaptureRequest(size: (width, height)))
+        for control in controls { _ = camera.apply(control, at: 0) }
+        let frame = try Frame.picture(width: width, height: height)
+        camera.start()
+        _ = try camera.nextFrame(into: frame)   // renders the lens's static layer
+        self.camera = camera
+        self.frame = frame
+    }
+
+    func tearDown() {
+        camera?.stop()
+        camera = nil
+        frame = nil
+    }
+
+    @inline(never)
+    func renderFrames(_ count: Range<Int>) throws {
+        guard let camera, let frame else { return }
+        for _ in count { _ = try camera.nextFrame(into: frame) }
+        Benchmark.blackHole(frame)
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.throughput, .wallClock],
+        warmupIterations: 10,
+        maxDuration: .seconds(3),
+        maxIterations: 10_000)
+
+    let threads = ProcessInfo.processInfo.activeProcessorCount
+    let rigs: [(String, CameraRig)] = [
+        ("synthetic 1080p frame", CameraRig(width: 1920, height: 1080)),
+        ("synthetic 720p frame", CameraRig(width: 1280, height: 720)),
+        ("synthetic 1080p frame, front camera", CameraRig(width: 1920, height: 1080, controls: [.flip])),
+        ("synthetic 1080p frame, digital zoom 1.5x + torch",
+         CameraRig(width: 1920, height: 1080, controls: [.zoom(1.5), .torch(level: 1)])),
+    ]
+    for (name, rig) in rigs {
+        Benchmark(name, configuration: .init(tags: ["threads": "\(threads)"]),
+                  closure: { benchmark in try rig.renderFrames(benchmark.scaledIterations) },
+                  setup: { try rig.setUp() },
+                  teardown: { rig.tearDown() })
+    }
+
+    let byteCount = 1920 * 1080 * 3 / 2
+    let source = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+    let destination = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+    source.initializeMemory(as: UInt8.self, repeating: 128, count: byteCount)
+    nonisolated(unsafe) let buffers = (source, destination)
+    Benchmark("memcpy 1080p 4:2:0 frame (capture)") { benchmark in
+        for _ in benchmark.scaledIterations { memcpy(buffers.1, buffers.0, byteCount) }
+        Benchmark.blackHole(buffers.1)
+    }
+}

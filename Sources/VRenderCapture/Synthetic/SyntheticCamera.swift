@@ -1,0 +1,144 @@
+import VRenderCore
+import VRenderMedia
+
+/// The synthetic camera (`--device synthetic[:seed=N]`): a deterministic stand-in for a phone
+/// camera module, for demos, batch runs and CI without hardware.
+///
+/// Frame k shows the scene of `seed` at time exactly k / fps through the camera model's settings
+/// at that time: the same seed, size, rate and controls give the same frames, bit for bit, on
+/// any machine. With `realtime` it is paced to the wall clock (a live source, as a real camera);
+/// otherwise it renders as fast as it can and the recorder waits for it.
+///
+/// Threading: `nextFrame`, `start` and `stop` belong to one thread at a time (the capture
+/// thread; handing the camera to it transfers it, hence `@unchecked Sendable`, as V4L2Camera).
+/// `apply(_:at:)` and `state` may be called from any thread: the camera model is behind a lock,
+/// and each frame reads one consistent snapshot of it.
+public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
+    /// One line for `vrender devices`.
+    public static let summary = "deterministic test camera: any even size 16x16...7680x7680 (default 1280x720), any frame rate; "
+        + "back lenses 0.5x/1x/2x and front 1x (mirrored), zoom up to 6x, ramps, torch, exposure point"
+
+    /// Used when the specification names none.
+    public static let defaultSeed: UInt64 = 1
+    public static let defaultSize = (width: 1280, height: 720)
+    public static let sizeLimits = 16...7680
+
+    public let seed: UInt64
+    public let name: String
+    public let format: NegotiatedFormat
+    public let isLive: Bool
+    /// The outcomes of the request's position, zoom and torch, applied at time 0 (clamps are
+    /// reported here, as `V4L2Camera.initialOutcomes`).
+    public let initialOutcomes: [ControlOutcome]
+    /// Render threads per frame (default: processors online, at most 8); the frames are the same
+    /// bytes at any count. Capture-thread state, like `nextFrame`: set it before `start()`.
+    public var renderThreads: Int {
+        get { renderer.threads }
+        set { renderer.threads = Swift.max(1, newValue) }
+    }
+
+    private let renderer: SceneRenderer
+    private let lock = ConditionLock()
+    private var model: CameraModel
+    private var lastFrameTime = 0.0
+    private var nextIndex = 0
+    private var pacer: RealtimePacer?
+
+    /// True for `synthetic` and `synthetic:…` (whether or not the rest is valid: the initializer
+    /// says what is wrong with it).
+    public static func isSynthetic(_ device: String) -> Bool {
+        device == "synthetic" || device.hasPrefix("synthetic:")
+    }
+
+    /// - Parameters:
+    ///   - specification: `synthetic` or `synthetic:seed=N` (N a whole number ≥ 0).
+    ///   - request: rate, size (default 1280x720), position, initial zoom and torch, realtime.
+    /// - Throws: `VRenderError.input(specification, …)` for any other specification;
+    ///   `VRenderError.option("--size", …)` for an odd or out-of-range size;
+    ///   `VRenderError.option("--fps", …)` for a frame rate that is not positive.
+    public init(specification: String, request: CaptureRequest) throws {
+        seed = try Self.parseSeed(specification)
+        let size = request.size ?? Self.defaultSize
+        guard Self.sizeLimits.contains(size.width), Self.sizeLimits.contains(size.height),
+              size.width % 2 == 0, size.height % 2 == 0 else {
+            throw VRenderError.option("--size", "the synthetic camera renders even sizes from 16x16 to 7680x7680, "
+                                      + "not \(size.width)x\(size.height)")
+        }
+        let rate = request.frameRate
+        guard rate.numerator > 0, rate.denominator > 0 else {
+            throw VRenderError.option("--fps", "a frame rate must be positive, not \(rate)")
+        }
+        name = "synthetic seed=\(seed)"
+        format = NegotiatedFormat(pixelFormat: .yuv420p, width: size.width, height: size.height, frameRate: rate,
+                                  reason: "synthetic camera renders any size and rate")
+        isLive = request.realtime
+        renderer = SceneRenderer(seed: seed)
+
+        var model = CameraModel(position: request.position)
+        var outcomes: [ControlOutcome] = []
+        if let zoom = request.zoom { outcomes.append(model.apply(.zoom(zoom), at: 0)) }
+        if request.torch { outcomes.append(model.apply(.torch(level: 1), at: 0)) }
+        self.model = model
+        initialOutcomes = outcomes
+    }
+
+    /// The camera model as it stands (settings and any ramp in progress).
+    public var camera: CameraModel { lock.withLock { model } }
+
+    /// The model at the last rendered frame's time (time 0 before the first frame).
+    public var state: CameraState { lock.withLock { model.state(at: lastFrameTime) } }
+
+    /// Index of the frame the next `nextFrame` renders.
+    public var nextFrameIndex: Int { nextIndex }
+
+    /// Time of frame `index`: exactly index / fps, computed as index · den / num.
+    public func time(ofFrame index: Int) -> Double {
+        Double(index) * Double(format.frameRate.denominator) / Double(format.frameRate.numerator)
+    }
+
+    public func start() {
+        if isLive { pacer = RealtimePacer(firstFrame: nextIndex, frameRate: format.frameRate) }
+    }
+
+    /// Renders frame k (k = 0, 1, … in call order) into `destination`, which must be a
+    /// 4:2:0 frame of `format`'s size. With `realtime`, first waits for frame k's deadline.
+    /// Never returns nil: the recorder decides when a take ends.
+    public func nextFrame(into destination: Frame) throws -> CapturedFrameInfo? {
+        precondition(destination.width == format.width && destination.height == format.height,
+                     "the destination frame must be \(format.width)x\(format.height)")
+        let index = nextIndex
+        if isLive {
+            if pacer == nil { start() }
+            pacer?.wait(forFrame: index)
+        }
+        try destination.makeWritable()
+        let time = time(ofFrame: index)
+        let snapshot = lock.withLock {
+            lastFrameTime = time
+            return model.snapshot(at: time)
+        }
+        renderer.render(frameIndex: index, time: time, camera: snapshot, into: destination.yuvImage())
+        nextIndex = index + 1
+        return CapturedFrameInfo(time: time, sequence: index, droppedBefore: 0)
+    }
+
+    public func stop() {
+        pacer = nil
+    }
+
+    public func apply(_ control: CameraControl, at time: Double) -> ControlOutcome {
+        lock.withLock { model.apply(control, at: time) }
+    }
+
+    /// The seed in `synthetic` / `synthetic:seed=N`.
+    static func parseSeed(_ specification: String) throws -> UInt64 {
+        if specification == "synthetic" { return defaultSeed }
+        let prefix = "synthetic:seed="
+        if specification.hasPrefix(prefix), let seed = UInt64(specification.dropFirst(prefix.count)) {
+            return seed
+        }
+        throw VRenderError(.input, subject: specification,
+                           reason: "not a synthetic camera; use `synthetic` or `synthetic:seed=N` "
+                               + "with N a whole number from 0 to \(UInt64.max)")
+    }
+}

@@ -1,0 +1,109 @@
+import VRenderCore
+
+/// The burned-in strip along the bottom of every synthetic frame: frame number, time, camera
+/// and zoom, torch. Drawn in screen space after everything else, so it is neither zoomed nor
+/// mirrored nor exposed: it stays readable, and tests can read a frame's identity off it.
+enum TimecodeStrip {
+    /// Glyph pixels are `scale`×`scale` blocks: 4 at 1080p, 3 at 720p, at least 1.
+    static func scale(width: Int, height: Int) -> Int {
+        Swift.max(1, Swift.min(height / 240, width / 320))
+    }
+
+    /// Rows the strip covers at the bottom of the picture (even, for 4:2:0).
+    static func height(width: Int, height: Int) -> Int {
+        let rows = 11 * scale(width: width, height: height)
+        return Swift.min((rows + 1) & ~1, height)
+    }
+
+    /// `#000123  00:00:04.100  BACK  2.35X  TORCH 0.50`. Time is rounded to the millisecond and
+    /// the zoom to the hundredth with integer arithmetic, so the text is the same everywhere.
+    static func text(frameIndex: Int, time: Double, camera: CameraSnapshot) -> String {
+        let milliseconds = Swift.max(0, Int((time * 1000).rounded()))
+        let seconds = milliseconds / 1000
+        let clock = pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
+            + "." + pad(milliseconds % 1000, 3)
+        var text = "#" + pad(frameIndex, 6) + "  " + clock + "  " + camera.position.rawValue.uppercased()
+            + "  " + hundredths(camera.zoom) + "X"
+        if camera.torch > 0 { text += "  TORCH " + hundredths(camera.torch) }
+        return text
+    }
+
+    /// Paints the strip over the bottom rows of `image`.
+    static func draw(_ text: String, into image: YUVImage) {
+        let width = image.width, height = image.height
+        let stripHeight = Self.height(width: width, height: height)
+        guard stripHeight > 0 else { return }
+        let top = height - stripHeight
+        for y in top..<height { image.luma.row(y).update(repeating: 16, count: width) }
+        for y in image.chromaRow(forLumaRow: top)..<image.cb.height {
+            image.cb.row(y).update(repeating: 128, count: image.cb.width)
+            image.cr.row(y).update(repeating: 128, count: image.cr.width)
+        }
+        let scale = scale(width: width, height: height)
+        var originX = 2 * scale
+        let originY = top + 2 * scale
+        for character in text {
+            guard originX < width else { break }
+            let glyph = BitmapFont.glyph(character)
+            for (glyphRow, bits) in glyph.enumerated() {
+                for glyphColumn in 0..<BitmapFont.glyphWidth where bits & (0x10 >> glyphColumn) != 0 {
+                    let x0 = originX + glyphColumn * scale, y0 = originY + glyphRow * scale
+                    for y in y0..<Swift.min(y0 + scale, height) where x0 < width {
+                        image.luma.row(y).advanced(by: x0).update(repeating: 235, count: Swift.min(scale, width - x0))
+                    }
+                }
+            }
+            originX += (BitmapFont.glyphWidth + 1) * scale
+        }
+    }
+
+    private static func pad(_ value: Int, _ digits: Int) -> String {
+        let text = String(value)
+        return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
+    }
+
+    private static func hundredths(_ value: Double) -> String {
+        let scaled = Int((value * 100).rounded())
+        return "\(scaled / 100)." + pad(scaled % 100, 2)
+    }
+}
+
+/// A 5×7 bitmap font with just the characters the strip uses; each row's five bits read left
+/// to right from 0x10. Unknown characters draw as blanks.
+enum BitmapFont {
+    static let glyphWidth = 5
+    static let glyphHeight = 7
+
+    static func glyph(_ character: Character) -> [UInt8] {
+        glyphs[character] ?? blank
+    }
+
+    private static let blank: [UInt8] = [0, 0, 0, 0, 0, 0, 0]
+
+    private static let glyphs: [Character: [UInt8]] = [
+        "0": [0b01110, 0b10001, 0b10011, 0b10101, 0b11001, 0b10001, 0b01110],
+        "1": [0b00100, 0b01100, 0b00100, 0b00100, 0b00100, 0b00100, 0b01110],
+        "2": [0b01110, 0b10001, 0b00001, 0b00010, 0b00100, 0b01000, 0b11111],
+        "3": [0b11111, 0b00010, 0b00100, 0b00010, 0b00001, 0b10001, 0b01110],
+        "4": [0b00010, 0b00110, 0b01010, 0b10010, 0b11111, 0b00010, 0b00010],
+        "5": [0b11111, 0b10000, 0b11110, 0b00001, 0b00001, 0b10001, 0b01110],
+        "6": [0b00110, 0b01000, 0b10000, 0b11110, 0b10001, 0b10001, 0b01110],
+        "7": [0b11111, 0b00001, 0b00010, 0b00100, 0b01000, 0b01000, 0b01000],
+        "8": [0b01110, 0b10001, 0b10001, 0b01110, 0b10001, 0b10001, 0b01110],
+        "9": [0b01110, 0b10001, 0b10001, 0b01111, 0b00001, 0b00010, 0b01100],
+        ":": [0b00000, 0b01100, 0b01100, 0b00000, 0b01100, 0b01100, 0b00000],
+        ".": [0b00000, 0b00000, 0b00000, 0b00000, 0b00000, 0b01100, 0b01100],
+        "#": [0b01010, 0b01010, 0b11111, 0b01010, 0b11111, 0b01010, 0b01010],
+        "A": [0b01110, 0b10001, 0b10001, 0b11111, 0b10001, 0b10001, 0b10001],
+        "B": [0b11110, 0b10001, 0b10001, 0b11110, 0b10001, 0b10001, 0b11110],
+        "C": [0b01110, 0b10001, 0b10000, 0b10000, 0b10000, 0b10001, 0b01110],
+        "F": [0b11111, 0b10000, 0b10000, 0b11110, 0b10000, 0b10000, 0b10000],
+        "H": [0b10001, 0b10001, 0b10001, 0b11111, 0b10001, 0b10001, 0b10001],
+        "K": [0b10001, 0b10010, 0b10100, 0b11000, 0b10100, 0b10010, 0b10001],
+        "N": [0b10001, 0b10001, 0b11001, 0b10101, 0b10011, 0b10001, 0b10001],
+        "O": [0b01110, 0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b01110],
+        "R": [0b11110, 0b10001, 0b10001, 0b11110, 0b10100, 0b10010, 0b10001],
+        "T": [0b11111, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100],
+        "X": [0b10001, 0b10001, 0b01010, 0b00100, 0b01010, 0b10001, 0b10001],
+    ]
+}
