@@ -31,6 +31,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "VRenderCapture", package: "vrender"),
                 .product(name: "VRenderMedia", package: "vrender"),
+                .product(name: "VRenderRecording", package: "vrender"),
             ],
             path: "Benchmarks/CaptureBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

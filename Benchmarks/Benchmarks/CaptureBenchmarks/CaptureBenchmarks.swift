@@ -90,6 +90,8 @@ let benchmarks: @Sendable () -> Void = {
     let destination = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
     source.initializeMemory(as: UInt8.self, repeating: 128, count: byteCount)
     nonisolated(unsafe) let buffers = (source, destination)
+    registerRingBenchmarks()
+
     Benchmark("memcpy 1080p 4:2:0 frame (capture)") { benchmark in
         for _ in benchmark.scaledIterations { memcpy(buffers.1, buffers.0, byteCount) }
         Benchmark.blackHole(buffers.1)
