@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "VRenderExport", targets: ["VRenderExport"]),
         .library(name: "VRenderCapture", targets: ["VRenderCapture"]),
         .library(name: "VRenderRecording", targets: ["VRenderRecording"]),
+        .library(name: "VRenderVulkan", targets: ["VRenderVulkan"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,6 +31,8 @@ let package = Package(
         ),
         // libpng for thumbnails and contact sheets.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // Vulkan's loader through pkg-config, plus a header-only shim for the version macros.
+        .systemLibrary(name: "CVulkan", pkgConfig: "vulkan", providers: [.apt(["libvulkan-dev"])]),
         // V4L2: a fixed-signature ioctl wrapper (Swift cannot call variadic C), request codes and
         // fourccs, with struct sizes checked at compile time.
         .target(name: "CV4L2"),
@@ -38,13 +41,14 @@ let package = Package(
         .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "CPNG", "VRenderCore"]),
         .target(name: "VRenderCapture", dependencies: ["CV4L2", "VRenderCore", "VRenderMedia"]),
         .target(name: "VRenderRecording", dependencies: ["VRenderCore", "VRenderMedia", "VRenderCapture"]),
+        .target(name: "VRenderVulkan", dependencies: ["CVulkan", "VRenderCore", "VRenderFilters"]),
         .target(name: "VRenderExport",
-                dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters"]),
+                dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderVulkan"]),
         .executableTarget(
             name: "vrender",
             dependencies: [
                 "VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderExport",
-                "VRenderCapture", "VRenderRecording",
+                "VRenderCapture", "VRenderRecording", "VRenderVulkan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,6 +64,7 @@ let package = Package(
                     dependencies: ["VRenderCapture", "VRenderMedia", "VRenderCore", "CV4L2", "VRenderTestSupport"]),
         .testTarget(name: "VRenderRecordingTests",
                     dependencies: ["VRenderRecording", "VRenderCapture", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
+        .testTarget(name: "VRenderVulkanTests", dependencies: ["VRenderVulkan", "VRenderFilters", "VRenderCore"]),
         .testTarget(name: "vrenderTests", dependencies: ["VRenderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

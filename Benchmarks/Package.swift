@@ -36,6 +36,17 @@ let package = Package(
             path: "Benchmarks/CaptureBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "VulkanBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "VRenderCore", package: "vrender"),
+                .product(name: "VRenderFilters", package: "vrender"),
+                .product(name: "VRenderVulkan", package: "vrender"),
+            ],
+            path: "Benchmarks/VulkanBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

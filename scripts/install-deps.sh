@@ -9,6 +9,7 @@ packages=(
   libavformat-dev libavcodec-dev libswscale-dev libswresample-dev libavutil-dev
   libpng-dev
   ffmpeg
+  libvulkan-dev mesa-vulkan-drivers glslc
 )
 
 missing=()

@@ -24,11 +24,13 @@ public struct ExportOptions: Sendable {
     public var overwrite: Bool
     /// Threads for CPU filter kernels (bands per frame).
     public var filterThreads: Int
+    /// Where filters run (`--gpu`).
+    public var gpu: FilterBackendChoice
 
     public init(inputs: [String], output: String, filter: FilterChain = FilterChain([]),
                 codec: CodecRequest = .auto, crf: Int? = nil, preset: String? = nil,
                 size: (width: Int, height: Int)? = nil, frameRate: Rational? = nil,
-                overwrite: Bool = false, filterThreads: Int = 0) {
+                overwrite: Bool = false, filterThreads: Int = 0, gpu: FilterBackendChoice = .auto) {
         self.inputs = inputs
         self.output = output
         self.filter = filter
@@ -39,5 +41,6 @@ public struct ExportOptions: Sendable {
         self.frameRate = frameRate
         self.overwrite = overwrite
         self.filterThreads = filterThreads
+        self.gpu = gpu
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import VRenderCore
 import VRenderFilters
 import VRenderMedia
@@ -43,6 +44,10 @@ public enum ExportPlanner {
     public static func plan(takes: [MediaInfo], options: ExportOptions) throws -> ExportPlan {
         guard let first = takes.first else {
             throw VRenderError.option("INPUT", "no input takes given")
+        }
+        let container = (options.output as NSString).pathExtension.lowercased()
+        if case .encode(.ffv1) = options.codec, ["mp4", "m4v"].contains(container) {
+            throw VRenderError.option("--codec ffv1", "an .\(container) file cannot hold FFV1: write .mkv or .mov")
         }
         let rotations = Set(takes.map(\.video.rotation))
         let rotation: ExportPlan.RotationHandling = rotations.count == 1

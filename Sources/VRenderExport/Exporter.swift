@@ -13,6 +13,8 @@ public final class Exporter: @unchecked Sendable {
     public let options: ExportOptions
     private let group: StageGroup
     private let reportProgress: @Sendable (ExportProgress) -> Void
+    /// Where the filters ran ("cpu" or "vulkan: <device>"), known once a transcode starts.
+    private var filterBackend: String?
 
     public init(options: ExportOptions, progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }) {
         self.options = options
@@ -64,6 +66,7 @@ public final class Exporter: @unchecked Sendable {
         summary.bytes = output.size
         summary.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         summary.damagedFrames = damage.damaged
+        summary.filterBackend = options.filter.isIdentity ? nil : filterBackend
         summary.warnings = damage.warnings
         return summary
     }
@@ -81,13 +84,16 @@ public final class Exporter: @unchecked Sendable {
             reason: plan.reason, inputs: plan.takes.map(\.path),
             width: uprightCanvas.0, height: uprightCanvas.1, frameRate: plan.frameRate.description,
             videoCodec: videoCodec, audioCodec: plan.hasAudio ? audioCodec : nil,
-            filters: options.filter.names, duration: duration, frames: frames, bytes: 0, wallSeconds: 0,
-            damagedFrames: [:], warnings: [])
+            filters: options.filter.names, filterBackend: nil, duration: duration, frames: frames, bytes: 0,
+            wallSeconds: 0, damagedFrames: [:], warnings: [])
     }
 
     /// Builds the transcode pipeline, runs it and waits. Returns the encoders' names.
     private func transcode(_ plan: ExportPlan, output: OutputFile, progress: ProgressThrottle,
                            damage: DamageLog) throws -> (video: String, audio: String?) {
+        let executor = try FilterExecutors.make(chain: options.filter, choice: options.gpu, threads: options.filterThreads,
+                                                width: plan.canvasWidth, height: plan.canvasHeight)
+        filterBackend = executor.backendName
         let muxer = try Muxer(path: output.temporaryPath, formatPath: output.path)
         var requested: VideoCodecChoice = .auto
         if case .encode(let codec) = options.codec { requested = codec }
@@ -125,7 +131,6 @@ public final class Exporter: @unchecked Sendable {
         }
         if group.stop.isRaised { group.cancel() }   // Ctrl-C arrived while setting up
 
-        let threads = options.filterThreads > 0 ? options.filterThreads : ProcessInfo.processInfo.activeProcessorCount
         group.start("vrender.read") {
             try ReaderStage(plan: plan, video: videoPackets, audio: audioPackets, packets: packetPool, damage: damage).run()
         }
@@ -134,8 +139,9 @@ public final class Exporter: @unchecked Sendable {
                                  shells: shellPool, damage: damage).run()
         }
         let filter = options.filter
+        let executorTransfer = OwnershipTransfer(executor)
         group.start("vrender.process") {
-            try ProcessStage(plan: plan, filter: filter, filterThreads: threads, input: decoded, output: toEncode,
+            try ProcessStage(plan: plan, filter: filter, executor: executorTransfer, input: decoded, output: toEncode,
                              shells: shellPool, canvases: canvasPool, damage: damage).run()
         }
         let videoTransfer = OwnershipTransfer(videoEncoder)

@@ -32,6 +32,8 @@ public struct ExportSummary: Sendable, Codable {
     public var videoCodec: String
     public var audioCodec: String?
     public var filters: [String]
+    /// Where the filters ran: "cpu" or "vulkan: <device>"; nil when nothing was filtered.
+    public var filterBackend: String?
     public var duration: Double
     public var frames: Int
     public var bytes: Int

@@ -1,17 +1,42 @@
 import VRenderCore
 
+/// One integer option of a filter (`--filter mono=strength=60`), for validation and listings.
+public struct FilterOption: Sendable, Hashable {
+    public var name: String
+    /// One line for listings, with the unit.
+    public var summary: String
+    public var range: ClosedRange<Int>
+    public var defaultValue: Int
+
+    public init(name: String, summary: String, range: ClosedRange<Int>, defaultValue: Int) {
+        precondition(range.contains(defaultValue), "option '\(name)': default outside its range")
+        self.name = name
+        self.summary = summary
+        self.range = range
+        self.defaultValue = defaultValue
+    }
+}
+
 /// What a filter is, for `vrender filters`, `--help` and validation.
 public struct FilterDescriptor: Sendable, Hashable {
     public var name: String
     /// One line for listings.
     public var summary: String
+    /// Options accepted after the name (`name=option=value`), in listing order.
+    public var options: [FilterOption]
     /// Pixel layouts the kernel accepts (all planar 8-bit limited range).
     public var pixelFormats: [String]
 
-    public init(name: String, summary: String, pixelFormats: [String] = ["yuv420p", "yuv422p", "yuv444p"]) {
+    public init(name: String, summary: String, options: [FilterOption] = [],
+                pixelFormats: [String] = ["yuv420p", "yuv422p", "yuv444p"]) {
         self.name = name
         self.summary = summary
+        self.options = options
         self.pixelFormats = pixelFormats
+    }
+
+    public func option(named name: String) -> FilterOption? {
+        options.first { $0.name == name }
     }
 }
 
@@ -21,49 +46,32 @@ public struct FilterDescriptor: Sendable, Hashable {
 public protocol VideoFilter: Sendable {
     var descriptor: FilterDescriptor { get }
 
+    /// The value of every option in `descriptor.options`, by name.
+    var optionValues: [String: Int] { get }
+
     /// Filters luma rows `lumaRows` and the chroma rows that belong to them
     /// (`YUVImage.chromaRow(forLumaRow:)`). Bands never overlap, so calls may run concurrently.
     func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>)
+
+    /// This filter with the options named in `values` set (names and ranges already checked
+    /// against `descriptor.options` by the caller); options not named keep their values.
+    func configured(with values: [String: Int]) -> any VideoFilter
 }
 
-/// An ordered list of filters applied one after another (`--filter "a,b"`).
-public struct FilterChain: Sendable {
-    public let filters: [any VideoFilter]
+extension VideoFilter {
+    /// A filter without options.
+    public var optionValues: [String: Int] { [:] }
 
-    public init(_ filters: [any VideoFilter]) {
-        self.filters = filters
-    }
-
-    /// True when the chain leaves every pixel as it is: the pipeline can then skip it.
-    public var isIdentity: Bool { filters.allSatisfy { $0 is IdentityFilter } }
-
-    public var names: [String] { filters.map(\.descriptor.name) }
-
-    /// Runs the chain over the whole frame. The first filter reads `source`, every later one
-    /// works in place on `destination`. Rows are split into `threads` bands.
-    public func run(source: YUVImage, destination: YUVImage, threads: Int) {
-        precondition(source.width == destination.width && source.height == destination.height,
-                     "source and destination sizes differ")
-        let active = filters.filter { !($0 is IdentityFilter) }
-        guard !active.isEmpty else {
-            if source.luma.base != destination.luma.base {
-                PlaneCopy.copy(source, to: destination)
-            }
-            return
-        }
-        for (index, filter) in active.enumerated() {
-            let input = index == 0 ? source : destination
-            RowSplitter.run(height: destination.height, threads: threads) { rows in
-                filter.apply(source: input, destination: destination, lumaRows: rows)
-            }
-        }
-    }
+    /// A filter without options is always the same filter.
+    public func configured(with values: [String: Int]) -> any VideoFilter { self }
 }
 
-/// `none`: leaves the picture as it is.
-public struct IdentityFilter: VideoFilter {
+/// `none`: leaves the picture as it is. Its program is the identity, so a GPU backend that
+/// takes programs can treat it like any colour filter.
+public struct IdentityFilter: ColorProgramFilter {
     public init() {}
     public let descriptor = FilterDescriptor(name: "none", summary: "no filter: the picture as recorded")
+    public var program: ColorProgram { .identity }
 
     public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
         guard source.luma.base != destination.luma.base else { return }

@@ -12,58 +12,43 @@ import VRenderCore
 /// The linear term lifts the black point from 16 to 24 while keeping white at 235 (softer
 /// shadows, the "soft" in Suavizar); the parabola brightens mid-tones by up to 11 codes and
 /// vanishes at both ends, like a gamma of about 0.9. Y' is increasing in Y and stays in
-/// 24...235, and every intermediate fits in 16 bits, so the kernel runs on 16-bit SIMD lanes.
-public struct MonoFilter: VideoFilter {
-    public init() {}
+/// 24...235.
+///
+/// As a `ColorProgram` (`fullStrength`): matrix rows `[4096, 0, 0]`, `[0, 0, 0]`, `[0, 0, 0]`
+/// (luma kept, chroma index always 128), luma curve `curve(i)` for every index, identity
+/// chroma curves. Golden files and tests depend on these exact bytes: do not change them.
+public struct MonoFilter: ColorProgramFilter {
+    /// The look at strength 100.
+    public static let fullStrength = ColorProgram(
+        matrix: [4096, 0, 0, 0, 0, 0, 0, 0, 0],
+        lumaCurve: (0...255).map { curve(UInt8($0)) })
 
     public let descriptor = FilterDescriptor(
         name: "mono",
-        summary: "monochrome with softened contrast (the seed's \"Suavizar\", CIPhotoEffectMono)")
+        summary: "monochrome with softened contrast (the seed's \"Suavizar\", CIPhotoEffectMono)",
+        options: [.strength])
+    let settings: LookSettings
 
-    /// The tone curve for one sample: the scalar definition the SIMD kernel must match.
+    public init(strength: Int = FilterOption.strength.defaultValue) {
+        settings = LookSettings(full: Self.fullStrength, strength: strength)
+    }
+
+    /// The tone curve for one sample, as documented above.
     @inline(__always)
     public static func curve(_ luma: UInt8) -> UInt8 {
         let x = UInt16(Swift.min(Swift.max(luma, 16), 235) - 16)
         return UInt8(24 + ((x * 247) >> 8) + ((x * (219 - x)) >> 10))
     }
 
-    @inline(__always)
-    static func curve(_ luma: SIMD16<UInt8>) -> SIMD16<UInt8> {
-        let wide = SIMD16<UInt16>(truncatingIfNeeded: luma)
-        let x = wide.clamped(lowerBound: .init(repeating: 16), upperBound: .init(repeating: 235)) &- 16
-        let linear = (x &* 247) &>> 8
-        let lift = (x &* (219 &- x)) &>> 10
-        return SIMD16<UInt8>(truncatingIfNeeded: 24 &+ linear &+ lift)
-    }
+    public var strength: Int { settings.strength }
+    public var program: ColorProgram { settings.program }
+    public var optionValues: [String: Int] { settings.optionValues }
 
     public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
-        let width = source.luma.width
-        for y in lumaRows {
-            Self.curveRow(from: source.luma.row(y), to: destination.luma.row(y), count: width)
-        }
-        let chromaRows = destination.chromaRow(forLumaRow: lumaRows.lowerBound)
-            ..< destination.chromaRow(forLumaRow: lumaRows.upperBound)
-        for y in chromaRows {
-            destination.cb.row(y).update(repeating: 128, count: destination.cb.width)
-            destination.cr.row(y).update(repeating: 128, count: destination.cr.width)
-        }
+        settings.kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
     }
 
-    /// One row: 16 samples per step, then the scalar curve for the tail.
-    @inline(__always)
-    static func curveRow(from source: UnsafeMutablePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>,
-                         count: Int) {
-        var x = 0
-        let raw = UnsafeMutableRawPointer(destination)
-        let input = UnsafeRawPointer(source)
-        while x + 16 <= count {
-            let v = input.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self)
-            raw.storeBytes(of: curve(v), toByteOffset: x, as: SIMD16<UInt8>.self)
-            x += 16
-        }
-        while x < count {
-            destination[x] = curve(source[x])
-            x += 1
-        }
+    public func configured(with values: [String: Int]) -> any VideoFilter {
+        Self(strength: settings.strength(from: values))
     }
 }

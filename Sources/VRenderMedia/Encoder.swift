@@ -5,6 +5,11 @@ import VRenderCore
 /// opens, H.264 otherwise.
 public enum VideoCodecChoice: String, Sendable, CaseIterable {
     case auto, hevc, h264
+    /// FFV1, lossless: outputs can be compared bit for bit.
+    case ffv1
+
+    /// True for codecs that take x264/x265's preset and crf.
+    var takesRateControl: Bool { self != .ffv1 }
 
     /// Encoders to try, in order. Hardware encoders are looked up by name but fail to open on
     /// most machines, so candidates are chosen by actually opening them.
@@ -13,6 +18,7 @@ public enum VideoCodecChoice: String, Sendable, CaseIterable {
         case .auto: return ["libx265", "libx264"]
         case .hevc: return ["libx265"]
         case .h264: return ["libx264"]
+        case .ffv1: return ["ffv1"]
         }
     }
 }
@@ -83,8 +89,13 @@ public final class Encoder {
             if let interval = settings.keyframeInterval { context.pointee.gop_size = Int32(interval) }
             if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             var options: OpaquePointer?
-            av_dict_set(&options, "preset", settings.preset, 0)
-            if let crf = settings.crf { av_dict_set(&options, "crf", String(crf), 0) }
+            if settings.codec.takesRateControl {
+                av_dict_set(&options, "preset", settings.preset, 0)
+                if let crf = settings.crf { av_dict_set(&options, "crf", String(crf), 0) }
+            } else {
+                context.pointee.level = 3            // FFV1 version 3: sliced, multithreaded
+                av_dict_set(&options, "slicecrc", "1", 0)
+            }
             if candidate == "libx265" { av_dict_set(&options, "x265-params", "log-level=error", 0) }
             let opened = avcodec_open2(context, codec, &options)
             av_dict_free(&options)

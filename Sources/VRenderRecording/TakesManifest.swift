@@ -32,7 +32,9 @@ public struct TakeEntry: Sendable, Codable, Equatable {
     /// Seconds of pre-roll the take starts with.
     public var preroll: Double
     public var timeline: [TimelineEvent]
-    /// Capture-to-file latency: from a frame entering the ring to its encoded data written.
+    /// Capture-to-file latency: from a frame entering the ring until the encoder has taken it
+    /// and written whatever packets it produced (frames an encoder holds back for its own
+    /// look-ahead or frame threads leave the file later than this).
     public var latency: LatencySummary?
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VRenderCore
+import VRenderFilters
 
 /// How progress is shown while long work runs.
 enum ProgressStyle: String, ExpressibleByArgument, CaseIterable {
@@ -27,6 +28,14 @@ struct ProgressOptions: ParsableArguments {
         guard progress == .auto else { return progress }
         return isatty(STDERR_FILENO) != 0 ? .bar : .plain
     }
+}
+
+extension FilterBackendChoice: ExpressibleByArgument {}
+
+/// `--gpu`, shared by every command that filters.
+struct GPUOptions: ParsableArguments {
+    @Option(help: "Where filters run: auto (a hardware Vulkan GPU if present, else the CPU), vulkan (any Vulkan device, lavapipe included; an error without one) or cpu.")
+    var gpu: FilterBackendChoice = .auto
 }
 
 /// Prints `vrender: error: ...` for any error and turns it into the documented exit status.

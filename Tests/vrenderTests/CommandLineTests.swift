@@ -119,3 +119,38 @@ import VRenderTestSupport
         #expect(TestMedia.files(in: directory, containing: "vrender-partial").isEmpty)
     }
 }
+
+/// `--gpu` when the machine has no Vulkan driver at all (the loader pointed at nothing).
+@Suite struct NoVulkanTests {
+    let directory = TestMedia.scratchDirectory()
+
+    private func run(_ arguments: [String]) -> ProgramRun {
+        var environment = ProcessInfo.processInfo.environment
+        environment["VK_ICD_FILENAMES"] = "/nonexistent/icd.json"
+        environment["VK_DRIVER_FILES"] = "/nonexistent/icd.json"
+        return ProgramRun.run(CommandLineTests.binary, arguments, environment: environment)
+    }
+
+    @Test func vulkanIsRequiredOnlyWhenAskedFor() {
+        let input = TestMedia.path("small_a.mov")
+        let insisted = run(["concat", input, "--filter", "mono", "--gpu", "vulkan", "-o", directory + "/v.mov", "--progress", "none"])
+        #expect(insisted.status == 1)
+        #expect(insisted.standardError.contains("vrender: error: --gpu vulkan: no Vulkan device found"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/v.mov"))
+        let automatic = run(["concat", input, "--filter", "mono", "--gpu", "auto", "-o", directory + "/a.mov", "--progress", "none", "--json"])
+        #expect(automatic.status == 0)
+        #expect(automatic.standardOutput.contains("\"filterBackend\" : \"cpu\""))
+        let listing = run(["filters"])
+        #expect(listing.standardOutput.contains("--gpu auto runs them on cpu"))
+    }
+
+    @Test func filtersPreviewWritesALabelledGrid() {
+        let output = directory + "/filters.png"
+        let result = ProgramRun.run(CommandLineTests.binary, ["filters", "--preview", TestMedia.path("small_a.mov"), "-o", output,
+                                                             "--at", "0.5s", "--gpu", "cpu"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("10 filters"))
+        // 5 columns of 320 px thumbnails of a 320x240 frame, labels under each: 8 + 5 × 328.
+        #expect(ProgramRun.ffprobe(output, stream: "v", entries: "stream=width") == "1648")
+    }
+}

@@ -12,7 +12,8 @@ import VRenderMedia
 struct ProcessStage {
     let plan: ExportPlan
     let filter: FilterChain
-    let filterThreads: Int
+    /// Runs the filter chain (CPU or Vulkan); used only on this stage's thread.
+    let executor: OwnershipTransfer<any FilterExecutor>
     let input: BoundedQueue<FrameEvent>
     let output: BoundedQueue<EncodeItem>
     let shells: ObjectPool<Frame>
@@ -21,6 +22,7 @@ struct ProcessStage {
 
     func run() throws {
         defer { output.finish() }
+        let executor = executor.take()
         let normalizer = FrameNormalizer(canvasWidth: plan.canvasWidth, canvasHeight: plan.canvasHeight)
         var takeIndex = 0
         var assigner = SlotAssigner(slotCount: 0)
@@ -34,7 +36,8 @@ struct ProcessStage {
                 return
             }
             let take = plan.timeline.takes[takeIndex]
-            let item = try render(frame, rotation: plan.pixelRotation(ofTake: takeIndex), normalizer: normalizer)
+            let item = try render(frame, rotation: plan.pixelRotation(ofTake: takeIndex), normalizer: normalizer,
+                                  executor: executor)
             emittedAny = true
             guard output.push(EncodeItem(frame: item.frame, origin: item.origin,
                                          firstSlot: take.firstSlot + start, count: count)) else {
@@ -80,7 +83,8 @@ struct ProcessStage {
     }
 
     /// Produces the canvas picture for a decoded frame.
-    private func render(_ decoded: Frame, rotation: Rotation, normalizer: FrameNormalizer) throws -> (frame: Frame, origin: EncodeItem.Origin) {
+    private func render(_ decoded: Frame, rotation: Rotation, normalizer: FrameNormalizer,
+                        executor: any FilterExecutor) throws -> (frame: Frame, origin: EncodeItem.Origin) {
         let ready = normalizer.isCanvasReady(decoded, rotation: rotation)
         if ready && filter.isIdentity {
             return (decoded, .decoded)  // untouched: handed on, not copied
@@ -90,14 +94,14 @@ struct ProcessStage {
         if ready {
             // The decoder keeps references to its frames (reference pictures), so the filter
             // reads the decoded frame and writes the canvas: never in place on decoder memory.
-            filter.run(source: decoded.yuvImage(), destination: canvas.yuvImage(), threads: filterThreads)
+            try executor.run(source: decoded.yuvImage(), destination: canvas.yuvImage())
         } else {
             try normalizer.normalize(decoded, rotation: rotation, into: canvas)
             if !filter.isIdentity {
                 // Only the picture is filtered: letterbox bars stay true black.
                 let placement = normalizer.placement(width: decoded.width, height: decoded.height, rotation: rotation)
                 let picture = canvas.yuvImage().cropped(to: placement)
-                filter.run(source: picture, destination: picture, threads: filterThreads)
+                try executor.run(source: picture, destination: picture)
             }
         }
         recycleShell(decoded)

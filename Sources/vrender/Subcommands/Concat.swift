@@ -30,7 +30,7 @@ extension VRender {
         @Option(help: ArgumentHelp("Filter or comma-separated chain to apply (see 'vrender filters').", valueName: "name"))
         var filter = "none"
 
-        @Option(help: "Video codec: auto (stream copy when possible, else hevc, else h264), hevc, h264, or copy (stream copy or fail).")
+        @Option(help: "Video codec: auto (stream copy when possible, else hevc, else h264), hevc, h264, ffv1 (lossless), or copy (stream copy or fail).")
         var codec: CodecArgument = .auto
 
         @Option(help: "Constant rate factor for the video encoder (0-51; lower is better quality).")
@@ -49,6 +49,8 @@ extension VRender {
         var overwrite = false
 
         @OptionGroup var reporting: ProgressOptions
+
+        @OptionGroup var backend: GPUOptions
 
         static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
@@ -74,7 +76,7 @@ extension VRender {
                     inputs: inputs, output: output, filter: try FilterRegistry.chain(filter),
                     codec: codec.request, crf: crf, preset: preset,
                     size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate),
-                    overwrite: overwrite)
+                    overwrite: overwrite, gpu: backend.gpu)
             } catch {
                 throw ErrorReporting.exitCode(for: error)
             }
@@ -138,13 +140,14 @@ extension VRender {
 
 /// `--codec` values.
 enum CodecArgument: String, ExpressibleByArgument, CaseIterable {
-    case auto, hevc, h264, copy
+    case auto, hevc, h264, ffv1, copy
 
     var request: ExportOptions.CodecRequest {
         switch self {
         case .auto: return .auto
         case .hevc: return .encode(.hevc)
         case .h264: return .encode(.h264)
+        case .ffv1: return .encode(.ffv1)
         case .copy: return .copy
         }
     }

@@ -20,6 +20,8 @@ extension VRender {
         @Option(help: ArgumentHelp("Capture size WxH.", valueName: "WxH"))
         var size = "1280x720"
 
+        @OptionGroup var backend: GPUOptions
+
         /// The demo's script: every feature of the synthetic camera in three seconds.
         static let script = """
             # vrender demo: lens jumps, a zoom ramp and the torch
@@ -64,7 +66,7 @@ extension VRender {
 
             let output = out + "/export.mov"
             let options = ExportOptions(inputs: takes.map { takesDirectory + "/" + $0.file }, output: output,
-                                        filter: try FilterRegistry.chain("mono"), overwrite: true)
+                                        filter: try FilterRegistry.chain("mono"), overwrite: true, gpu: backend.gpu)
             let printer = ProgressPrinter(style: isatty(STDERR_FILENO) != 0 ? .bar : .none)
             let exporter = Exporter(options: options) { printer.report($0) }
             let summary = try exporter.run(try exporter.plan(try exporter.probe()))

@@ -105,7 +105,7 @@ extension VRender {
                             try thumbnailer.thumbnail(of: $0, width: width)
                         }
                     }
-                    let sheet = ContactSheet.compose(images, columns: columns)
+                    let sheet = RGBImage.grid(images, columns: columns)
                     try PNGWriter.write(sheet, to: output)
                     print("\(output): \(images.count) take(s), \(sheet.width)x\(sheet.height)")
                 } catch {
@@ -137,24 +137,5 @@ enum TakesFolder {
             return index
         }
         throw VRenderError.input(name, "no such take in \(directory) (see 'vrender takes list \(directory)')")
-    }
-}
-
-/// Lays thumbnails out in a grid on a dark background (the seed's thumbnail strip, as a sheet).
-enum ContactSheet {
-    static let gap = 8
-
-    static func compose(_ images: [RGBImage], columns: Int) -> RGBImage {
-        let cellWidth = images.map(\.width).max() ?? 0
-        let cellHeight = images.map(\.height).max() ?? 0
-        let used = Swift.min(columns, images.count)
-        let rows = (images.count + columns - 1) / columns
-        var sheet = RGBImage(width: gap + used * (cellWidth + gap), height: gap + rows * (cellHeight + gap), fill: (24, 24, 24))
-        for (index, image) in images.enumerated() {
-            let x = gap + (index % columns) * (cellWidth + gap)
-            let y = gap + (index / columns) * (cellHeight + gap)
-            sheet.paste(image, x: x, y: y)
-        }
-        return sheet
     }
 }

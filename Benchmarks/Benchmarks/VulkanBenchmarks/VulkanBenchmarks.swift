@@ -1,0 +1,170 @@
+// Benchmarks of the Vulkan filter backend (VRenderVulkan), read as frames per second, on the
+// device `--gpu vulkan` picks (lavapipe, a software device, on the development VM and in CI).
+//
+// - `vulkan <program> <size>`: one 4:2:0 frame through `VulkanFilterEngine` with 3 frames in
+//   flight, in the steady state of an export: each iteration collects the oldest frame (waits
+//   for its fence, copies it out to a host picture) and submits the next (copies a host picture
+//   in, submits the recorded command buffer). Upload and download are included.
+// - `vulkan <program> <size>, 1 in flight`: `process(source:into:)`, one frame at a time with
+//   no overlap, for comparison.
+// - `memcpy <size> 4:2:0 frame (vulkan)`: copying the same frame's bytes, the bandwidth bound,
+//   in this executable so the ratio comes from one run.
+//
+// Programs: `mono-like` (luma scaled, softened-contrast luma curve, chroma rows zero) and
+// `sepia-like` (a full 3x3 matrix with negative coefficients and a curve on every channel).
+// Sizes: 720p (1280x720), 1080p (1920x1080), 2160p (3840x2160).
+//
+// One iteration is one frame (scaling factor 1): `Throughput (# / s)` is frames per second.
+// The engine is made in setup (pipeline compilation is not measured) and drained in teardown.
+// With no Vulkan device the vulkan benchmarks are not registered. ARC metrics are left out:
+// they crash on Swift 6.3/Linux.
+
+import Benchmark
+import Foundation
+import VRenderCore
+import VRenderFilters
+import VRenderVulkan
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A packed planar 4:2:0 picture (strides equal widths) in memory this object owns.
+final class Picture: @unchecked Sendable {
+    let byteCount: Int
+    let bytes: UnsafeMutableRawPointer
+    let image: YUVImage
+
+    init(width: Int, height: Int) {
+        let chromaWidth = width / 2, chromaHeight = height / 2
+        let lumaBytes = width * height, chromaBytes = chromaWidth * chromaHeight
+        byteCount = lumaBytes + 2 * chromaBytes
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+        let base = bytes.bindMemory(to: UInt8.self, capacity: byteCount)
+        image = YUVImage(
+            luma: PlaneView(base: base, stride: width, width: width, height: height),
+            cb: PlaneView(base: base + lumaBytes, stride: chromaWidth, width: chromaWidth, height: chromaHeight),
+            cr: PlaneView(base: base + lumaBytes + chromaBytes, stride: chromaWidth,
+                          width: chromaWidth, height: chromaHeight))
+        // Diagonal ramps: every level appears, so curves and clamps see realistic data.
+        for plane in [image.luma, image.cb, image.cr] {
+            for y in 0..<plane.height {
+                for x in 0..<plane.width { plane.row(y)[x] = UInt8(truncatingIfNeeded: x &+ 3 &* y) }
+            }
+        }
+    }
+
+    deinit { bytes.deallocate() }
+}
+
+/// An engine and the frames in flight, made in a benchmark's setup and used only from the
+/// benchmark's own thread (hence `@unchecked Sendable`: the harness's closures are `@Sendable`,
+/// the engine is confined, never shared).
+final class EngineRig: @unchecked Sendable {
+    let width: Int
+    let height: Int
+    let programs: [ColorProgram]
+    let depth: Int
+    private var engine: VulkanFilterEngine?
+    private var tickets: [VulkanFilterEngine.Ticket] = []
+    private var source: Picture?
+    private var destination: Picture?
+
+    init(width: Int, height: Int, programs: [ColorProgram], depth: Int) {
+        self.width = width
+        self.height = height
+        self.programs = programs
+        self.depth = depth
+    }
+
+    func setUp() throws {
+        let source = Picture(width: width, height: height)
+        engine = try VulkanFilterEngine(preference: .any, geometry: VulkanFrameGeometry(of: source.image),
+                                        programs: programs, depth: depth)
+        self.source = source
+        destination = Picture(width: width, height: height)
+    }
+
+    func tearDown() throws {
+        if let engine, let destination {
+            for ticket in tickets { try engine.collect(ticket, into: destination.image) }
+        }
+        tickets = []
+        engine = nil
+        source = nil
+        destination = nil
+    }
+
+    /// One steady-state frame: collect the oldest when every slot is busy, submit the next.
+    @inline(never)
+    func pipelinedFrame() throws {
+        guard let engine, let source, let destination else { return }
+        if engine.isFull { try engine.collect(tickets.removeFirst(), into: destination.image) }
+        tickets.append(try engine.submit(source: source.image))
+    }
+
+    /// One frame with nothing else in flight.
+    @inline(never)
+    func synchronousFrame() throws {
+        guard let engine, let source, let destination else { return }
+        try engine.process(source: source.image, into: destination.image)
+    }
+}
+
+enum BenchmarkPrograms {
+    static let monoLike = ColorProgram(
+        matrix: [4506, 0, 0, 0, 0, 0, 0, 0, 0],
+        lumaCurve: (0...255).map { UInt8(clamping: ($0 * 3 + 128) / 4) })
+
+    static let sepiaLike = ColorProgram(
+        matrix: [3891, -410, 820, -614, 1229, -205, 410, -205, 1638],
+        lumaCurve: (0...255).map { UInt8(clamping: $0 * $0 / 255 + 8) },
+        cbCurve: (0...255).map { UInt8(clamping: 110 + ($0 - 128) / 2) },
+        crCurve: (0...255).map { UInt8(clamping: 255 - $0) })
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.throughput, .wallClock],
+        warmupIterations: 5,
+        maxDuration: .seconds(3),
+        maxIterations: 10_000)
+
+    let sizes = [("720p", 1280, 720), ("1080p", 1920, 1080), ("2160p", 3840, 2160)]
+    for (label, width, height) in sizes {
+        let source = Picture(width: width, height: height)
+        let destination = Picture(width: width, height: height)
+        Benchmark("memcpy \(label) 4:2:0 frame (vulkan)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                memcpy(destination.bytes, source.bytes, source.byteCount)
+            }
+            Benchmark.blackHole(destination.bytes)
+        }
+    }
+
+    let devices = VulkanDevices.list()
+    guard let device = devices.first else {
+        print("VulkanBenchmarks: no Vulkan device; only memcpy is measured")
+        return
+    }
+    let deviceTag = ["device": device.name]
+    let programs = [("mono-like", BenchmarkPrograms.monoLike), ("sepia-like", BenchmarkPrograms.sepiaLike)]
+    for (label, width, height) in sizes {
+        for (name, program) in programs {
+            // The synchronous variant only at 1080p: enough to show what overlap buys.
+            for depth in label == "1080p" ? [VulkanFilterEngine.defaultDepth, 1] : [VulkanFilterEngine.defaultDepth] {
+                let rig = EngineRig(width: width, height: height, programs: [program], depth: depth)
+                let title = depth == 1 ? "vulkan \(name) \(label), 1 in flight" : "vulkan \(name) \(label)"
+                Benchmark(title,
+                          configuration: .init(tags: deviceTag),
+                          closure: { benchmark in
+                              for _ in benchmark.scaledIterations {
+                                  if depth == 1 { try rig.synchronousFrame() } else { try rig.pipelinedFrame() }
+                              }
+                          },
+                          setup: { try rig.setUp() },
+                          teardown: { try rig.tearDown() })
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import VRenderCore
+
+/// `process`: a cross-processed look with cool shadows, warm highlights and contrast, in the
+/// spirit of Core Image's CIPhotoEffectProcess.
+///
+/// As a `ColorProgram` (`fullStrength`), with `x = clamp(i, 16, 235) - 16`, `D = 219` and
+/// `ybar` the block's rounded mean luma (so the tint follows the local brightness):
+///
+///     matrix    [4096, 0, 0]   [−328, 4506, 0]   [164, 0, 4506]
+///                 // saturation × 1.1; Cb' falls by 0.08 and Cr' rises by 0.04 per luma code
+///     luma[i]   = 16 + x + round((x²·(3D − 2x) − x·D²) · 60 / (100·D²))   // S-curve, slope 1.3
+///     cb[i]     = clamp(i + 9, 16, 240)
+///     cr[i]     = clamp(i − 4, 16, 240)
+///
+/// Together: shadows (ybar 16) get Cb +9, Cr −4 (blue-cyan), highlights (ybar 235) Cb −9,
+/// Cr +5 (yellow-orange), mid-grey almost nothing. Curves are non-decreasing.
+public struct ProcessFilter: ColorProgramFilter {
+    /// The look at strength 100.
+    public static let fullStrength = ColorProgram(
+        matrix: [4096, 0, 0, -328, 4506, 0, 164, 0, 4506],
+        lumaCurve: CurveMath.lumaCurve { CurveMath.sCurve($0, percent: 60) },
+        cbCurve: CurveMath.chromaCurve(shift: 9),
+        crCurve: CurveMath.chromaCurve(shift: -4))
+
+    public let descriptor = FilterDescriptor(
+        name: "process", summary: "cross-processed: cool shadows, warm highlights, contrast (CIPhotoEffectProcess)",
+        options: [.strength])
+    let settings: LookSettings
+
+    public init(strength: Int = FilterOption.strength.defaultValue) {
+        settings = LookSettings(full: Self.fullStrength, strength: strength)
+    }
+
+    public var strength: Int { settings.strength }
+    public var program: ColorProgram { settings.program }
+    public var optionValues: [String: Int] { settings.optionValues }
+
+    public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
+        settings.kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
+    }
+
+    public func configured(with values: [String: Int]) -> any VideoFilter {
+        Self(strength: settings.strength(from: values))
+    }
+}

@@ -1,0 +1,58 @@
+import VRenderCore
+
+extension RGBImage {
+    /// Draws `text` in the built-in 5×7 bitmap font, each font pixel `scale`×`scale` pixels,
+    /// with its top-left corner at (x, y); lower-case letters are drawn as capitals.
+    public mutating func draw(text: String, x: Int, y: Int, scale: Int = 2, color: (r: UInt8, g: UInt8, b: UInt8) = (255, 255, 255)) {
+        var penX = x
+        for character in text.uppercased() {
+            let rows = BitmapFont.glyph(character)
+            for (row, bits) in rows.enumerated() {
+                for column in 0..<BitmapFont.glyphWidth where bits & (0x10 >> UInt8(column)) != 0 {
+                    fill(x: penX + column * scale, y: y + row * scale, width: scale, height: scale, color: color)
+                }
+            }
+            penX += (BitmapFont.glyphWidth + 1) * scale
+        }
+    }
+
+    /// Width in pixels of `text` drawn at `scale`.
+    public static func textWidth(_ text: String, scale: Int = 2) -> Int {
+        Swift.max(0, text.count * (BitmapFont.glyphWidth + 1) * scale - scale)
+    }
+
+    /// Paints a rectangle, clipped to the image.
+    public mutating func fill(x: Int, y: Int, width: Int, height: Int, color: (r: UInt8, g: UInt8, b: UInt8)) {
+        for row in Swift.max(0, y)..<Swift.min(self.height, y + height) {
+            for column in Swift.max(0, x)..<Swift.min(self.width, x + width) {
+                let index = (row * self.width + column) * 3
+                pixels[index] = color.r
+                pixels[index + 1] = color.g
+                pixels[index + 2] = color.b
+            }
+        }
+    }
+}
+
+extension RGBImage {
+    /// Lays pictures out `columns` to a row on a dark background with `gap` pixels around each,
+    /// optionally with a label centred under each (contact sheets, filter previews).
+    public static func grid(_ tiles: [RGBImage], labels: [String]? = nil, columns: Int, gap: Int = 8) -> RGBImage {
+        precondition(columns > 0 && labels.map { $0.count == tiles.count } ?? true)
+        let labelHeight = labels == nil ? 0 : 24
+        let cellWidth = tiles.map(\.width).max() ?? 0
+        let cellHeight = (tiles.map(\.height).max() ?? 0) + labelHeight
+        let used = Swift.min(columns, tiles.count)
+        let rows = (tiles.count + columns - 1) / columns
+        var sheet = RGBImage(width: gap + used * (cellWidth + gap), height: gap + rows * (cellHeight + gap), fill: (24, 24, 24))
+        for (index, tile) in tiles.enumerated() {
+            let x = gap + (index % columns) * (cellWidth + gap)
+            let y = gap + (index / columns) * (cellHeight + gap)
+            sheet.paste(tile, x: x, y: y)
+            if let label = labels?[index] {
+                sheet.draw(text: label, x: x + (cellWidth - textWidth(label)) / 2, y: y + tile.height + 5)
+            }
+        }
+        return sheet
+    }
+}

@@ -1,0 +1,147 @@
+import Testing
+import VRenderCore
+@testable import VRenderFilters
+
+/// Every colour filter, alone and in chains, gives exactly `ColorProgram.referenceApply`'s
+/// bytes: every layout, even and odd sizes, 1 and 5 threads, in place and out of place.
+@Suite struct ColorFilterReferenceTests {
+    static let sizes = [(642, 362), (641, 361), (2, 2), (1, 1), (17, 3)]
+
+    static let colourFilters: [String] = FilterRegistry.names.filter { $0 != "none" }
+
+    @Test(arguments: FilterRegistry.names, ChromaLayout.supported)
+    func filterAloneMatchesReference(name: String, layout: ChromaLayout) throws {
+        let chain = try FilterRegistry.chain(name)
+        for (width, height) in Self.sizes {
+            let source = FilterTestFrame(width: width, height: height, layout: layout, seed: UInt64(width))
+            let expected = FilterTestReference.apply(chain.filters, to: source)
+            let mismatch = FilterTestReference.mismatch(running: chain, on: source, expected: expected)
+            #expect(mismatch == nil, "\(name) \(layout) \(width)x\(height): \(mismatch ?? "")")
+        }
+    }
+
+    /// 1080p once per filter and layout: the size exports run at.
+    @Test(arguments: FilterRegistry.names, ChromaLayout.supported)
+    func filterAloneMatchesReferenceAt1080p(name: String, layout: ChromaLayout) throws {
+        let chain = try FilterRegistry.chain(name)
+        let source = FilterTestFrame(width: 1920, height: 1080, layout: layout, seed: 3)
+        let expected = FilterTestReference.apply(chain.filters, to: source)
+        let mismatch = FilterTestReference.mismatch(running: chain, on: source, expected: expected)
+        #expect(mismatch == nil, "\(name) \(layout): \(mismatch ?? "")")
+    }
+
+    static let chains = [
+        "fade,mono", "sepia,chrome,noir", "process,instant,transfer,tonal", "mono=strength=40,process=strength=70",
+        "none,chrome=strength=1,none,fade", "noir,noir", "tonal=strength=0,sepia=strength=55",
+    ]
+
+    @Test(arguments: chains, ChromaLayout.supported)
+    func chainMatchesReferenceInSequence(specification: String, layout: ChromaLayout) throws {
+        let chain = try FilterRegistry.chain(specification)
+        for (width, height) in Self.sizes + [(1920, 1080)] {
+            let source = FilterTestFrame(width: width, height: height, layout: layout, seed: 11)
+            let expected = FilterTestReference.apply(chain.filters, to: source)
+            let mismatch = FilterTestReference.mismatch(running: chain, on: source, expected: expected)
+            #expect(mismatch == nil, "\(specification) \(layout) \(width)x\(height): \(mismatch ?? "")")
+        }
+    }
+
+    /// The fallback for block shapes the SIMD rows do not handle is exact too.
+    @Test func unusualBlockShapeMatchesReference() throws {
+        let chain = try FilterRegistry.chain("process,sepia=strength=30")
+        for (width, height) in [(643, 37), (4, 2), (1, 1)] {
+            let source = FilterTestFrame(width: width, height: height, layout: .yuv411p)
+            let expected = FilterTestReference.apply(chain.filters, to: source)
+            let mismatch = FilterTestReference.mismatch(running: chain, on: source, expected: expected)
+            #expect(mismatch == nil, "\(width)x\(height): \(mismatch ?? "")")
+        }
+    }
+
+    /// A filter's `apply` called directly on the whole frame (not through a chain) is exact.
+    @Test(arguments: colourFilters)
+    func applyOverAllRowsMatchesReference(name: String) throws {
+        let filter = try #require(FilterRegistry.filter(named: name))
+        let source = FilterTestFrame(width: 98, height: 66, layout: .yuv420p, seed: 5)
+        let expected = FilterTestReference.apply([filter], to: source)
+        let output = source.copy()
+        output.withImage { filter.apply(source: $0, destination: $0, lumaRows: 0..<66) }
+        #expect(output.firstDifference(from: expected) == nil)
+    }
+}
+
+/// Arbitrary programs (not only the looks) through the kernel: luma that reads chroma, chroma
+/// that reads the block's mean luma, coefficients at the definition's ±2^20 limit, random
+/// curves. These take the kernel's general SIMD paths that no look uses today.
+@Suite struct ColorKernelProgramTests {
+    /// A test filter around any program, so arbitrary programs run through `FilterChain`.
+    struct ProgramFilter: ColorProgramFilter {
+        let program: ColorProgram
+        let kernel: ColorKernel
+        let descriptor = FilterDescriptor(name: "test-program", summary: "a program under test")
+
+        init(_ program: ColorProgram) {
+            self.program = program
+            kernel = ColorKernel(program)
+        }
+
+        func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
+            kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
+        }
+    }
+
+    static func randomProgram(seed: UInt64, range: ClosedRange<Int32>, zeroing: [Int] = []) -> ColorProgram {
+        var generator = SeededGenerator(seed: seed)
+        var matrix = (0..<9).map { _ in Int32.random(in: range, using: &generator) }
+        for index in zeroing { matrix[index] = 0 }
+        func curve() -> [UInt8] { (0..<256).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        return ColorProgram(matrix: matrix, lumaCurve: curve(), cbCurve: curve(), crCurve: curve())
+    }
+
+    /// Each case names which kernel steps the program takes.
+    static let programs: [(String, ColorProgram)] = [
+        ("general luma + general chroma", randomProgram(seed: 1, range: -6000...6000)),
+        ("extreme coefficients", randomProgram(seed: 2, range: -(1 << 20)...(1 << 20))),
+        ("table luma + general chroma", randomProgram(seed: 3, range: -9000...9000, zeroing: [1, 2])),
+        ("general luma + chroma pair table", randomProgram(seed: 4, range: -9000...9000, zeroing: [3, 6])),
+        ("table luma + constant chroma", randomProgram(seed: 5, range: -9000...9000, zeroing: [1, 2, 3, 4, 5, 6, 7, 8])),
+        ("mean luma only", randomProgram(seed: 6, range: -9000...9000, zeroing: [1, 2, 4, 5, 7, 8])),
+    ]
+
+    @Test(arguments: 0..<programs.count)
+    func programMatchesReference(index: Int) {
+        let (name, program) = Self.programs[index]
+        let chain = FilterChain([ProgramFilter(program)])
+        for layout in ChromaLayout.allCases {
+            for (width, height) in [(642, 362), (641, 361), (2, 2), (1, 1), (33, 5)] {
+                let source = FilterTestFrame(width: width, height: height, layout: layout, seed: UInt64(index + width))
+                let expected = FilterTestReference.apply(chain.filters, to: source)
+                let mismatch = FilterTestReference.mismatch(running: chain, on: source, expected: expected)
+                #expect(mismatch == nil, "\(name) \(layout) \(width)x\(height): \(mismatch ?? "")")
+            }
+        }
+    }
+
+    @Test func stepsChosenFromTheMatrix() {
+        #expect(ColorKernel(MonoFilter.fullStrength).luma == .table)
+        #expect(ColorKernel(MonoFilter.fullStrength).chroma == .constant(cb: 128, cr: 128))
+        #expect(ColorKernel(SepiaFilter.fullStrength).chroma == .constant(cb: 112, cr: 140))
+        #expect(ColorKernel(ChromeFilter.fullStrength).chroma == .pairTable)
+        #expect(ColorKernel(ProcessFilter.fullStrength).chroma == .general)
+        #expect(ColorKernel(Self.programs[0].1).luma == .general)
+    }
+}
+
+/// SplitMix64: a tiny seeded generator, so random programs are the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import VRenderCore
+import VRenderVulkan
+
+@Suite("Vulkan devices")
+struct VulkanDeviceTests {
+    @Test("listing devices never fails, and describes each one")
+    func listing() throws {
+        let devices = VulkanDevices.list()
+        for device in devices {
+            #expect(!device.name.isEmpty)
+            #expect(["discrete", "integrated", "virtual", "cpu", "other"].contains(device.type))
+            #expect(device.apiVersion.split(separator: ".").count == 3)
+            #expect(device.isSoftware == (device.type == "cpu"))
+        }
+        // Codable for `vrender devices --json`.
+        let decoded = try JSONDecoder().decode([VulkanDeviceInfo].self, from: JSONEncoder().encode(devices))
+        #expect(decoded == devices)
+    }
+
+    @Test("--gpu vulkan takes the best device; --gpu auto refuses software ones",
+          .enabled(if: vulkanDeviceAvailable, "no Vulkan driver or device (install mesa-vulkan-drivers for lavapipe)"))
+    func preferences() throws {
+        let devices = VulkanDevices.list()
+        let context = try VulkanContext(preference: .any)
+        #expect(context.deviceInfo == devices.first)
+        if devices.allSatisfy(\.isSoftware) {
+            #expect {
+                _ = try VulkanContext(preference: .hardwareOnly)
+            } throws: { error in
+                guard let error = error as? VRenderError else { return false }
+                return error.kind == .runtime && error.subject == "--gpu auto"
+                    && error.reason.hasPrefix("no hardware Vulkan device found")
+            }
+        } else {
+            #expect(try !VulkanContext(preference: .hardwareOnly).deviceInfo.isSoftware)
+        }
+    }
+
+    /// The loader reads `VK_ICD_FILENAMES` when an instance is created, and tests share one
+    /// process: so this test runs the test binary again, with no driver, for the one test below.
+    @Test("no driver: the list is empty and --gpu vulkan says why")
+    func noDriver() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "VulkanNoDriverChild"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["VK_ICD_FILENAMES"] = "/nonexistent/icd.json"
+        environment["VK_DRIVER_FILES"] = "/nonexistent/icd.json"
+        environment[noDriverChildMarker] = "1"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        // The child must really have run the checks, not skipped or filtered them away.
+        #expect(text.contains("VulkanNoDriverChild") && text.contains("passed") && !text.contains("skipped"), "\(text)")
+    }
+}
+
+/// Set in the environment of the child process `VulkanDeviceTests.noDriver` starts.
+let noDriverChildMarker = "VRENDER_VULKAN_NO_DRIVER_CHILD"
+
+/// Runs only inside the child process started by `VulkanDeviceTests.noDriver`.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment[noDriverChildMarker] != nil,
+                "runs only in the child process of VulkanDeviceTests.noDriver"))
+struct VulkanNoDriverChild {
+    @Test func listIsEmptyAndContextThrows() {
+        #expect(VulkanDevices.list().isEmpty)
+        #expect {
+            _ = try VulkanContext(preference: .any)
+        } throws: { error in
+            guard let error = error as? VRenderError else { return false }
+            return error.kind == .runtime && error.subject == "--gpu vulkan"
+                && error.reason.hasPrefix("no Vulkan device found")
+        }
+    }
+}
