@@ -26,7 +26,7 @@ import VRenderCore
         let chain = try FilterRegistry.chain(name)
         let source = FilterTestFrame(width: 1920, height: 1080, layout: layout, seed: 3)
         let expected = FilterTestReference.apply(chain.filters, to: source)
-        let mismatch = FilterTestReference.mismatch(running: chain, on: source, expected: expected)
+        let mismatch = FilterTestReference.mismatch(running: chain, on: source, expected: expected, runs: FilterTestReference.Run.large)
         #expect(mismatch == nil, "\(name) \(layout): \(mismatch ?? "")")
     }
 
@@ -38,12 +38,21 @@ import VRenderCore
     @Test(arguments: chains, ChromaLayout.supported)
     func chainMatchesReferenceInSequence(specification: String, layout: ChromaLayout) throws {
         let chain = try FilterRegistry.chain(specification)
-        for (width, height) in Self.sizes + [(1920, 1080)] {
+        for (width, height) in Self.sizes {
             let source = FilterTestFrame(width: width, height: height, layout: layout, seed: 11)
             let expected = FilterTestReference.apply(chain.filters, to: source)
             let mismatch = FilterTestReference.mismatch(running: chain, on: source, expected: expected)
             #expect(mismatch == nil, "\(specification) \(layout) \(width)x\(height): \(mismatch ?? "")")
         }
+    }
+
+    @Test(arguments: ["fade,mono", "sepia,chrome,noir"], ChromaLayout.supported)
+    func chainMatchesReferenceAt1080p(specification: String, layout: ChromaLayout) throws {
+        let chain = try FilterRegistry.chain(specification)
+        let source = FilterTestFrame(width: 1920, height: 1080, layout: layout, seed: 12)
+        let expected = FilterTestReference.apply(chain.filters, to: source)
+        let mismatch = FilterTestReference.mismatch(running: chain, on: source, expected: expected, runs: FilterTestReference.Run.large)
+        #expect(mismatch == nil, "\(specification) \(layout): \(mismatch ?? "")")
     }
 
     /// The fallback for block shapes the SIMD rows do not handle is exact too.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import VRenderCore
 @testable import VRenderFilters
 
@@ -31,20 +34,26 @@ final class FilterTestFrame {
     let strides: [Int]
     var luma: [UInt8], cb: [UInt8], cr: [UInt8]
 
-    init(width: Int, height: Int, layout: ChromaLayout, seed: UInt64 = 1) {
+    /// `seed` nil: every byte 0xA5 (an output frame, cheap to make); else seeded noise.
+    init(width: Int, height: Int, layout: ChromaLayout, seed: UInt64? = 1) {
         self.width = width
         self.height = height
         self.layout = layout
         (chromaWidth, chromaHeight) = layout.chromaSize(width: width, height: height)
         strides = [width + 11, chromaWidth + 5, chromaWidth + 9]
-        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        var state = (seed ?? 0) &* 0x9E37_79B9_7F4A_7C15 | 1
         func noise(_ count: Int) -> [UInt8] {
-            var bytes = [UInt8](repeating: 0, count: count)
-            for index in 0..<count {
-                state ^= state << 13
-                state ^= state >> 7
-                state ^= state << 17
-                bytes[index] = UInt8(truncatingIfNeeded: state >> 24)
+            var bytes = [UInt8](repeating: 0xA5, count: count)
+            guard seed != nil else { return bytes }
+            // Through a raw pointer: tests build without optimization, and 1080p is 3 M bytes.
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                for index in 0..<count {
+                    state ^= state << 13
+                    state ^= state >> 7
+                    state ^= state << 17
+                    base[index] = UInt8(truncatingIfNeeded: state >> 24)
+                }
             }
             return bytes
         }
@@ -93,11 +102,15 @@ final class FilterTestFrame {
                       ("Cr", cr, other.cr, chromaWidth, chromaHeight)]
         for (index, (name, mine, theirs, planeWidth, planeHeight)) in planes.enumerated() {
             let stride = strides[index]
-            for y in 0..<planeHeight {
-                for x in 0..<planeWidth where mine[y * stride + x] != theirs[y * stride + x] {
-                    return "\(name) (\(x), \(y)): \(mine[y * stride + x]) vs \(theirs[y * stride + x])"
+            let differingRow = mine.withUnsafeBufferPointer { a in
+                theirs.withUnsafeBufferPointer { b in
+                    // memcmp row by row: the comparison loop would be slow in an unoptimized build.
+                    (0..<planeHeight).first { memcmp(a.baseAddress! + $0 * stride, b.baseAddress! + $0 * stride, planeWidth) != 0 }
                 }
             }
+            guard let y = differingRow else { continue }
+            let x = (0..<planeWidth).first { mine[y * stride + $0] != theirs[y * stride + $0] }!
+            return "\(name) (\(x), \(y)): \(mine[y * stride + x]) vs \(theirs[y * stride + x])"
         }
         return nil
     }
@@ -119,20 +132,33 @@ enum FilterTestReference {
         return result
     }
 
-    /// Every way the chain can run: out of place and in place, on one thread and on several.
-    /// Returns a description of the first run that differs from `expected`, or nil.
-    static func mismatch(running chain: FilterChain, on source: FilterTestFrame,
-                         expected: FilterTestFrame) -> String? {
-        for threads in [1, 5] {
-            let output = FilterTestFrame(width: source.width, height: source.height, layout: source.layout, seed: 99)
-            source.withImage { src in output.withImage { chain.run(source: src, destination: $0, threads: threads) } }
-            if let difference = output.firstDifference(from: expected) {
-                return "out of place, \(threads) threads: \(difference)"
+    /// One way to run a chain: thread count and whether the destination is the source.
+    struct Run: Sendable {
+        var threads: Int
+        var inPlace: Bool
+
+        /// Out of place and in place, on one thread and on five (several bands from 160 rows).
+        static let all = [Run(threads: 1, inPlace: false), Run(threads: 5, inPlace: false),
+                          Run(threads: 1, inPlace: true), Run(threads: 5, inPlace: true)]
+        /// For 1080p, where every run costs a quarter of a second in an unoptimized test build:
+        /// both placements, both on several bands.
+        static let large = [Run(threads: 5, inPlace: false), Run(threads: 2, inPlace: true)]
+    }
+
+    /// Runs `chain` each way in `runs` and returns a description of the first result that
+    /// differs from `expected`, or nil.
+    static func mismatch(running chain: FilterChain, on source: FilterTestFrame, expected: FilterTestFrame,
+                         runs: [Run] = Run.all) -> String? {
+        for run in runs {
+            let output = run.inPlace
+                ? source.copy() : FilterTestFrame(width: source.width, height: source.height, layout: source.layout, seed: nil)
+            if run.inPlace {
+                output.withImage { chain.run(source: $0, destination: $0, threads: run.threads) }
+            } else {
+                source.withImage { src in output.withImage { chain.run(source: src, destination: $0, threads: run.threads) } }
             }
-            let inPlace = source.copy()
-            inPlace.withImage { chain.run(source: $0, destination: $0, threads: threads) }
-            if let difference = inPlace.firstDifference(from: expected) {
-                return "in place, \(threads) threads: \(difference)"
+            if let difference = output.firstDifference(from: expected) {
+                return "\(run.inPlace ? "in place" : "out of place"), \(run.threads) threads: \(difference)"
             }
         }
         return nil

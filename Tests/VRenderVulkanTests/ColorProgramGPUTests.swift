@@ -1,7 +1,7 @@
 import Testing
 import VRenderCore
 import VRenderFilters
-import VRenderVulkan
+@testable import VRenderVulkan
 
 /// True when the Vulkan loader finds at least one device (lavapipe counts). The GPU tests need
 /// one; on a machine without any Vulkan driver they are skipped, and only then: CI and the
@@ -26,11 +26,13 @@ let testGeometries: [TestGeometry] = [
 /// Runs `programs` on one random picture on the GPU and on the CPU reference and compares
 /// every sample; the destination's row padding must stay untouched.
 func expectGPUMatchesReference(_ programs: [ColorProgram], _ geometry: TestGeometry, seed: UInt64,
-                               depth: Int = 2) throws {
+                               depth: Int = 2, alwaysStage: Bool = false) throws {
     let source = TestPicture(geometry, padding: 5)
     source.fillRandom(seed: seed)
-    let engine = try VulkanFilterEngine(preference: .any, geometry: VulkanFrameGeometry(of: source.image),
-                                        programs: programs, depth: depth)
+    let engine = try VulkanFilterEngine(context: VulkanContext(preference: .any),
+                                        geometry: VulkanFrameGeometry(of: source.image),
+                                        programs: programs, depth: depth, alwaysStage: alwaysStage)
+    #expect(engine.usesStagingBuffers || !alwaysStage)
     let destination = TestPicture(geometry, padding: 7)
     try engine.process(source: source.image, into: destination.image)
     let difference = firstDifference(destination.samples, referenceChain(programs, source: source, geometry: geometry))
@@ -46,19 +48,27 @@ struct ColorProgramGPUTests {
         try expectGPUMatchesReference(program.programs, geometry, seed: UInt64(geometry.width * 7 + geometry.height))
     }
 
+    /// The path a GPU with memory of its own takes (staging copies, transfer barriers), forced
+    /// on devices that would not need it.
+    @Test("through staging buffers, every geometry", arguments: testGeometries)
+    func staging(_ geometry: TestGeometry) throws {
+        try expectGPUMatchesReference([TestPrograms.sepiaLike], geometry, seed: 31, alwaysStage: true)
+    }
+
     @Test("chains of 2-3 programs run like referenceApply in sequence",
           arguments: TestPrograms.chains, [testGeometries[1], testGeometries[3], testGeometries[6], testGeometries[9]])
     func chain(_ chain: ProgramCase, _ geometry: TestGeometry) throws {
         try expectGPUMatchesReference(chain.programs, geometry, seed: 99)
+        try expectGPUMatchesReference(chain.programs, geometry, seed: 98, alwaysStage: true)
     }
 
-    @Test("no program: frames come back unchanged")
-    func emptyChain() throws {
-        try expectGPUMatchesReference([], testGeometries[1], seed: 5)
+    @Test("no program: frames come back unchanged", arguments: [false, true])
+    func emptyChain(alwaysStage: Bool) throws {
+        try expectGPUMatchesReference([], testGeometries[1], seed: 5, alwaysStage: alwaysStage)
     }
 
-    @Test("several frames in flight, collected in and out of order", arguments: [1, 2, 3])
-    func framesInFlight(depth: Int) throws {
+    @Test("several frames in flight, collected in and out of order", arguments: [1, 2, 3], [false, true])
+    func framesInFlight(depth: Int, alwaysStage: Bool) throws {
         let geometry = TestGeometry(width: 641, height: 361, layout: .yuv420)
         let programs = TestPrograms.chains[1].programs
         let sources = (0..<7).map { index in
@@ -67,8 +77,9 @@ struct ColorProgramGPUTests {
             return picture
         }
         let expected = sources.map { referenceChain(programs, source: $0, geometry: geometry) }
-        let engine = try VulkanFilterEngine(preference: .any, geometry: VulkanFrameGeometry(of: sources[0].image),
-                                            programs: programs, depth: depth)
+        let engine = try VulkanFilterEngine(context: VulkanContext(preference: .any),
+                                            geometry: VulkanFrameGeometry(of: sources[0].image),
+                                            programs: programs, depth: depth, alwaysStage: alwaysStage)
         var tickets: [(index: Int, ticket: VulkanFilterEngine.Ticket)] = []
         var results: [Int: [UInt8]] = [:]
         func collect(at position: Int) throws {
@@ -90,7 +101,7 @@ struct ColorProgramGPUTests {
         while !tickets.isEmpty { try collect(at: 0) }
         #expect(engine.framesInFlight == 0)
         for index in sources.indices {
-            #expect(firstDifference(results[index] ?? [], expected[index]) == nil, "frame \(index) at depth \(depth)")
+            #expect(firstDifference(results[index] ?? [], expected[index]) == nil, "frame \(index) at depth \(depth)\(alwaysStage ? ", staged" : "")")
         }
     }
 

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import VRenderCapture
+import VRenderVulkan
 
 extension VRender {
     /// `vrender devices`: what can be captured from.
     struct Devices: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List V4L2 cameras (name, driver, formats, sizes, frame rates) and the synthetic camera.")
+            abstract: "List V4L2 cameras (name, driver, formats, sizes, frame rates), the synthetic camera and Vulkan devices.")
 
         @Option(help: ArgumentHelp("Folder to look for video nodes in.", valueName: "dir"))
         var dev = "/dev"
@@ -17,6 +18,7 @@ extension VRender {
         struct Listing: Encodable {
             var v4l2: [V4L2DeviceInfo]
             var synthetic: SyntheticDescription
+            var vulkan: [VulkanDeviceInfo]
         }
 
         struct SyntheticDescription: Encodable {
@@ -26,10 +28,11 @@ extension VRender {
 
         func run() throws {
             let cameras = V4L2Discovery.devices(in: dev)
+            let gpus = VulkanDevices.list()
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(Listing(v4l2: cameras, synthetic: SyntheticDescription())), as: UTF8.self))
+                print(String(decoding: try encoder.encode(Listing(v4l2: cameras, synthetic: SyntheticDescription(), vulkan: gpus)), as: UTF8.self))
                 return
             }
             print("V4L2 cameras:")
@@ -43,6 +46,11 @@ extension VRender {
             }
             print("synthetic camera:")
             print("  synthetic[:seed=N]  \(SyntheticCamera.summary)")
+            print("Vulkan devices (filters, --gpu):")
+            if gpus.isEmpty { print("  none: the Vulkan loader found no driver (filters run on the CPU)") }
+            for gpu in gpus {
+                print("  \(gpu)\(gpu.isSoftware ? "  software: used by --gpu vulkan, not by --gpu auto" : "")")
+            }
         }
     }
 }
