@@ -9,7 +9,7 @@ packages=(
   libavformat-dev libavcodec-dev libswscale-dev libswresample-dev libavutil-dev
   libpng-dev
   ffmpeg
-  libvulkan-dev mesa-vulkan-drivers glslc
+  libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers
 )
 
 missing=()

@@ -19,17 +19,18 @@ layout(local_size_x = 64, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 0) const uint BLOCK_W = 2;
 layout(constant_id = 1) const uint BLOCK_H = 2;
 
-layout(std430, set = 0, binding = 0) buffer Frame {
+layout(std430, set = 0, binding = 0) restrict buffer Frame {
     uint words[];
 } frame;
 
-// Every program of the chain, PROGRAM_WORDS words each: words 0-8 the matrix (two's-complement
-// Int32), 9-15 unused, then the luma, Cb and Cr curves, four 8-bit entries per word.
-layout(std430, set = 0, binding = 1) readonly buffer Programs {
+// Every program of the chain, 208 words each (`programTableStride` in Swift): words 0-8 the
+// matrix (two's-complement Int32), 9-15 unused, then the luma, Cb and Cr curves, four 8-bit
+// entries per word. `restrict`: the two buffers never alias, so the compiler may keep values.
+layout(std430, set = 0, binding = 1) restrict readonly buffer Programs {
     uint words[];
 } programs;
 
-// Must match VulkanFilterEngine's PushConstants, field by field.
+// Must match FrameLayout.pushConstants (Swift), field by field.
 layout(push_constant) uniform Geometry {
     uint lumaWidth;
     uint lumaHeight;
@@ -46,36 +47,28 @@ const uint LUMA_CURVE = 0;   // entry offsets inside the curves
 const uint CB_CURVE = 256;
 const uint CR_CURVE = 512;
 
-// The program's matrix and curves, read once per workgroup instead of once per sample.
-shared int matrix[9];
-shared uint curves[192];
-
 uint byteAt(uint word, uint index) {
     return (word >> (8u * index)) & 0xffu;
 }
 
 // curve[clamp(value + offset)], the clamp keeping the index in 0...255 as the definition says.
+// The curves are read straight from the (small, cached) program table: copying them to shared
+// memory first measured slower on lavapipe and needs a workgroup barrier.
 uint lookup(uint curve, int value, int offset) {
     uint entry = curve + uint(clamp(value + offset, 0, 255));
-    return byteAt(curves[entry >> 2], entry & 3u);
+    return byteAt(programs.words[g.programOffsetWords + CURVES + (entry >> 2)], entry & 3u);
 }
 
 void main() {
-    uint local = gl_LocalInvocationIndex;
-    for (uint i = local; i < 192u; i += 64u) {
-        curves[i] = programs.words[g.programOffsetWords + CURVES + i];
-    }
-    if (local < 9u) {
-        matrix[local] = int(programs.words[g.programOffsetWords + local]);
-    }
-    // Makes the workgroup's writes to the shared tables visible to all its invocations before
-    // any of them reads a coefficient or a curve entry.
-    barrier();
-
     uint column = gl_GlobalInvocationID.x; // which group of 4 chroma samples in the row
     uint cy = gl_GlobalInvocationID.y;
     if (column >= g.chromaStrideWords || cy >= g.chromaHeight) {
         return;
+    }
+
+    int matrix[9];
+    for (uint i = 0u; i < 9u; ++i) {
+        matrix[i] = int(programs.words[g.programOffsetWords + i]);
     }
 
     uint chromaIndex = cy * g.chromaStrideWords + column;

@@ -70,7 +70,8 @@ final class VulkanFilterExecutor: FilterExecutor {
         if let existing = engines[geometry] {
             engine = existing
         } else {
-            engine = try VulkanFilterEngine(context: context, geometry: geometry, programs: programs)
+            // One slot: this stage waits for each frame (the stages around it overlap with it).
+            engine = try VulkanFilterEngine(context: context, geometry: geometry, programs: programs, depth: 1)
             engines[geometry] = engine
         }
         try engine.process(source: source, into: destination)

@@ -42,8 +42,30 @@ extension VulkanContext {
         var buffer: VkBuffer?
         try check(vkCreateBuffer(device, &info, nil, &buffer), "vkCreateBuffer")
         guard let buffer else { throw VulkanError(call: "vkCreateBuffer", reason: "returned no buffer") }
+        let memory: OpaquePointer
+        let flags: VkMemoryPropertyFlags
+        do {
+            (memory, flags) = try allocateMemory(for: buffer, byteCount: byteCount, choices: choices)
+        } catch {
+            vkDestroyBuffer(device, buffer, nil)
+            throw error
+        }
+        // Registered memory first so that the buffer is destroyed before its memory is freed.
+        teardown.add { vkFreeMemory(device, memory, nil) }
         teardown.add { vkDestroyBuffer(device, buffer, nil) }
 
+        var mapped: UnsafeMutableRawPointer?
+        if flags & MemoryFlags.hostShared == MemoryFlags.hostShared {
+            try check(vkMapMemory(device, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &mapped), "vkMapMemory")
+            teardown.add { vkUnmapMemory(device, memory) }
+        }
+        return DeviceBuffer(buffer: buffer, memory: memory, byteCount: byteCount, memoryFlags: flags, mapped: mapped)
+    }
+
+    /// Memory for `buffer` of the first type that has all the flags of one of `choices`, bound
+    /// to it. Wraps `vkAllocateMemory` and `vkBindBufferMemory`; frees the memory if binding fails.
+    private func allocateMemory(for buffer: OpaquePointer, byteCount: Int, choices: [VkMemoryPropertyFlags])
+        throws(VulkanError) -> (OpaquePointer, VkMemoryPropertyFlags) {
         var requirements = VkMemoryRequirements()
         vkGetBufferMemoryRequirements(device, buffer, &requirements)
         // A host-visible type that is not coherent would need flushes: only coherent ones qualify.
@@ -52,7 +74,6 @@ extension VulkanContext {
             throw VulkanError(call: "vkAllocateMemory",
                               reason: "no memory type fits a \(byteCount)-byte buffer on \(deviceInfo.name)")
         }
-
         var allocation = VkMemoryAllocateInfo()
         allocation.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
         allocation.allocationSize = requirements.size
@@ -60,15 +81,11 @@ extension VulkanContext {
         var memory: VkDeviceMemory?
         try check(vkAllocateMemory(device, &allocation, nil, &memory), "vkAllocateMemory")
         guard let memory else { throw VulkanError(call: "vkAllocateMemory", reason: "returned no memory") }
-        teardown.add { vkFreeMemory(device, memory, nil) }
-        try check(vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory")
-
-        var mapped: UnsafeMutableRawPointer?
-        if type.flags & MemoryFlags.hostShared == MemoryFlags.hostShared {
-            try check(vkMapMemory(device, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &mapped), "vkMapMemory")
-            teardown.add { vkUnmapMemory(device, memory) }
+        let bound = vkBindBufferMemory(device, buffer, memory, 0)
+        if bound != VK_SUCCESS {
+            vkFreeMemory(device, memory, nil)
+            throw VulkanError(call: "vkBindBufferMemory", result: bound.rawValue)
         }
-        return DeviceBuffer(buffer: buffer, memory: memory, byteCount: byteCount, memoryFlags: type.flags,
-                            mapped: mapped)
+        return (memory, type.flags)
     }
 }

@@ -185,7 +185,7 @@ struct Pipeline {
 
 extension VulkanFilterEngine {
     /// The programs as `color_program.comp` reads them, in a host-visible buffer (device-local
-    /// too where the device has such memory: it is read by every workgroup of every frame).
+    /// too where the device has such memory: every sample of every frame reads it).
     static func makeProgramTable(_ programs: [ColorProgram], context: VulkanContext,
                                  teardown: Teardown) throws(VulkanError) -> DeviceBuffer {
         var words: [UInt32] = []
