@@ -37,7 +37,8 @@ extension ColorKernel {
         }
     }
 
-    /// Y' = curve[clamp((m0·y + offset + ...) >> 12) + 16] on 8 lanes; the lookups are scalar.
+    /// Y' = curve[clamp(((m0·y + offset) >> 12) + 16)] with `offset` from `lumaOffsetRow`, the
+    /// arithmetic on 8 lanes of 32 bits, the lookups scalar.
     private func generalLumaRow(from source: UnsafeMutablePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>,
                                 count: Int, offsets: UnsafeMutablePointer<Int32>) {
         let m0 = program.matrix[0]
@@ -74,45 +75,79 @@ extension ColorKernel {
 
     // MARK: - Chroma
 
-    /// Chroma row `cy`; `mean` holds the row's rounded mean lumas (only read by the general step).
+    /// Chroma row `cy`; `mean` holds the row's rounded mean lumas (read when the step needs it).
     @inline(__always)
     func chromaRow(source: YUVImage, destination: YUVImage, cy: Int, mean: UnsafeMutablePointer<UInt8>) {
         let count = source.cb.width
+        let cb = source.cb.row(cy), cr = source.cr.row(cy)
+        let toCb = destination.cb.row(cy), toCr = destination.cr.row(cy)
         switch chroma {
-        case .constant(let cb, let cr):
-            destination.cb.row(cy).update(repeating: cb, count: count)
-            destination.cr.row(cy).update(repeating: cr, count: count)
+        case .constant(let cbValue, let crValue):
+            toCb.update(repeating: cbValue, count: count)
+            toCr.update(repeating: crValue, count: count)
         case .pairTable:
-            pairRow(cb: source.cb.row(cy), cr: source.cr.row(cy), toCb: destination.cb.row(cy),
-                    toCr: destination.cr.row(cy), count: count)
+            pairRow(cb: cb, cr: cr, toCb: toCb, toCr: toCr, count: count)
+        case .channelTables(let cbKey, let crKey):
+            func row(_ input: ChromaInput) -> UnsafeMutablePointer<UInt8> {
+                switch input {
+                case .meanLuma: return mean
+                case .cb: return cb
+                case .cr: return cr
+                }
+            }
+            // Cb' first would overwrite Cb before Cr' reads it (in place, a key may hold both):
+            // both outputs of a group are computed before either is stored.
+            channelTablesRow(cbLow: row(cbKey.low), cbHigh: row(cbKey.high), crLow: row(crKey.low),
+                             crHigh: row(crKey.high), toCb: toCb, toCr: toCr, count: count)
         case .general:
-            generalChromaRow(cb: source.cb.row(cy), cr: source.cr.row(cy), mean: mean,
-                             toCb: destination.cb.row(cy), toCr: destination.cr.row(cy), count: count)
+            generalChromaRow(cb: cb, cr: cr, mean: mean, toCb: toCb, toCr: toCr, count: count)
         }
     }
 
-    /// Eight (Cb, Cr) pairs per step: one 64-bit load and store per plane, eight lookups.
+    /// Eight (Cb, Cr) pairs per step: the table indices come from one interleave of the two
+    /// planes' bytes on 16-bit lanes, then eight lookups fill the lanes of the result.
     private func pairRow(cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>,
                          toCb: UnsafeMutablePointer<UInt8>, toCr: UnsafeMutablePointer<UInt8>, count: Int) {
         let pairs = tables.chromaPairs
         var x = 0
         while x + 8 <= count {
-            let u = UnsafeRawPointer(cb).loadUnaligned(fromByteOffset: x, as: UInt64.self)
-            let v = UnsafeRawPointer(cr).loadUnaligned(fromByteOffset: x, as: UInt64.self)
-            var outU: UInt64 = 0, outV: UInt64 = 0
-            for shift in stride(from: 0 as UInt64, to: 64, by: 8) {
-                let pair = UInt64(pairs[Int(truncatingIfNeeded: ((u >> shift) & 0xFF) | ((v >> shift) & 0xFF) << 8)])
-                outU |= (pair & 0xFF) << shift
-                outV |= (pair >> 8) << shift
-            }
-            UnsafeMutableRawPointer(toCb).storeBytes(of: outU, toByteOffset: x, as: UInt64.self)
-            UnsafeMutableRawPointer(toCr).storeBytes(of: outV, toByteOffset: x, as: UInt64.self)
+            let index = Self.widen16(cb + x) | Self.widen16(cr + x) &<< 8
+            var out = SIMD8<UInt16>()
+            for lane in 0..<8 { out[lane] = pairs[Int(index[lane])] }
+            Self.store(SIMD8<UInt8>(truncatingIfNeeded: out), to: toCb + x)
+            Self.store(SIMD8<UInt8>(truncatingIfNeeded: out &>> 8), to: toCr + x)
             x += 8
         }
         while x < count {
             let pair = pairs[Int(cb[x]) | Int(cr[x]) << 8]
             toCb[x] = UInt8(truncatingIfNeeded: pair)
             toCr[x] = UInt8(truncatingIfNeeded: pair >> 8)
+            x += 1
+        }
+    }
+
+    /// Eight samples per step: each channel's table index is `low | high << 8` on 16-bit lanes.
+    private func channelTablesRow(cbLow: UnsafeMutablePointer<UInt8>, cbHigh: UnsafeMutablePointer<UInt8>,
+                                  crLow: UnsafeMutablePointer<UInt8>, crHigh: UnsafeMutablePointer<UInt8>,
+                                  toCb: UnsafeMutablePointer<UInt8>, toCr: UnsafeMutablePointer<UInt8>, count: Int) {
+        let cbTable = tables.cbTable, crTable = tables.crTable
+        var x = 0
+        while x + 8 <= count {
+            let cbIndex = Self.widen16(cbLow + x) | Self.widen16(cbHigh + x) &<< 8
+            let crIndex = Self.widen16(crLow + x) | Self.widen16(crHigh + x) &<< 8
+            var outCb = SIMD8<UInt8>(), outCr = SIMD8<UInt8>()
+            for lane in 0..<8 {
+                outCb[lane] = cbTable[Int(cbIndex[lane])]
+                outCr[lane] = crTable[Int(crIndex[lane])]
+            }
+            Self.store(outCb, to: toCb + x)
+            Self.store(outCr, to: toCr + x)
+            x += 8
+        }
+        while x < count {
+            let cbValue = cbTable[Int(cbLow[x]) | Int(cbHigh[x]) << 8]
+            toCr[x] = crTable[Int(crLow[x]) | Int(crHigh[x]) << 8]
+            toCb[x] = cbValue
             x += 1
         }
     }
@@ -159,16 +194,24 @@ extension ColorKernel {
         if blockWidth == 2 {
             // A 16-bit lane holds two horizontally adjacent samples: (lane & 0xFF) + (lane >> 8)
             // is their sum, whichever byte order the machine has.
-            while 2 * (cx + 8) <= luma.width {
-                let a = top.loadUnaligned(fromByteOffset: 2 * cx, as: SIMD8<UInt16>.self)
-                var sum = (a & 0xFF) &+ (a &>> 8)
-                if twoRows {
-                    let b = bottom.loadUnaligned(fromByteOffset: 2 * cx, as: SIMD8<UInt16>.self)
-                    sum &+= (b & 0xFF) &+ (b &>> 8)
+            @inline(__always)
+            func pairSums(_ row: UnsafeRawPointer) -> SIMD8<UInt16> {
+                let lanes = row.loadUnaligned(fromByteOffset: 2 * cx, as: SIMD8<UInt16>.self)
+                return (lanes & 0xFF) &+ (lanes &>> 8)
+            }
+            // Two loops rather than a test per step: the mean of 4 and the mean of 2.
+            if twoRows {
+                while 2 * (cx + 8) <= luma.width {
+                    let rounded = (pairSums(top) &+ pairSums(bottom) &+ 2) &>> 2
+                    output.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: rounded), toByteOffset: cx, as: SIMD8<UInt8>.self)
+                    cx += 8
                 }
-                let rounded = twoRows ? (sum &+ 2) &>> 2 : (sum &+ 1) &>> 1
-                output.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: rounded), toByteOffset: cx, as: SIMD8<UInt8>.self)
-                cx += 8
+            } else {
+                while 2 * (cx + 8) <= luma.width {
+                    let rounded = (pairSums(top) &+ 1) &>> 1
+                    output.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: rounded), toByteOffset: cx, as: SIMD8<UInt8>.self)
+                    cx += 8
+                }
             }
         } else if twoRows {
             while cx + 16 <= count {
@@ -195,6 +238,16 @@ extension ColorKernel {
     @inline(__always)
     static func widen(_ bytes: UnsafeMutablePointer<UInt8>) -> SIMD8<Int32> {
         SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(as: SIMD8<UInt8>.self))
+    }
+
+    @inline(__always)
+    static func widen16(_ bytes: UnsafeMutablePointer<UInt8>) -> SIMD8<UInt16> {
+        SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(as: SIMD8<UInt8>.self))
+    }
+
+    @inline(__always)
+    static func store(_ bytes: SIMD8<UInt8>, to destination: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(destination).storeBytes(of: bytes, as: SIMD8<UInt8>.self)
     }
 
     /// `clamp(value + center, 0, 255)`: the definition's curve index.

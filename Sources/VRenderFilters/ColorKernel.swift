@@ -3,51 +3,95 @@ import VRenderCore
 /// A `ColorProgram` prepared for the CPU: its exact result, computed with tables built once
 /// and a little SIMD arithmetic, over a band of rows (in place or not).
 ///
-/// The x86-64 baseline the package builds for (SSE2) has no byte shuffle and no gather, so a
-/// curve lookup is scalar whatever we do. The kernel therefore folds as much of the program as
-/// it can into tables, so that most samples cost one lookup:
+/// The x86-64 baseline the package builds for (SSE2) has no byte shuffle, no gather and no
+/// 32-bit lane multiply, so curve lookups are scalar whatever we do and matrix arithmetic on
+/// 32-bit lanes is slow. The kernel therefore folds as much of the program as it can into
+/// tables indexed by one or two input bytes, so that most samples cost one lookup:
 ///
 /// - luma, when Y' reads only Y (`lumaIgnoresChroma`): matrix row, clamp and curve become one
 ///   256-entry table, also stored as a 65,536-entry table of two samples at a time (128 KiB,
 ///   stays in L2), which halves the lookups: ~1.6x faster than byte lookups, and faster than
-///   the old SIMD arithmetic of `mono`, on the benchmark machine;
-/// - chroma, when it does not read luma (matrix entries 3 and 6 zero): one 65,536-entry table
-///   from (Cb, Cr) to (Cb', Cr'); when it does not read chroma either, two constants;
-/// - otherwise (the block's mean luma or chroma feeds the other plane) the matrix runs on
-///   8 lanes of 32-bit SIMD and only the curves are looked up.
+///   the SIMD arithmetic `mono` used to have;
+/// - chroma: constants when it reads nothing; one table from (Cb, Cr) to (Cb', Cr') when it
+///   reads only chroma; when each of Cb' and Cr' reads at most two of (mean luma, Cb, Cr), one
+///   byte table per channel indexed by those two (`process`'s luma-dependent tint). Table
+///   indices are built on 16-bit SIMD lanes (one interleave per 8 samples);
+/// - otherwise (an output reads all three inputs, or luma reads chroma) the matrix runs on
+///   8 lanes of 32-bit SIMD and only the curves are looked up. No look needs this today.
 struct ColorKernel: Sendable {
     let program: ColorProgram
     let luma: LumaStep
     let chroma: ChromaStep
     let tables: KernelTables
 
-    enum LumaStep: Sendable {
+    enum LumaStep: Sendable, Equatable {
         /// Y' = table[Y]: `tables.luma` and `tables.lumaPairs`.
         case table
         /// Y' reads the block's chroma: matrix row per sample, then `tables.luma` (the curve).
         case general
     }
 
-    enum ChromaStep: Sendable {
+    enum ChromaStep: Sendable, Equatable {
         case constant(cb: UInt8, cr: UInt8)
         /// (Cb', Cr') = `tables.chromaPairs[Cb | Cr << 8]`, Cb' in the low byte.
         case pairTable
-        /// Reads the block's rounded mean luma: matrix rows per sample, then the curves.
+        /// Cb' = `tables.cbTable[low | high << 8]` with `low`, `high` the inputs `cb` names;
+        /// Cr' likewise.
+        case channelTables(cb: TableKey, cr: TableKey)
+        /// Matrix rows per sample on SIMD lanes, then the curves.
         case general
+    }
+
+    /// What a chroma output reads: the block's rounded mean luma, its Cb, its Cr.
+    enum ChromaInput: Sendable, Equatable { case meanLuma, cb, cr }
+
+    /// The two inputs a per-channel table is indexed by (`low | high << 8`).
+    struct TableKey: Sendable, Equatable {
+        let low: ChromaInput
+        let high: ChromaInput
+
+        init(low: ChromaInput, high: ChromaInput) {
+            self.low = low
+            self.high = high
+        }
+
+        /// The key for a matrix row's `(mean, cb, cr)` coefficients, or nil when it reads all three.
+        init?(row: ArraySlice<Int32>) {
+            let reads = zip([ChromaInput.meanLuma, .cb, .cr], row).filter { $0.1 != 0 }.map(\.0)
+            switch reads.count {
+            case 3: return nil
+            case 2: (low, high) = (reads[0], reads[1])
+            case 1 where reads[0] == .meanLuma: (low, high) = (.meanLuma, .cb)
+            default: (low, high) = (.cb, .cr)
+            }
+        }
+
+        var readsMeanLuma: Bool { low == .meanLuma }
     }
 
     init(_ program: ColorProgram) {
         self.program = program
-        let m = program.matrix.map(Int.init)
+        let m = program.matrix
         luma = program.lumaIgnoresChroma ? .table : .general
         if program.chromaIsConstant {
             chroma = .constant(cb: program.cbCurve[128], cr: program.crCurve[128])
         } else if m[3] == 0 && m[6] == 0 {
             chroma = .pairTable
+        } else if let cb = TableKey(row: m[3...5]), let cr = TableKey(row: m[6...8]) {
+            chroma = .channelTables(cb: cb, cr: cr)
         } else {
             chroma = .general
         }
-        tables = KernelTables(program, lumaTable: luma == .table, chromaPairs: chroma == .pairTable)
+        tables = KernelTables(program, luma: luma, chroma: chroma)
+    }
+
+    /// Whether the chroma step reads the block's mean luma (then it is computed per row).
+    var chromaReadsMeanLuma: Bool {
+        switch chroma {
+        case .constant, .pairTable: return false
+        case .channelTables(let cb, let cr): return cb.readsMeanLuma || cr.readsMeanLuma
+        case .general: return true
+        }
     }
 
     /// Filters `lumaRows` and the chroma rows of their blocks. `lumaRows` must not split a
@@ -65,7 +109,7 @@ struct ColorKernel: Sendable {
             for cy in chromaRows { scalarBlockRow(source: source, destination: destination, cy: cy, block: block) }
             return
         }
-        let needsMean = chroma == .general, needsOffsets = luma == .general
+        let needsMean = chromaReadsMeanLuma, needsOffsets = luma == .general
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: needsMean ? source.cb.width : 1) { mean in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: needsOffsets ? source.luma.width : 1) { offsets in
                 for cy in chromaRows {
@@ -118,10 +162,6 @@ struct ColorKernel: Sendable {
     }
 }
 
-extension ColorKernel.LumaStep: Equatable {}
-
-extension ColorKernel.ChromaStep: Equatable {}
-
 /// Luma samples per chroma sample, derived from the plane sizes exactly as
 /// `ColorProgram.referenceApply` does (blocks on the right and bottom edges may be cut off).
 struct BlockGeometry {
@@ -149,33 +189,60 @@ final class KernelTables: @unchecked Sendable {
     let lumaPairs: UnsafeMutablePointer<UInt16>
     /// (Cb', Cr') for every (Cb, Cr): entry `cb | cr << 8` is `cb' | cr' << 8`.
     let chromaPairs: UnsafeMutablePointer<UInt16>
+    /// Cb' and Cr' for every pair of the inputs their `TableKey` names.
+    let cbTable: UnsafeMutablePointer<UInt8>
+    let crTable: UnsafeMutablePointer<UInt8>
 
-    init(_ program: ColorProgram, lumaTable: Bool, chromaPairs wantsChromaPairs: Bool) {
+    init(_ program: ColorProgram, luma lumaStep: ColorKernel.LumaStep, chroma: ColorKernel.ChromaStep) {
         let pairCount = 65_536
-        let lumaPairCount = lumaTable ? pairCount : 0, chromaPairCount = wantsChromaPairs ? pairCount : 0
-        let byteCount = 2 * (lumaPairCount + chromaPairCount) + 3 * 256
+        let lumaPairCount = lumaStep == .table ? pairCount : 0
+        let chromaPairCount = chroma == .pairTable ? pairCount : 0
+        var channelKeys: (cb: ColorKernel.TableKey, cr: ColorKernel.TableKey)?
+        if case .channelTables(let cb, let cr) = chroma { channelKeys = (cb, cr) }
+        let channelCount = channelKeys == nil ? 0 : pairCount
+        let byteCount = 2 * (lumaPairCount + chromaPairCount) + 2 * channelCount + 3 * 256
         bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
         lumaPairs = bytes.bindMemory(to: UInt16.self, capacity: lumaPairCount)
         chromaPairs = (bytes + 2 * lumaPairCount).bindMemory(to: UInt16.self, capacity: chromaPairCount)
-        let curves = (bytes + 2 * (lumaPairCount + chromaPairCount)).bindMemory(to: UInt8.self, capacity: 3 * 256)
-        luma = curves
-        cbCurve = curves + 256
-        crCurve = curves + 512
+        let byteTables = (bytes + 2 * (lumaPairCount + chromaPairCount)).bindMemory(to: UInt8.self,
+                                                                                   capacity: 2 * channelCount + 768)
+        cbTable = byteTables
+        crTable = byteTables + channelCount
+        luma = byteTables + 2 * channelCount
+        cbCurve = luma + 256
+        crCurve = luma + 512
         for index in 0..<256 {
             // Chroma does not matter to `luma(_:cb:cr:)` when luma is a table.
-            luma[index] = lumaTable ? program.luma(UInt8(index), cb: 128, cr: 128) : program.lumaCurve[index]
+            luma[index] = lumaStep == .table ? program.luma(UInt8(index), cb: 128, cr: 128) : program.lumaCurve[index]
             cbCurve[index] = program.cbCurve[index]
             crCurve[index] = program.crCurve[index]
         }
         for pair in 0..<lumaPairCount {
             lumaPairs[pair] = UInt16(luma[pair & 0xFF]) | UInt16(luma[pair >> 8]) << 8
         }
-        if wantsChromaPairs {
+        if chromaPairCount > 0 {
             // Entries 3 and 6 are zero, so the mean luma does not matter: pass any.
             for cr in 0..<256 {
                 for cb in 0..<256 {
                     let out = program.chroma(meanLuma: 16, cb: UInt8(cb), cr: UInt8(cr))
                     chromaPairs[cb | cr << 8] = UInt16(out.cb) | UInt16(out.cr) << 8
+                }
+            }
+        }
+        if let keys = channelKeys {
+            // An input a key leaves out has a zero coefficient in that row: any value will do.
+            for high in 0..<256 {
+                for low in 0..<256 {
+                    func value(_ input: ColorKernel.ChromaInput, _ key: ColorKernel.TableKey, otherwise: UInt8) -> UInt8 {
+                        key.low == input ? UInt8(low) : key.high == input ? UInt8(high) : otherwise
+                    }
+                    let (cbKey, crKey) = keys
+                    cbTable[low | high << 8] = program.chroma(
+                        meanLuma: value(.meanLuma, cbKey, otherwise: 16), cb: value(.cb, cbKey, otherwise: 128),
+                        cr: value(.cr, cbKey, otherwise: 128)).cb
+                    crTable[low | high << 8] = program.chroma(
+                        meanLuma: value(.meanLuma, crKey, otherwise: 16), cb: value(.cb, crKey, otherwise: 128),
+                        cr: value(.cr, crKey, otherwise: 128)).cr
                 }
             }
         }

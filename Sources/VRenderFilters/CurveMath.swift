@@ -7,6 +7,8 @@
 /// Luma curves work on `x = clamp(i, 16, 235) - 16`, the position of index `i` in the legal
 /// range (`0...D`, `D = 219`), and return a position in the same range: out-of-range inputs
 /// (super-black, super-white) are treated as black and white, and outputs stay legal.
+///
+/// In the looks' documentation `round(a / b)` means `roundDiv`: nearest, halves upward.
 enum CurveMath {
     /// Width of the legal luma range: 16...235 holds `D + 1` codes.
     static let span = 219
@@ -21,12 +23,6 @@ enum CurveMath {
     /// `a / b` rounded to nearest, halves upward: `⌊(2a + b) / 2b⌋`.
     static func roundDiv(_ a: Int, _ b: Int) -> Int {
         floorDiv(2 * a + b, 2 * b)
-    }
-
-    /// `value` as a Q12 coefficient (4096 = 1.0) given in thousandths, rounded to nearest:
-    /// looks write `q12(millis: 1250)` for 1.25 so their source reads as the numbers they mean.
-    static func q12(millis: Int) -> Int32 {
-        Int32(roundDiv(millis * 4096, 1000))
     }
 
     /// A luma curve: entry `i` is `16 + clamp(f(x), 0, D)` with `x = clamp(i, 16, 235) - 16`.

@@ -9,7 +9,7 @@ import VRenderCore
 ///     matrix    [4096, 0, 0]   [0, 0, 0]   [0, 0, 0]       // luma kept; chroma index always 128
 ///     luma[i]   = 16 + x + round(x·(D − x)·(D − 2x) / (2·D²))
 ///                 // t + t(1−t)(1−2t)/2: slope 0.75 at mid-grey, 1.5 at the ends; shadows up to
-///                 // +10 codes, highlights down as much
+///                 // +11 codes, highlights down as much
 ///     Cb', Cr'  identity curves                           // so chroma is exactly 128
 ///
 /// The luma curve is non-decreasing and maps 16 → 16 and 235 → 235.

@@ -114,6 +114,9 @@ import VRenderCore
         ("general luma + chroma pair table", randomProgram(seed: 4, range: -9000...9000, zeroing: [3, 6])),
         ("table luma + constant chroma", randomProgram(seed: 5, range: -9000...9000, zeroing: [1, 2, 3, 4, 5, 6, 7, 8])),
         ("mean luma only", randomProgram(seed: 6, range: -9000...9000, zeroing: [1, 2, 4, 5, 7, 8])),
+        // Cb' reads (Cb, Cr), Cr' reads (mean, Cr): both tables read Cr, which in place is
+        // also an output.
+        ("channel tables", randomProgram(seed: 7, range: -9000...9000, zeroing: [1, 2, 3, 7])),
     ]
 
     @Test(arguments: 0..<programs.count)
@@ -135,8 +138,15 @@ import VRenderCore
         #expect(ColorKernel(MonoFilter.fullStrength).chroma == .constant(cb: 128, cr: 128))
         #expect(ColorKernel(SepiaFilter.fullStrength).chroma == .constant(cb: 112, cr: 140))
         #expect(ColorKernel(ChromeFilter.fullStrength).chroma == .pairTable)
-        #expect(ColorKernel(ProcessFilter.fullStrength).chroma == .general)
+        #expect(ColorKernel(ProcessFilter.fullStrength).chroma
+                == .channelTables(cb: .init(low: .meanLuma, high: .cb), cr: .init(low: .meanLuma, high: .cr)))
         #expect(ColorKernel(Self.programs[0].1).luma == .general)
+        #expect(ColorKernel(Self.programs[0].1).chroma == .general)
+        #expect(ColorKernel(Self.programs[3].1).chroma == .pairTable)
+        #expect(ColorKernel(Self.programs[5].1).chroma
+                == .channelTables(cb: .init(low: .meanLuma, high: .cb), cr: .init(low: .meanLuma, high: .cb)))
+        #expect(ColorKernel(Self.programs[6].1).chroma
+                == .channelTables(cb: .init(low: .cb, high: .cr), cr: .init(low: .meanLuma, high: .cr)))
     }
 }
 

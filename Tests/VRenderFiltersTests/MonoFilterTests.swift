@@ -136,7 +136,7 @@ final class TestPicture {
         #expect(try FilterRegistry.chain("mono").names == ["mono"])
         #expect(try FilterRegistry.chain("none, mono").names == ["none", "mono"])
         #expect(try FilterRegistry.chain("none").isIdentity)
-        #expect(throws: VRenderError.option("--filter", "unknown filter 'sepiaa' (known filters: none, mono)")) {
+        #expect(throws: VRenderError.option("--filter", "unknown filter 'sepiaa' (known filters: none, mono, noir, chrome, fade, instant, process, tonal, transfer, sepia)")) {
             try FilterRegistry.chain("sepiaa")
         }
     }

@@ -6,6 +6,10 @@
 //   bound a per-pixel filter is compared with.
 // - `BoundedQueue hand-off`: 1000 small items pushed by one thread and popped by another through a
 //   BoundedQueue(capacity: 8), the queue between pipeline stages: cost per item handed over.
+// - `cpu <filter> <size>`: every filter of FilterRegistry (default options) on the CPU, one
+//   4:2:0 picture of 720p, 1080p or 2160p, source to a separate destination, all threads
+//   (ProcessInfo.activeProcessorCount), next to `memcpy <size> 4:2:0 frame` of the same bytes.
+// - `cpu chain sepia,chrome,noir 1080p`: three fused colour filters in one chain, all threads.
 //
 // One iteration is one frame (scaling factor 1), so `Throughput (# / s)` is frames per second and
 // `Time (wall clock)` is the time per frame. The queue benchmark uses 1000 items per iteration
@@ -137,6 +141,41 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("memcpy 1080p 4:2:0 frame") { benchmark in
         for _ in benchmark.scaledIterations {
             memcpy(destination.bytes, source.bytes, source.byteCount)
+        }
+        Benchmark.blackHole(destination.bytes)
+    }
+
+    // Every filter × size, all threads, each size next to its own memcpy baseline. The
+    // pictures are made once here (not per benchmark) so setup stays out of the numbers.
+    let sizes = [("720p", 1280, 720), ("1080p", width, height), ("2160p", 3840, 2160)]
+    for (label, sizeWidth, sizeHeight) in sizes {
+        let sizedSource = label == "1080p" ? source : Picture420(width: sizeWidth, height: sizeHeight)
+        let sizedDestination = label == "1080p" ? destination : Picture420(width: sizeWidth, height: sizeHeight)
+        for name in FilterRegistry.names {
+            let chain = FilterChain([FilterRegistry.filter(named: name)!])
+            Benchmark("cpu \(name) \(label)",
+                      configuration: .init(tags: ["threads": "\(allThreads)"])) { benchmark in
+                for _ in benchmark.scaledIterations {
+                    chain.run(source: sizedSource.image, destination: sizedDestination.image, threads: allThreads)
+                }
+                Benchmark.blackHole(sizedDestination.bytes)
+            }
+        }
+        if label != "1080p" {   // the 1080p memcpy is the benchmark above
+            Benchmark("memcpy \(label) 4:2:0 frame") { benchmark in
+                for _ in benchmark.scaledIterations {
+                    memcpy(sizedDestination.bytes, sizedSource.bytes, sizedSource.byteCount)
+                }
+                Benchmark.blackHole(sizedDestination.bytes)
+            }
+        }
+    }
+
+    let fusedChain = FilterChain([SepiaFilter(), ChromeFilter(), NoirFilter()])
+    Benchmark("cpu chain sepia,chrome,noir 1080p",
+              configuration: .init(tags: ["threads": "\(allThreads)"])) { benchmark in
+        for _ in benchmark.scaledIterations {
+            fusedChain.run(source: source.image, destination: destination.image, threads: allThreads)
         }
         Benchmark.blackHole(destination.bytes)
     }
