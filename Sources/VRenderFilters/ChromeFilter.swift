@@ -11,32 +11,16 @@ import VRenderCore
 ///     cb[i] = cr[i] = clamp(i, 16, 240)                       // keeps boosted chroma legal
 ///
 /// Curves are non-decreasing; black and white stay at 16 and 235.
-public struct ChromeFilter: ColorProgramFilter {
+public typealias ChromeFilter = ColorLookFilter<ChromeLook>
+
+/// The `chrome` look's definition (see above); `ChromeFilter` is the filter.
+public enum ChromeLook: ColorLookDefinition {
+    public static let name = "chrome"
+    public static let summary = "vivid: more saturation and contrast (CIPhotoEffectChrome)"
     /// The look at strength 100.
     public static let fullStrength = ColorProgram(
         matrix: [4096, 0, 0, 0, 5120, 0, 0, 0, 5120],
         lumaCurve: CurveMath.lumaCurve { CurveMath.sCurve($0, percent: 50) },
         cbCurve: CurveMath.chromaCurve(shift: 0),
         crCurve: CurveMath.chromaCurve(shift: 0))
-
-    public let descriptor = FilterDescriptor(
-        name: "chrome", summary: "vivid: more saturation and contrast (CIPhotoEffectChrome)",
-        options: [.strength])
-    let settings: LookSettings
-
-    public init(strength: Int = FilterOption.strength.defaultValue) {
-        settings = LookSettings(full: Self.fullStrength, strength: strength)
-    }
-
-    public var strength: Int { settings.strength }
-    public var program: ColorProgram { settings.program }
-    public var optionValues: [String: Int] { settings.optionValues }
-
-    public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
-        settings.kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
-    }
-
-    public func configured(with values: [String: Int]) -> any VideoFilter {
-        Self(strength: settings.strength(from: values))
-    }
 }

@@ -63,3 +63,38 @@ struct LookSettings: Sendable {
         values[FilterOption.strength.name] ?? strength
     }
 }
+
+/// What makes a colour look: its name, one line for listings and its program at strength 100.
+/// Each look's file defines one, with the math in its doc comment.
+public protocol ColorLookDefinition: Sendable {
+    static var name: String { get }
+    static var summary: String { get }
+    /// The look at strength 100.
+    static var fullStrength: ColorProgram { get }
+}
+
+/// A colour look as a filter: the definition's program at a `strength`, run by a CPU kernel
+/// prepared once (tables built when the filter is made, never per frame).
+public struct ColorLookFilter<Look: ColorLookDefinition>: ColorProgramFilter {
+    public let descriptor = FilterDescriptor(name: Look.name, summary: Look.summary, options: [.strength])
+    let settings: LookSettings
+
+    public init(strength: Int = FilterOption.strength.defaultValue) {
+        settings = LookSettings(full: Look.fullStrength, strength: strength)
+    }
+
+    /// The look at strength 100.
+    public static var fullStrength: ColorProgram { Look.fullStrength }
+
+    public var strength: Int { settings.strength }
+    public var program: ColorProgram { settings.program }
+    public var optionValues: [String: Int] { settings.optionValues }
+
+    public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
+        settings.kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
+    }
+
+    public func configured(with values: [String: Int]) -> any VideoFilter {
+        Self(strength: settings.strength(from: values))
+    }
+}

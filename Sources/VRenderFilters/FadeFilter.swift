@@ -11,32 +11,16 @@ import VRenderCore
 ///
 /// Lower contrast (slope 0.82), black lifted by 28 codes, white lowered by 12. Curves are
 /// non-decreasing.
-public struct FadeFilter: ColorProgramFilter {
+public typealias FadeFilter = ColorLookFilter<FadeLook>
+
+/// The `fade` look's definition (see above); `FadeFilter` is the filter.
+public enum FadeLook: ColorLookDefinition {
+    public static let name = "fade"
+    public static let summary = "faded: less colour, lifted blacks, lower contrast (CIPhotoEffectFade)"
     /// The look at strength 100.
     public static let fullStrength = ColorProgram(
         matrix: [4096, 0, 0, 0, 2458, 0, 0, 0, 2458],
         lumaCurve: CurveMath.lumaCurve { CurveMath.levels($0, black: 28, white: 207) },
         cbCurve: CurveMath.chromaCurve(shift: 0),
         crCurve: CurveMath.chromaCurve(shift: 0))
-
-    public let descriptor = FilterDescriptor(
-        name: "fade", summary: "faded: less colour, lifted blacks, lower contrast (CIPhotoEffectFade)",
-        options: [.strength])
-    let settings: LookSettings
-
-    public init(strength: Int = FilterOption.strength.defaultValue) {
-        settings = LookSettings(full: Self.fullStrength, strength: strength)
-    }
-
-    public var strength: Int { settings.strength }
-    public var program: ColorProgram { settings.program }
-    public var optionValues: [String: Int] { settings.optionValues }
-
-    public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
-        settings.kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
-    }
-
-    public func configured(with values: [String: Int]) -> any VideoFilter {
-        Self(strength: settings.strength(from: values))
-    }
 }

@@ -14,7 +14,12 @@ import VRenderCore
 ///     cr[i]     = clamp(i + 4, 16, 240)                 // ...and red
 ///
 /// Curves are non-decreasing.
-public struct InstantFilter: ColorProgramFilter {
+public typealias InstantFilter = ColorLookFilter<InstantLook>
+
+/// The `instant` look's definition (see above); `InstantFilter` is the filter.
+public enum InstantLook: ColorLookDefinition {
+    public static let name = "instant"
+    public static let summary = "instant-camera print: warm, slightly faded, shifted hues (CIPhotoEffectInstant)"
     /// The look at strength 100.
     public static let fullStrength = ColorProgram(
         matrix: [4096, 0, 0, 0, 3468, -303, 0, 303, 3468],
@@ -23,25 +28,4 @@ public struct InstantFilter: ColorProgramFilter {
         },
         cbCurve: CurveMath.chromaCurve(shift: -6),
         crCurve: CurveMath.chromaCurve(shift: 4))
-
-    public let descriptor = FilterDescriptor(
-        name: "instant", summary: "instant-camera print: warm, slightly faded, shifted hues (CIPhotoEffectInstant)",
-        options: [.strength])
-    let settings: LookSettings
-
-    public init(strength: Int = FilterOption.strength.defaultValue) {
-        settings = LookSettings(full: Self.fullStrength, strength: strength)
-    }
-
-    public var strength: Int { settings.strength }
-    public var program: ColorProgram { settings.program }
-    public var optionValues: [String: Int] { settings.optionValues }
-
-    public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
-        settings.kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
-    }
-
-    public func configured(with values: [String: Int]) -> any VideoFilter {
-        Self(strength: settings.strength(from: values))
-    }
 }

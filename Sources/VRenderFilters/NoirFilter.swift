@@ -12,30 +12,14 @@ import VRenderCore
 ///
 /// The luma curve is non-decreasing, maps 16 → 16 and 235 → 235, and is symmetric about
 /// mid-grey.
-public struct NoirFilter: ColorProgramFilter {
+public typealias NoirFilter = ColorLookFilter<NoirLook>
+
+/// The `noir` look's definition (see above); `NoirFilter` is the filter.
+public enum NoirLook: ColorLookDefinition {
+    public static let name = "noir"
+    public static let summary = "monochrome with strong contrast: deep blacks, bright whites (CIPhotoEffectNoir)"
     /// The look at strength 100.
     public static let fullStrength = ColorProgram(
         matrix: [4096, 0, 0, 0, 0, 0, 0, 0, 0],
         lumaCurve: CurveMath.lumaCurve(CurveMath.smoothstep))
-
-    public let descriptor = FilterDescriptor(
-        name: "noir", summary: "monochrome with strong contrast: deep blacks, bright whites (CIPhotoEffectNoir)",
-        options: [.strength])
-    let settings: LookSettings
-
-    public init(strength: Int = FilterOption.strength.defaultValue) {
-        settings = LookSettings(full: Self.fullStrength, strength: strength)
-    }
-
-    public var strength: Int { settings.strength }
-    public var program: ColorProgram { settings.program }
-    public var optionValues: [String: Int] { settings.optionValues }
-
-    public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
-        settings.kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
-    }
-
-    public func configured(with values: [String: Int]) -> any VideoFilter {
-        Self(strength: settings.strength(from: values))
-    }
 }

@@ -14,32 +14,16 @@ import VRenderCore
 ///
 /// Together: shadows (ybar 16) get Cb +9, Cr −4 (blue-cyan), highlights (ybar 235) Cb −9,
 /// Cr +5 (yellow-orange), mid-grey almost nothing. Curves are non-decreasing.
-public struct ProcessFilter: ColorProgramFilter {
+public typealias ProcessFilter = ColorLookFilter<ProcessLook>
+
+/// The `process` look's definition (see above); `ProcessFilter` is the filter.
+public enum ProcessLook: ColorLookDefinition {
+    public static let name = "process"
+    public static let summary = "cross-processed: cool shadows, warm highlights, contrast (CIPhotoEffectProcess)"
     /// The look at strength 100.
     public static let fullStrength = ColorProgram(
         matrix: [4096, 0, 0, -328, 4506, 0, 164, 0, 4506],
         lumaCurve: CurveMath.lumaCurve { CurveMath.sCurve($0, percent: 60) },
         cbCurve: CurveMath.chromaCurve(shift: 9),
         crCurve: CurveMath.chromaCurve(shift: -4))
-
-    public let descriptor = FilterDescriptor(
-        name: "process", summary: "cross-processed: cool shadows, warm highlights, contrast (CIPhotoEffectProcess)",
-        options: [.strength])
-    let settings: LookSettings
-
-    public init(strength: Int = FilterOption.strength.defaultValue) {
-        settings = LookSettings(full: Self.fullStrength, strength: strength)
-    }
-
-    public var strength: Int { settings.strength }
-    public var program: ColorProgram { settings.program }
-    public var optionValues: [String: Int] { settings.optionValues }
-
-    public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
-        settings.kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
-    }
-
-    public func configured(with values: [String: Int]) -> any VideoFilter {
-        Self(strength: settings.strength(from: values))
-    }
 }

@@ -15,32 +15,16 @@ import VRenderCore
 /// The tint lives in the curves, not in a constant, so at partial strength the chroma matrix
 /// (a partial desaturation) and a partial shift combine: `strength=50` gives
 /// `Cb' = 128 + u/2 − 8`. The luma curve is non-decreasing.
-public struct SepiaFilter: ColorProgramFilter {
+public typealias SepiaFilter = ColorLookFilter<SepiaLook>
+
+/// The `sepia` look's definition (see above); `SepiaFilter` is the filter.
+public enum SepiaLook: ColorLookDefinition {
+    public static let name = "sepia"
+    public static let summary = "monochrome toned brown, like an old print (CISepiaTone)"
     /// The look at strength 100.
     public static let fullStrength = ColorProgram(
         matrix: [4096, 0, 0, 0, 0, 0, 0, 0, 0],
         lumaCurve: CurveMath.lumaCurve { CurveMath.levels($0, black: 8, white: 213) },
         cbCurve: CurveMath.chromaCurve(shift: -16),
         crCurve: CurveMath.chromaCurve(shift: 12))
-
-    public let descriptor = FilterDescriptor(
-        name: "sepia", summary: "monochrome toned brown, like an old print (CISepiaTone)",
-        options: [.strength])
-    let settings: LookSettings
-
-    public init(strength: Int = FilterOption.strength.defaultValue) {
-        settings = LookSettings(full: Self.fullStrength, strength: strength)
-    }
-
-    public var strength: Int { settings.strength }
-    public var program: ColorProgram { settings.program }
-    public var optionValues: [String: Int] { settings.optionValues }
-
-    public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
-        settings.kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
-    }
-
-    public func configured(with values: [String: Int]) -> any VideoFilter {
-        Self(strength: settings.strength(from: values))
-    }
 }

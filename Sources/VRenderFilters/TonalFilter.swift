@@ -13,30 +13,14 @@ import VRenderCore
 ///     Cb', Cr'  identity curves                           // so chroma is exactly 128
 ///
 /// The luma curve is non-decreasing and maps 16 → 16 and 235 → 235.
-public struct TonalFilter: ColorProgramFilter {
+public typealias TonalFilter = ColorLookFilter<TonalLook>
+
+/// The `tonal` look's definition (see above); `TonalFilter` is the filter.
+public enum TonalLook: ColorLookDefinition {
+    public static let name = "tonal"
+    public static let summary = "monochrome keeping the full tonal range, flatter mid-tones (CIPhotoEffectTonal)"
     /// The look at strength 100.
     public static let fullStrength = ColorProgram(
         matrix: [4096, 0, 0, 0, 0, 0, 0, 0, 0],
         lumaCurve: CurveMath.lumaCurve { CurveMath.flatten($0, percent: 50) })
-
-    public let descriptor = FilterDescriptor(
-        name: "tonal", summary: "monochrome keeping the full tonal range, flatter mid-tones (CIPhotoEffectTonal)",
-        options: [.strength])
-    let settings: LookSettings
-
-    public init(strength: Int = FilterOption.strength.defaultValue) {
-        settings = LookSettings(full: Self.fullStrength, strength: strength)
-    }
-
-    public var strength: Int { settings.strength }
-    public var program: ColorProgram { settings.program }
-    public var optionValues: [String: Int] { settings.optionValues }
-
-    public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
-        settings.kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
-    }
-
-    public func configured(with values: [String: Int]) -> any VideoFilter {
-        Self(strength: settings.strength(from: values))
-    }
 }

@@ -12,7 +12,12 @@ import VRenderCore
 ///     cr[i]     = clamp(i + 6, 16, 240)
 ///
 /// Curves are non-decreasing.
-public struct TransferFilter: ColorProgramFilter {
+public typealias TransferFilter = ColorLookFilter<TransferLook>
+
+/// The `transfer` look's definition (see above); `TransferFilter` is the filter.
+public enum TransferLook: ColorLookDefinition {
+    public static let name = "transfer"
+    public static let summary = "warm vintage colour with contrast (CIPhotoEffectTransfer)"
     /// The look at strength 100.
     public static let fullStrength = ColorProgram(
         matrix: [4096, 0, 0, 0, 4506, 0, 0, 0, 4506],
@@ -21,25 +26,4 @@ public struct TransferFilter: ColorProgramFilter {
         },
         cbCurve: CurveMath.chromaCurve(shift: -10),
         crCurve: CurveMath.chromaCurve(shift: 6))
-
-    public let descriptor = FilterDescriptor(
-        name: "transfer", summary: "warm vintage colour with contrast (CIPhotoEffectTransfer)",
-        options: [.strength])
-    let settings: LookSettings
-
-    public init(strength: Int = FilterOption.strength.defaultValue) {
-        settings = LookSettings(full: Self.fullStrength, strength: strength)
-    }
-
-    public var strength: Int { settings.strength }
-    public var program: ColorProgram { settings.program }
-    public var optionValues: [String: Int] { settings.optionValues }
-
-    public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
-        settings.kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
-    }
-
-    public func configured(with values: [String: Int]) -> any VideoFilter {
-        Self(strength: settings.strength(from: values))
-    }
 }

@@ -76,12 +76,7 @@ public final class AudioConverter {
         guard available > 0 else { return nil }
         let frame = outputFrame.pointer
         if frame.pointee.nb_samples != Int32(available) || !outputFrame.isWritable {
-            av_frame_unref(frame)
-            frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-            frame.pointee.sample_rate = Int32(sampleRate)
-            frame.pointee.nb_samples = Int32(available)
-            av_channel_layout_default(&frame.pointee.ch_layout, Int32(channels))
-            try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer(audio)")
+            try allocate(outputFrame, samples: available)
         }
         let read = frame.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: channels) {
             av_audio_fifo_read(fifo, $0, Int32(available))
@@ -139,14 +134,19 @@ public final class AudioConverter {
 
     private func ensureScratch(capacity: Int) throws {
         guard capacity > scratchCapacity else { return }
-        let frame = scratch.pointer
-        av_frame_unref(frame)
-        frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-        frame.pointee.sample_rate = Int32(sampleRate)
-        frame.pointee.nb_samples = Int32(capacity)
-        av_channel_layout_default(&frame.pointee.ch_layout, Int32(channels))
-        try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer(scratch)")
+        try allocate(scratch, samples: capacity)
         scratchCapacity = capacity
+    }
+
+    /// Gives `frame` fresh buffers for `samples` samples of the output format.
+    private func allocate(_ frame: Frame, samples: Int) throws {
+        let pointer = frame.pointer
+        av_frame_unref(pointer)
+        pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        pointer.pointee.sample_rate = Int32(sampleRate)
+        pointer.pointee.nb_samples = Int32(samples)
+        av_channel_layout_default(&pointer.pointee.ch_layout, Int32(channels))
+        try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer(audio)")
     }
 
     private func scratchPlanes() -> UnsafeMutableBufferPointer<UnsafeMutableRawPointer?> {

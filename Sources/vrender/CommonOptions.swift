@@ -38,6 +38,15 @@ struct GPUOptions: ParsableArguments {
     var gpu: FilterBackendChoice = .auto
 }
 
+/// `--json` output: pretty, with sorted keys and paths unescaped, on standard output.
+enum JSONOutput {
+    static func print<Value: Encodable>(_ value: Value) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}
+
 /// Prints `vrender: error: ...` for any error and turns it into the documented exit status.
 enum ErrorReporting {
     static func exitCode(for error: any Error, context: String? = nil) -> ExitCode {

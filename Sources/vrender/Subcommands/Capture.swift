@@ -140,9 +140,7 @@ extension VRender {
             let recorded = try recorder.run()
             status.finish()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(recorded), as: UTF8.self))
+                try JSONOutput.print(recorded)
             } else {
                 print("captured \(recorded.count) take(s) into \(out) (\(TakesManifest.fileName))")
             }

@@ -101,9 +101,7 @@ extension VRender {
             }
             for warning in summary.warnings { ErrorReporting.printWarning(warning) }
             if reporting.json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+                try JSONOutput.print(summary)
                 FileHandle.standardError.write(Data((Self.finalLine(summary) + "\n").utf8))
             } else {
                 print(Self.finalLine(summary))

@@ -30,9 +30,7 @@ extension VRender {
             let cameras = V4L2Discovery.devices(in: dev)
             let gpus = VulkanDevices.list()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(Listing(v4l2: cameras, synthetic: SyntheticDescription(), vulkan: gpus)), as: UTF8.self))
+                try JSONOutput.print(Listing(v4l2: cameras, synthetic: SyntheticDescription(), vulkan: gpus))
                 return
             }
             print("V4L2 cameras:")

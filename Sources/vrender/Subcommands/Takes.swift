@@ -23,9 +23,7 @@ extension VRender {
             func run() throws {
                 let manifest = try TakesFolder.manifest(directory)
                 if json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    print(String(decoding: try encoder.encode(manifest.takes), as: UTF8.self))
+                    try JSONOutput.print(manifest.takes)
                     return
                 }
                 func column(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
