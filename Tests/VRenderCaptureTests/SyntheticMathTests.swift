@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VRenderCore
 @testable import VRenderCapture
 
 /// The libm-free functions behind ramps, exposure and the zone plate: exact where the camera

@@ -99,7 +99,7 @@ import VRenderCore
     }
 
     static func randomProgram(seed: UInt64, range: ClosedRange<Int32>, zeroing: [Int] = []) -> ColorProgram {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var matrix = (0..<9).map { _ in Int32.random(in: range, using: &generator) }
         for index in zeroing { matrix[index] = 0 }
         func curve() -> [UInt8] { (0..<256).map { _ in UInt8.random(in: 0...255, using: &generator) } }
@@ -150,17 +150,3 @@ import VRenderCore
     }
 }
 
-/// SplitMix64: a tiny seeded generator, so random programs are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -2,44 +2,14 @@ import Testing
 import VRenderCore
 @testable import VRenderFilters
 
-/// A planar test picture that owns its memory, with padded strides like FFmpeg's frames.
-final class TestPicture {
-    let width: Int, height: Int, chromaWidth: Int, chromaHeight: Int
-    let strides: [Int]
-    // Three separate arrays (not an array of arrays): `withImage` borrows all three at once.
-    var luma: [UInt8], cb: [UInt8], cr: [UInt8]
+/// The mono tests' picture: the filter suite's test frame, described by its subsampling.
+typealias TestPicture = FilterTestFrame
 
-    init(width: Int, height: Int, subsampleX: Bool = true, subsampleY: Bool = true, seed: UInt64 = 1) {
-        self.width = width
-        self.height = height
-        chromaWidth = subsampleX ? (width + 1) / 2 : width
-        chromaHeight = subsampleY ? (height + 1) / 2 : height
-        strides = [width + 13, chromaWidth + 7, chromaWidth + 7]
-        var state = seed
-        func next() -> UInt8 {   // xorshift: deterministic noise covering all 256 codes
-            var x = state
-            x ^= x << 13
-            x ^= x >> 7
-            x ^= x << 17
-            state = x
-            return UInt8(truncatingIfNeeded: x)
-        }
-        luma = (0..<(strides[0] * height)).map { _ in next() }
-        cb = (0..<(strides[1] * chromaHeight)).map { _ in next() }
-        cr = (0..<(strides[2] * chromaHeight)).map { _ in next() }
-    }
-
-    func withImage<T>(_ body: (YUVImage) -> T) -> T {
-        luma.withUnsafeMutableBufferPointer { y in
-            cb.withUnsafeMutableBufferPointer { u in
-                cr.withUnsafeMutableBufferPointer { v in
-                    body(YUVImage(
-                        luma: PlaneView(base: y.baseAddress!, stride: strides[0], width: width, height: height),
-                        cb: PlaneView(base: u.baseAddress!, stride: strides[1], width: chromaWidth, height: chromaHeight),
-                        cr: PlaneView(base: v.baseAddress!, stride: strides[2], width: chromaWidth, height: chromaHeight)))
-                }
-            }
-        }
+extension FilterTestFrame {
+    convenience init(width: Int, height: Int, subsampleX: Bool = true, subsampleY: Bool = true, seed: UInt64 = 1) {
+        precondition(subsampleX || !subsampleY, "no layout subsamples only vertically")
+        let layout: ChromaLayout = subsampleY ? .yuv420p : (subsampleX ? .yuv422p : .yuv444p)
+        self.init(width: width, height: height, layout: layout, seed: seed)
     }
 
     func sample(plane: Int, x: Int, y: Int) -> UInt8 {

@@ -1,3 +1,4 @@
+import VRenderCore
 import VRenderFilters
 
 /// A named chain of colour programs for parameterized tests.

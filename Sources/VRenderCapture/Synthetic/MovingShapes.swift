@@ -1,3 +1,5 @@
+import VRenderCore
+
 /// A coloured disc or box that bounces around the world: the motion in the synthetic scene.
 ///
 /// Positions are evaluated from the time alone (no state carried between frames), with IEEE
