@@ -10,8 +10,8 @@
 // - `memcpy <size> 4:2:0 frame (vulkan)`: copying the same frame's bytes, the bandwidth bound,
 //   in this executable so the ratio comes from one run.
 //
-// Programs: `mono-like` (luma scaled, softened-contrast luma curve, chroma rows zero) and
-// `sepia-like` (a full 3x3 matrix with negative coefficients and a curve on every channel).
+// Programs: every registered filter's (`none` included: the identity program), so the table
+// reads like the CPU one; the shader does the same work for every program.
 // Sizes: 720p (1280x720), 1080p (1920x1080), 2160p (3840x2160).
 //
 // One iteration is one frame (scaling factor 1): `Throughput (# / s)` is frames per second.
@@ -111,18 +111,6 @@ final class EngineRig: @unchecked Sendable {
     }
 }
 
-enum BenchmarkPrograms {
-    static let monoLike = ColorProgram(
-        matrix: [4506, 0, 0, 0, 0, 0, 0, 0, 0],
-        lumaCurve: (0...255).map { UInt8(clamping: ($0 * 3 + 128) / 4) })
-
-    static let sepiaLike = ColorProgram(
-        matrix: [3891, -410, 820, -614, 1229, -205, 410, -205, 1638],
-        lumaCurve: (0...255).map { UInt8(clamping: $0 * $0 / 255 + 8) },
-        cbCurve: (0...255).map { UInt8(clamping: 110 + ($0 - 128) / 2) },
-        crCurve: (0...255).map { UInt8(clamping: 255 - $0) })
-}
-
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.throughput, .wallClock],
@@ -148,11 +136,15 @@ let benchmarks: @Sendable () -> Void = {
         return
     }
     let deviceTag = ["device": device.name]
-    let programs = [("mono-like", BenchmarkPrograms.monoLike), ("sepia-like", BenchmarkPrograms.sepiaLike)]
+    // Every registered filter, as `--filter NAME --gpu vulkan` runs it.
+    let programs = FilterRegistry.all.compactMap { filter -> (String, ColorProgram)? in
+        (filter as? any ColorProgramFilter).map { (filter.descriptor.name, $0.program) }
+    }
     for (label, width, height) in sizes {
         for (name, program) in programs {
-            // The synchronous variant only at 1080p: enough to show what overlap buys.
-            for depth in label == "1080p" ? [VulkanFilterEngine.defaultDepth, 1] : [VulkanFilterEngine.defaultDepth] {
+            // The synchronous variant only for mono at 1080p: enough to show what overlap buys.
+            let depths = label == "1080p" && name == "mono" ? [VulkanFilterEngine.defaultDepth, 1] : [VulkanFilterEngine.defaultDepth]
+            for depth in depths {
                 let rig = EngineRig(width: width, height: height, programs: [program], depth: depth)
                 let title = depth == 1 ? "vulkan \(name) \(label), 1 in flight" : "vulkan \(name) \(label)"
                 Benchmark(title,
