@@ -17,21 +17,16 @@ import VRenderCore
 /// As a `ColorProgram` (`fullStrength`): matrix rows `[4096, 0, 0]`, `[0, 0, 0]`, `[0, 0, 0]`
 /// (luma kept, chroma index always 128), luma curve `curve(i)` for every index, identity
 /// chroma curves. Golden files and tests depend on these exact bytes: do not change them.
-public struct MonoFilter: ColorProgramFilter {
+public typealias MonoFilter = ColorLookFilter<MonoLook>
+
+/// The `mono` look's definition (see above); `MonoFilter` is the filter.
+public enum MonoLook: ColorLookDefinition {
+    public static let name = "mono"
+    public static let summary = "monochrome with softened contrast (the seed's \"Suavizar\", CIPhotoEffectMono)"
     /// The look at strength 100.
     public static let fullStrength = ColorProgram(
         matrix: [4096, 0, 0, 0, 0, 0, 0, 0, 0],
         lumaCurve: (0...255).map { curve(UInt8($0)) })
-
-    public let descriptor = FilterDescriptor(
-        name: "mono",
-        summary: "monochrome with softened contrast (the seed's \"Suavizar\", CIPhotoEffectMono)",
-        options: [.strength])
-    let settings: LookSettings
-
-    public init(strength: Int = FilterOption.strength.defaultValue) {
-        settings = LookSettings(full: Self.fullStrength, strength: strength)
-    }
 
     /// The tone curve for one sample, as documented above.
     @inline(__always)
@@ -39,16 +34,9 @@ public struct MonoFilter: ColorProgramFilter {
         let x = UInt16(Swift.min(Swift.max(luma, 16), 235) - 16)
         return UInt8(24 + ((x * 247) >> 8) + ((x * (219 - x)) >> 10))
     }
+}
 
-    public var strength: Int { settings.strength }
-    public var program: ColorProgram { settings.program }
-    public var optionValues: [String: Int] { settings.optionValues }
-
-    public func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
-        settings.kernel.apply(source: source, destination: destination, lumaRows: lumaRows)
-    }
-
-    public func configured(with values: [String: Int]) -> any VideoFilter {
-        Self(strength: settings.strength(from: values))
-    }
+extension ColorLookFilter where Look == MonoLook {
+    /// The mono tone curve for one sample (`MonoLook.curve`).
+    public static func curve(_ luma: UInt8) -> UInt8 { MonoLook.curve(luma) }
 }

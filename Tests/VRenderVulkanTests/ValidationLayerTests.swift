@@ -32,23 +32,12 @@ struct ValidationLayerTests {
         khronos_validation.enables = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT
         """.write(to: settings.appendingPathComponent("vk_layer_settings.txt"), atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing",
-                             "--filter", "ColorProgramGPUTests/(chain|staging|framesInFlight|emptyChain)"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["VK_INSTANCE_LAYERS"] = "VK_LAYER_KHRONOS_validation"
-        environment["VK_LAYER_SETTINGS_PATH"] = settings.path
-        environment[validationChildMarker] = "1"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (status, text) = try ChildTestRun.run(
+            filter: "ColorProgramGPUTests/(chain|staging|framesInFlight|emptyChain)",
+            environment: ["VK_INSTANCE_LAYERS": "VK_LAYER_KHRONOS_validation", "VK_LAYER_SETTINGS_PATH": settings.path,
+                          validationChildMarker: "1"])
 
-        #expect(process.terminationStatus == 0, "\(text.suffix(4000))")
+        #expect(status == 0, "\(text.suffix(4000))")
         #expect(text.contains("passed"), "the child ran no test: \(text.suffix(2000))")
         // Performance hints (small allocations) are fine; errors and spec warnings are not.
         let problems = text.split(separator: "\n").filter { $0.contains("(ERROR") || $0.contains("WARN / SPEC") }

@@ -54,21 +54,11 @@ struct VulkanDeviceTests {
             }
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "VulkanDeviceTests/noDriver"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["VK_ICD_FILENAMES"] = "/nonexistent/icd.json"
-        environment["VK_DRIVER_FILES"] = "/nonexistent/icd.json"
-        environment[noDriverChildMarker] = "1"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try ChildTestRun.run(
+            filter: "VulkanDeviceTests/noDriver",
+            environment: ["VK_ICD_FILENAMES": "/nonexistent/icd.json", "VK_DRIVER_FILES": "/nonexistent/icd.json",
+                          noDriverChildMarker: "1"])
+        #expect(status == 0, "\(text)")
         // The child must really have run this test, not filtered it away.
         #expect(text.contains("Test run with 1 test") && text.contains("passed"), "\(text)")
     }
@@ -76,3 +66,21 @@ struct VulkanDeviceTests {
 
 /// Set in the environment of the child process `VulkanDeviceTests.noDriver` starts.
 let noDriverChildMarker = "VRENDER_VULKAN_NO_DRIVER_CHILD"
+
+/// Runs some of this test binary's tests again in a child process with extra environment (the
+/// Vulkan loader reads its variables once per process), returning its status and output.
+enum ChildTestRun {
+    static func run(filter: String, environment extra: [String: String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+}
