@@ -15,9 +15,15 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "VRenderCore", package: "vrender")],
+            path: "Benchmarks/BenchmarkSupport"
+        ),
         .executableTarget(
             name: "FilterBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "VRenderCore", package: "vrender"),
                 .product(name: "VRenderFilters", package: "vrender"),
@@ -39,6 +45,7 @@ let package = Package(
         .executableTarget(
             name: "VulkanBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "VRenderCore", package: "vrender"),
                 .product(name: "VRenderFilters", package: "vrender"),

@@ -24,38 +24,11 @@ import Foundation
 import VRenderCore
 import VRenderFilters
 import VRenderVulkan
+import BenchmarkSupport
 
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A packed planar 4:2:0 picture (strides equal widths) in memory this object owns.
-final class Picture: @unchecked Sendable {
-    let byteCount: Int
-    let bytes: UnsafeMutableRawPointer
-    let image: YUVImage
-
-    init(width: Int, height: Int) {
-        let chromaWidth = width / 2, chromaHeight = height / 2
-        let lumaBytes = width * height, chromaBytes = chromaWidth * chromaHeight
-        byteCount = lumaBytes + 2 * chromaBytes
-        bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
-        let base = bytes.bindMemory(to: UInt8.self, capacity: byteCount)
-        image = YUVImage(
-            luma: PlaneView(base: base, stride: width, width: width, height: height),
-            cb: PlaneView(base: base + lumaBytes, stride: chromaWidth, width: chromaWidth, height: chromaHeight),
-            cr: PlaneView(base: base + lumaBytes + chromaBytes, stride: chromaWidth,
-                          width: chromaWidth, height: chromaHeight))
-        // Diagonal ramps: every level appears, so curves and clamps see realistic data.
-        for plane in [image.luma, image.cb, image.cr] {
-            for y in 0..<plane.height {
-                for x in 0..<plane.width { plane.row(y)[x] = UInt8(truncatingIfNeeded: x &+ 3 &* y) }
-            }
-        }
-    }
-
-    deinit { bytes.deallocate() }
-}
 
 /// An engine and the frames in flight, made in a benchmark's setup and used only from the
 /// benchmark's own thread (hence `@unchecked Sendable`: the harness's closures are `@Sendable`,
@@ -67,8 +40,8 @@ final class EngineRig: @unchecked Sendable {
     let depth: Int
     private var engine: VulkanFilterEngine?
     private var tickets: [VulkanFilterEngine.Ticket] = []
-    private var source: Picture?
-    private var destination: Picture?
+    private var source: Picture420?
+    private var destination: Picture420?
 
     init(width: Int, height: Int, programs: [ColorProgram], depth: Int) {
         self.width = width
@@ -78,11 +51,11 @@ final class EngineRig: @unchecked Sendable {
     }
 
     func setUp() throws {
-        let source = Picture(width: width, height: height)
+        let source = Picture420(width: width, height: height)
         engine = try VulkanFilterEngine(preference: .any, geometry: VulkanFrameGeometry(of: source.image),
                                         programs: programs, depth: depth)
         self.source = source
-        destination = Picture(width: width, height: height)
+        destination = Picture420(width: width, height: height)
     }
 
     func tearDown() throws {
@@ -120,8 +93,8 @@ let benchmarks: @Sendable () -> Void = {
 
     let sizes = [("720p", 1280, 720), ("1080p", 1920, 1080), ("2160p", 3840, 2160)]
     for (label, width, height) in sizes {
-        let source = Picture(width: width, height: height)
-        let destination = Picture(width: width, height: height)
+        let source = Picture420(width: width, height: height)
+        let destination = Picture420(width: width, height: height)
         Benchmark("memcpy \(label) 4:2:0 frame (vulkan)") { benchmark in
             for _ in benchmark.scaledIterations {
                 memcpy(destination.bytes, source.bytes, source.byteCount)
