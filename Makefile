@@ -6,7 +6,7 @@ BIN_RELEASE := .build/release/vrender
 TEST_MEDIA := .build/test-media
 DEMO_OUT := out/demo
 
-.PHONY: all deps build release demo test test-media test-vivid bench bench-export clean help
+.PHONY: all deps build release demo test test-media test-vivid test-trial bench bench-export clean help
 
 all: build
 
@@ -40,6 +40,10 @@ test: deps test-media
 # A release build: under qemu's emulation a debug build's encoder can fall behind.
 test-vivid: release
 	VRENDER=$(BIN_RELEASE) scripts/vivid-tests.sh --install
+
+# Exports of the kinds of input users bring, judged by ffprobe/ffmpeg (CI runs this too).
+test-trial: release
+	scripts/trial-acceptance.sh
 
 bench: release
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

@@ -42,8 +42,9 @@ let package = Package(
         .target(name: "VRenderCapture", dependencies: ["CV4L2", "VRenderCore", "VRenderMedia"]),
         .target(name: "VRenderRecording", dependencies: ["VRenderCore", "VRenderMedia", "VRenderCapture"]),
         .target(name: "VRenderVulkan", dependencies: ["CVulkan", "VRenderCore", "VRenderFilters"]),
+        // Export reads a takes folder through its manifest (VRenderRecording's TakesFolder).
         .target(name: "VRenderExport",
-                dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderVulkan"]),
+                dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderVulkan", "VRenderRecording"]),
         .executableTarget(
             name: "vrender",
             dependencies: [

@@ -27,6 +27,17 @@ public enum Rotation: Int, Sendable, Hashable, CaseIterable {
         self = Rotation(rawValue: quarter * 90)!
     }
 
+    /// The angle as ffprobe prints it (`rotation` side data: counter-clockwise, so a picture a
+    /// player turns 90° clockwise shows as -90), which is what users compare with.
+    public var ffprobeDegrees: Int {
+        switch self {
+        case .none: return 0
+        case .clockwise90: return -90
+        case .upsideDown: return 180
+        case .clockwise270: return 90
+        }
+    }
+
     /// True when the rotation swaps width and height.
     public var swapsAxes: Bool { self == .clockwise90 || self == .clockwise270 }
 
@@ -52,6 +63,10 @@ public enum Fit {
         }
         width = Swift.max(2, Swift.min(canvasWidth, width & ~1))
         height = Swift.max(2, Swift.min(canvasHeight, height & ~1))
+        // Bars of a pixel or two (an 853x479 take on its even 852x478 canvas) look like a
+        // defect, while stretching by under 1% is invisible: such pictures fill the canvas.
+        if canvasWidth - width <= Swift.min(8, canvasWidth / 100) { width = canvasWidth }
+        if canvasHeight - height <= Swift.min(8, canvasHeight / 100) { height = canvasHeight }
         let x = ((canvasWidth - width) / 2) & ~1
         let y = ((canvasHeight - height) / 2) & ~1
         return PixelRect(x: x, y: y, width: width, height: height)

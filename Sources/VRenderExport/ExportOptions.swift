@@ -13,8 +13,14 @@ public struct ExportOptions: Sendable {
         case copy
     }
 
+    /// Take files, or takes folders (read through their takes.json).
     public var inputs: [String]
     public var output: String
+    /// True when no output was named: the planner may then pick another container for `output`
+    /// (e.g. export.webm for VP9 takes a .mov cannot hold).
+    public var outputIsDefault: Bool
+    /// `--audio-track N` (1-based): keep only this track of each take.
+    public var audioTrack: Int?
     public var filter: FilterChain
     public var codec: CodecRequest
     public var crf: Int?
@@ -27,12 +33,15 @@ public struct ExportOptions: Sendable {
     /// Where filters run (`--gpu`).
     public var gpu: FilterBackendChoice
 
-    public init(inputs: [String], output: String, filter: FilterChain = FilterChain([]),
+    public init(inputs: [String], output: String, outputIsDefault: Bool = false, audioTrack: Int? = nil,
+                filter: FilterChain = FilterChain([]),
                 codec: CodecRequest = .auto, crf: Int? = nil, preset: String? = nil,
                 size: (width: Int, height: Int)? = nil, frameRate: Rational? = nil,
                 overwrite: Bool = false, filterThreads: Int = 0, gpu: FilterBackendChoice = .auto) {
         self.inputs = inputs
         self.output = output
+        self.outputIsDefault = outputIsDefault
+        self.audioTrack = audioTrack
         self.filter = filter
         self.codec = codec
         self.crf = crf

@@ -5,16 +5,19 @@ import VRenderMedia
 /// `vrender filters --preview`: one frame through every filter, as a labelled grid, to choose a
 /// filter by eye.
 public enum FilterPreview {
-    /// Decodes the frame of `input` at `seconds`, runs each filter on it with the backend
-    /// `backend` picks, and lays the results out `columns` to a row, each `width` pixels wide,
-    /// labelled with the filter's name.
+    /// Decodes the frame of `input` at `seconds` (the last one when the video is shorter: the
+    /// result says which time it shows), runs each filter on it with the backend `backend`
+    /// picks, and lays the results out `columns` to a row, each `width` pixels wide, labelled
+    /// with the filter's name.
     public static func render(input: String, atSeconds seconds: Double, filters: [any VideoFilter],
-                              backend: FilterBackendChoice, width: Int = 320, columns: Int = 5) throws -> (image: RGBImage, backend: String) {
-        try FrameGrabber.frame(in: input, atSeconds: seconds) { decoded in
-            // Filters take 4:2:0 limited range: convert whatever the file holds.
-            let picture = try Frame.picture(width: decoded.width & ~1, height: decoded.height & ~1)
-            try FrameNormalizer(canvasWidth: picture.width, canvasHeight: picture.height)
-                .normalize(decoded, rotation: .none, into: picture)
+                              backend: FilterBackendChoice, width: Int = 320,
+                              columns: Int = 5) throws -> (image: RGBImage, backend: String, shownSeconds: Double) {
+        try FrameGrabber.frame(in: input, atSeconds: seconds) { decoded, shownSeconds, info in
+            // Filters take 4:2:0 limited range, upright: convert whatever the file holds.
+            let upright = info.video.rotation.upright(width: decoded.width & ~1, height: decoded.height & ~1)
+            let picture = try Frame.picture(width: upright.width, height: upright.height)
+            try FrameNormalizer(canvasWidth: picture.width, canvasHeight: picture.height, target: .bt709)
+                .normalize(decoded, rotation: info.video.rotation, colour: info.video.resolvedColour, into: picture)
             let thumbnailer = Thumbnailer()
             let output = try Frame.picture(width: picture.width, height: picture.height)
             var tiles: [(String, RGBImage)] = []
@@ -26,7 +29,7 @@ public enum FilterPreview {
                 try executor.run(source: picture.yuvImage(), destination: output.yuvImage())
                 tiles.append((filter.descriptor.name, try thumbnailer.thumbnail(of: output, width: width)))
             }
-            return (RGBImage.grid(tiles.map(\.1), labels: tiles.map(\.0), columns: columns), backendName)
+            return (RGBImage.grid(tiles.map(\.1), labels: tiles.map(\.0), columns: columns), backendName, shownSeconds)
         }
     }
 }

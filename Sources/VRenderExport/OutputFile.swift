@@ -25,7 +25,7 @@ public struct OutputFile: Sendable {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw VRenderError.output(path, "directory \(directory) does not exist")
         }
-        guard ["mov", "mp4", "m4v", "mkv"].contains(url.pathExtension.lowercased()) else {
+        guard ["mov", "mp4", "m4v", "mkv", "webm"].contains(url.pathExtension.lowercased()) else {
             throw VRenderError.output(path, "unsupported container '.\(url.pathExtension)' (use .mov, .mp4 or .mkv)")
         }
         self.path = path

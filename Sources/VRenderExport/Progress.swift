@@ -41,6 +41,14 @@ public struct ExportSummary: Sendable, Codable {
     /// Packets or frames the decoders rejected or flagged as damaged, per input path.
     public var damagedFrames: [String: Int]
     public var warnings: [String]
+    /// The plan's choices a user should know of (dropped tracks, tone mapping, order, ...).
+    public var notices: [String]
+    /// The output's colour description (primaries/transfer/matrix range); nil on stream copy,
+    /// which keeps each take's own.
+    public var colour: String?
+    /// Rotation stored as metadata, as ffprobe shows it (0: none; pixels are upright).
+    public var rotation: Int
+    public var audioTracks: Int
 }
 
 /// Calls a reporter at most every `interval` seconds (and always for the final snapshot), so

@@ -2,7 +2,7 @@ import VRenderCore
 import VRenderMedia
 
 /// Joins takes packet for packet: no decoding, only timestamps shift so each take starts where
-/// the previous one ended. As fast as reading the files.
+/// the previous one ended. As fast as reading the files. Every planned audio track is copied.
 struct StreamCopy {
     let plan: ExportPlan
     let output: OutputFile
@@ -12,10 +12,11 @@ struct StreamCopy {
     /// Returns the number of video packets written and the output duration in seconds.
     func run() throws -> (frames: Int, duration: Double) {
         let muxer = try Muxer(path: output.temporaryPath, formatPath: output.path)
-        var videoOut = -1, audioOut = -1
+        var retimer = PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily)
+        var videoOut = -1
+        var audioOut: [Int] = []
         var offsetSeconds = 0.0
         var frames = 0
-        var lastDts: [Int: Int64] = [:]
         let packet = Packet()
 
         for (takeIndex, take) in plan.takes.enumerated() {
@@ -23,39 +24,32 @@ struct StreamCopy {
             if takeIndex == 0 {
                 videoOut = try muxer.addStream(copying: take.video.index, of: demuxer)
                 if case .keepMetadata(_, let matrix?) = plan.rotation { muxer.setDisplayMatrix(matrix, stream: videoOut) }
-                if let audio = take.audio { audioOut = try muxer.addStream(copying: audio.index, of: demuxer) }
-                try muxer.writeHeader()
+                for track in 0..<plan.audio.trackCount {
+                    let source = plan.audio.source(take: take, takeIndex: 0, track: track)!
+                    audioOut.append(try muxer.addStream(copying: source.index, of: demuxer))
+                }
+                try muxer.writeHeader(options: muxer.finishedFileOptions)
             }
-            // Every stream of the take is shifted by the same amount, measured from the take's
-            // video start, so audio stays in sync with video.
+            // Input stream index -> output stream index for this take.
+            var routes = [take.video.index: videoOut]
+            for track in 0..<plan.audio.trackCount {
+                if let source = plan.audio.source(take: take, takeIndex: takeIndex, track: track) { routes[source.index] = audioOut[track] }
+            }
             let videoBase = demuxer.timeBase(ofStream: take.video.index)
             var takeEnd = take.video.startTime
+            let placement = PacketRetimer.Placement(takeOffset: offsetSeconds, videoStart: take.video.startTime,
+                                                    takeDuration: take.duration)
             while demuxer.read(into: packet) {
                 if stop.isRaised { throw VRenderError.cancelled }
+                guard let outIndex = routes[packet.streamIndex] else { continue }
                 let isVideo = packet.streamIndex == take.video.index
-                let isAudio = packet.streamIndex == take.audio?.index
-                guard isVideo || (isAudio && audioOut >= 0) else { continue }
-                let outIndex = isVideo ? videoOut : audioOut
-                let base = demuxer.timeBase(ofStream: packet.streamIndex)
-                let shift = Int64(((offsetSeconds - take.video.startTime) * Double(base.denominator) / Double(base.numerator)).rounded())
                 if isVideo, let pts = packet.pts {
-                    let end = Double(pts + Swift.max(packet.duration, 0)) * videoBase.doubleValue
-                    takeEnd = Swift.max(takeEnd, end)
+                    takeEnd = Swift.max(takeEnd, Double(pts + Swift.max(packet.duration, 0)) * videoBase.doubleValue)
                 }
-                if isAudio, let pts = packet.pts,
-                   Double(pts) * base.doubleValue - take.video.startTime >= take.duration {
-                    continue  // audio past the end of the take's video: trimmed
-                }
-                packet.pts = packet.pts.map { $0 + shift }
-                packet.dts = packet.dts.map { $0 + shift }
-                // Joins must keep decoding timestamps strictly increasing: an audio packet that
-                // overlaps the previous take (AAC priming) is dropped; a video one is nudged.
-                if let dts = packet.dts, let last = lastDts[outIndex], dts <= last {
-                    if isAudio { continue }
-                    packet.dts = last + 1
-                    if let pts = packet.pts, pts < last + 1 { packet.pts = last + 1 }
-                }
-                lastDts[outIndex] = packet.dts ?? lastDts[outIndex]
+                guard retimer.retime(packet, stream: outIndex, isAudio: !isVideo,
+                                     timeBase: demuxer.timeBase(ofStream: packet.streamIndex), placement,
+                                     audioFrameDuration: isVideo ? nil : demuxer.audioFrameDuration(ofStream: packet.streamIndex))
+                else { continue }
                 if isVideo {
                     frames += 1
                     progress.update(framesDone: frames)

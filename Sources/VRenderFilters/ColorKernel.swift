@@ -169,8 +169,8 @@ struct BlockGeometry {
     let height: Int
 
     init(_ image: YUVImage) {
-        width = (image.luma.width + image.cb.width - 1) / image.cb.width
-        height = (image.luma.height + image.cb.height - 1) / image.cb.height
+        width = image.chromaBlockWidth
+        height = image.chromaBlockHeight
     }
 
     /// 4:2:0, 4:2:2, 4:4:4 (and 4:4:0): the shapes the SIMD row kernels handle.

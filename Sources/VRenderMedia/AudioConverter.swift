@@ -1,14 +1,19 @@
 internal import CFFmpeg
 import VRenderCore
 
-/// Converts decoded audio of any layout, rate and sample format into one format (planar float,
-/// 48 kHz stereo by default) and buffers it until an encoder takes fixed-size frames.
+/// Converts decoded audio of any layout, rate and sample format into one format (float, planar
+/// for AAC or interleaved for libopus; 48 kHz stereo by default) and buffers it until an encoder takes fixed-size frames.
 ///
 /// Owns a `SwrContext` (re-created when the input format changes, i.e. per take), an
 /// `AVAudioFifo` and one scratch frame. Confined to one thread.
 public final class AudioConverter {
     public let sampleRate: Int
     public let channels: Int
+    /// The output sample format: `AV_SAMPLE_FMT_FLTP`, or `AV_SAMPLE_FMT_FLT` when interleaved.
+    private let format: AVSampleFormat
+    /// Buffers per frame (one per channel when planar) and bytes per sample in each.
+    private let planeCount: Int
+    private let bytesPerSample: Int
     private var resampler: OpaquePointer?
     private var inputSignature: (rate: Int32, format: Int32, channels: Int32)?
     private let fifo: OpaquePointer
@@ -16,10 +21,13 @@ public final class AudioConverter {
     private var scratchCapacity = 0
     private let outputFrame = Frame()
 
-    public init(sampleRate: Int = 48_000, channels: Int = 2) {
+    public init(sampleRate: Int = 48_000, channels: Int = 2, interleaved: Bool = false) {
         self.sampleRate = sampleRate
         self.channels = channels
-        guard let fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(channels), 4096) else {
+        format = interleaved ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP
+        planeCount = interleaved ? 1 : channels
+        bytesPerSample = interleaved ? 4 * channels : 4
+        guard let fifo = av_audio_fifo_alloc(format, Int32(channels), 4096) else {
             fatalError("av_audio_fifo_alloc: out of memory")
         }
         self.fifo = fifo
@@ -62,7 +70,7 @@ public final class AudioConverter {
             let chunk = Swift.min(remaining, 4096)
             try ensureScratch(capacity: chunk)
             let data = scratchPlanes()
-            for plane in 0..<channels { data[plane]!.initializeMemory(as: UInt8.self, repeating: 0, count: chunk * 4) }
+            for plane in 0..<planeCount { data[plane]!.initializeMemory(as: UInt8.self, repeating: 0, count: chunk * bytesPerSample) }
             try write(data, count: chunk)
             remaining -= chunk
         }
@@ -78,7 +86,7 @@ public final class AudioConverter {
         if frame.pointee.nb_samples != Int32(available) || !outputFrame.isWritable {
             try allocate(outputFrame, samples: available)
         }
-        let read = frame.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: channels) {
+        let read = frame.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: planeCount) {
             av_audio_fifo_read(fifo, $0, Int32(available))
         }
         try check(read, "av_audio_fifo_read")
@@ -99,7 +107,7 @@ public final class AudioConverter {
         if inLayout.order == AV_CHANNEL_ORDER_UNSPEC {
             av_channel_layout_default(&inLayout, inLayout.nb_channels)
         }
-        try check(swr_alloc_set_opts2(&resampler, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(sampleRate),
+        try check(swr_alloc_set_opts2(&resampler, &outLayout, format, Int32(sampleRate),
                                       &inLayout, AVSampleFormat(rawValue: source.format), source.sample_rate, 0, nil),
                   "swr_alloc_set_opts2")
         try check(swr_init(resampler), "swr_init")
@@ -122,7 +130,7 @@ public final class AudioConverter {
         let keep = Swift.max(0, Swift.min(count - skip, limit))
         guard keep > 0 else { return (skip, 0) }
         let planes = scratchPlanes()
-        var shifted = planes.map { $0.map { $0 + skip * 4 } }
+        var shifted = planes.map { $0.map { $0 + skip * bytesPerSample } }
         try shifted.withUnsafeMutableBufferPointer { try write($0, count: keep) }
         return (skip, keep)
     }
@@ -142,7 +150,7 @@ public final class AudioConverter {
     private func allocate(_ frame: Frame, samples: Int) throws {
         let pointer = frame.pointer
         av_frame_unref(pointer)
-        pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        pointer.pointee.format = format.rawValue
         pointer.pointee.sample_rate = Int32(sampleRate)
         pointer.pointee.nb_samples = Int32(samples)
         av_channel_layout_default(&pointer.pointee.ch_layout, Int32(channels))
@@ -152,6 +160,6 @@ public final class AudioConverter {
     private func scratchPlanes() -> UnsafeMutableBufferPointer<UnsafeMutableRawPointer?> {
         UnsafeMutableBufferPointer(
             start: UnsafeMutableRawPointer(scratch.pointer.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self),
-            count: channels)
+            count: planeCount)
     }
 }

@@ -44,6 +44,16 @@ public final class Demuxer {
         return Rational(Int(base.num), Int(base.den))
     }
 
+    /// How long one coded audio frame of stream `index` plays, in the stream's time base
+    /// (AAC: 1024 samples), whatever shorter duration the container gives a take's last packet
+    /// to trim it; nil when the codec's frames vary in size.
+    public func audioFrameDuration(ofStream index: Int) -> Int64? {
+        let parameters = stream(index).pointee.codecpar.pointee
+        guard parameters.frame_size > 0, parameters.sample_rate > 0 else { return nil }
+        return av_rescale_q(Int64(parameters.frame_size), AVRational(num: 1, den: parameters.sample_rate),
+                            stream(index).pointee.time_base)
+    }
+
     /// Reads the next packet into `packet` (`av_read_frame`). Returns false at the end of the
     /// file. A read error in the middle of a file also ends it: what was read so far is kept,
     /// and the caller counts the file as damaged via `hitReadError`.

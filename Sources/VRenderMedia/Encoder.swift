@@ -7,9 +7,11 @@ public enum VideoCodecChoice: String, Sendable, CaseIterable {
     case auto, hevc, h264
     /// FFV1, lossless: outputs can be compared bit for bit.
     case ffv1
+    /// VP9 and AV1: what a .webm file can hold.
+    case vp9, av1
 
     /// True for codecs that take x264/x265's preset and crf.
-    var takesRateControl: Bool { self != .ffv1 }
+    var takesRateControl: Bool { [.auto, .hevc, .h264].contains(self) }
 
     /// Encoders to try, in order. Hardware encoders are looked up by name but fail to open on
     /// most machines, so candidates are chosen by actually opening them.
@@ -19,6 +21,23 @@ public enum VideoCodecChoice: String, Sendable, CaseIterable {
         case .hevc: return ["libx265"]
         case .h264: return ["libx264"]
         case .ffv1: return ["ffv1"]
+        case .vp9: return ["libvpx-vp9"]
+        case .av1: return ["libsvtav1", "libaom-av1"]
+        }
+    }
+
+    /// Encoder options besides size and rate, per encoder: fast settings that keep quality
+    /// (x264/x265 take `preset`/`crf`; libvpx and libaom a CPU budget and constant quality).
+    func options(encoder: String, preset: String, crf: Int?) -> [String: String] {
+        switch encoder {
+        case "libx264": return ["preset": preset].merging(crf.map { ["crf": String($0)] } ?? [:]) { $1 }
+        case "libx265":
+            return ["preset": preset, "x265-params": "log-level=error"].merging(crf.map { ["crf": String($0)] } ?? [:]) { $1 }
+        case "ffv1": return ["slicecrc": "1"]
+        case "libvpx-vp9": return ["deadline": "good", "cpu-used": "5", "row-mt": "1", "crf": String(crf ?? 32)]
+        case "libsvtav1": return ["preset": "10", "crf": String(crf ?? 35)]
+        case "libaom-av1": return ["cpu-used": "8", "row-mt": "1", "crf": String(crf ?? 32)]
+        default: return [:]
         }
     }
 }
@@ -37,6 +56,11 @@ public struct VideoEncoderSettings: Sendable {
     /// Frames between keyframes; nil keeps the encoder's default. Capture sets one second so a
     /// fragmented take loses at most a second when the process dies.
     public var keyframeInterval: Int?
+    /// Colours the pictures mean, written into the bitstream and the container; nil leaves
+    /// them unspecified (capture, whose camera states none).
+    public var colour: ColourDescription?
+    /// 10-bit 4:2:0 (`yuv420p10le`, HEVC Main 10) instead of 8-bit: HDR stays HDR.
+    public var tenBit: Bool = false
 
     public init(codec: VideoCodecChoice, width: Int, height: Int, frameRate: Rational,
                 crf: Int? = nil, preset: String = "veryfast", threads: Int = 0, keyframeInterval: Int? = nil) {
@@ -80,8 +104,14 @@ public final class Encoder {
             let encoder = Encoder(context: context, name: candidate)
             context.pointee.width = Int32(settings.width)
             context.pointee.height = Int32(settings.height)
-            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+            context.pointee.pix_fmt = settings.tenBit ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P
             context.pointee.color_range = AVCOL_RANGE_MPEG
+            if let colour = settings.colour {
+                context.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(colour.primaries))
+                context.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(colour.transfer))
+                context.pointee.colorspace = AVColorSpace(rawValue: UInt32(colour.matrix))
+            }
+            if candidate == "libvpx-vp9" || candidate == "libaom-av1" { context.pointee.bit_rate = 0 }
             context.pointee.time_base = AVRational(num: Int32(settings.frameRate.denominator), den: Int32(settings.frameRate.numerator))
             context.pointee.framerate = AVRational(num: Int32(settings.frameRate.numerator), den: Int32(settings.frameRate.denominator))
             context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
@@ -89,14 +119,10 @@ public final class Encoder {
             if let interval = settings.keyframeInterval { context.pointee.gop_size = Int32(interval) }
             if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             var options: OpaquePointer?
-            if settings.codec.takesRateControl {
-                av_dict_set(&options, "preset", settings.preset, 0)
-                if let crf = settings.crf { av_dict_set(&options, "crf", String(crf), 0) }
-            } else {
-                context.pointee.level = 3            // FFV1 version 3: sliced, multithreaded
-                av_dict_set(&options, "slicecrc", "1", 0)
+            for (key, value) in settings.codec.options(encoder: candidate, preset: settings.preset, crf: settings.crf) {
+                av_dict_set(&options, key, value, 0)
             }
-            if candidate == "libx265" { av_dict_set(&options, "x265-params", "log-level=error", 0) }
+            if candidate == "ffv1" { context.pointee.level = 3 }   // FFV1 version 3: sliced, multithreaded
             let opened = avcodec_open2(context, codec, &options)
             av_dict_free(&options)
             if opened >= 0 { return encoder }
@@ -123,6 +149,26 @@ public final class Encoder {
         try check(avcodec_open2(context, codec, nil), "avcodec_open2(aac)")
         return encoder
     }
+
+    /// Opus at 48 kHz stereo, for .webm (libopus: interleaved float samples).
+    public static func opus(channels: Int = 2, bitRate: Int = 128_000, globalHeader: Bool) throws -> Encoder {
+        guard let codec = avcodec_find_encoder_by_name("libopus") else {
+            throw VRenderError(.runtime, subject: "audio", reason: "no libopus encoder in this FFmpeg (needed for .webm)")
+        }
+        guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
+        let encoder = Encoder(context: context, name: "libopus")
+        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLT
+        context.pointee.sample_rate = 48_000
+        av_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
+        context.pointee.bit_rate = Int64(bitRate)
+        context.pointee.time_base = AVRational(num: 1, den: 48_000)
+        if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        try check(avcodec_open2(context, codec, nil), "avcodec_open2(libopus)")
+        return encoder
+    }
+
+    /// True when the encoder takes interleaved samples (libopus) rather than planar (AAC).
+    public var takesInterleavedAudio: Bool { context.pointee.sample_fmt == AV_SAMPLE_FMT_FLT }
 
     /// The encoder's time base: frame `pts` must be given in it, packets come out in it.
     public var timeBase: Rational {

@@ -19,13 +19,24 @@ public final class Frame: @unchecked Sendable {
         av_frame_free(&frame)
     }
 
-    /// A frame with its own writable 4:2:0 buffers of the given size (`av_frame_get_buffer`).
-    public static func picture(width: Int, height: Int) throws -> Frame {
+    /// A frame with its own writable 4:2:0 buffers of the given size (`av_frame_get_buffer`),
+    /// 8-bit or 10-bit (`yuv420p10le`).
+    public static func picture(width: Int, height: Int, tenBit: Bool = false) throws -> Frame {
         let frame = Frame()
-        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointer.pointee.format = (tenBit ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P).rawValue
         frame.pointer.pointee.width = Int32(width)
         frame.pointer.pointee.height = Int32(height)
         try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        return frame
+    }
+
+    /// A frame with its own packed 8-bit RGB buffer (`rgb24`), for colour conversions.
+    static func rgb(width: Int, height: Int) throws -> Frame {
+        let frame = Frame()
+        frame.pointer.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        frame.pointer.pointee.width = Int32(width)
+        frame.pointer.pointee.height = Int32(height)
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(rgb)")
         return frame
     }
 
@@ -86,21 +97,47 @@ public final class Frame: @unchecked Sendable {
 
     /// A view of the three planes for filters. Valid for planar 8-bit YUV frames only.
     public func yuvImage() -> YUVImage {
+        let planes = planeGeometry()
+        func view(_ index: Int) -> PlaneView {
+            PlaneView(base: planes.bases[index].assumingMemoryBound(to: UInt8.self), stride: planes.strides[index],
+                      width: planes.sizes[index].width, height: planes.sizes[index].height)
+        }
+        return YUVImage(luma: view(0), cb: view(1), cr: view(2))
+    }
+
+    /// The first three planes of a planar YUV frame: where they start, their strides in bytes and
+    /// their sizes in samples (chroma rounded up, so odd sizes keep their last column and row).
+    func planeGeometry() -> (bases: [UnsafeMutableRawPointer], strides: [Int], sizes: [(width: Int, height: Int)], bitDepth: Int) {
         let frame = pointer.pointee
         let descriptor = av_pix_fmt_desc_get(pixelFormat)!.pointee
-        let chromaWidth = -((-Int(frame.width)) >> Int(descriptor.log2_chroma_w))
-        let chromaHeight = -((-Int(frame.height)) >> Int(descriptor.log2_chroma_h))
-        return withUnsafeBytes(of: frame.data) { data in
-            withUnsafeBytes(of: frame.linesize) { lines in
-                let planes = data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
-                let strides = lines.bindMemory(to: Int32.self)
-                return YUVImage(
-                    luma: PlaneView(base: planes[0]!, stride: Int(strides[0]), width: Int(frame.width), height: Int(frame.height)),
-                    cb: PlaneView(base: planes[1]!, stride: Int(strides[1]), width: chromaWidth, height: chromaHeight),
-                    cr: PlaneView(base: planes[2]!, stride: Int(strides[2]), width: chromaWidth, height: chromaHeight))
-            }
-        }
+        let chroma = (width: -((-Int(frame.width)) >> Int(descriptor.log2_chroma_w)),
+                      height: -((-Int(frame.height)) >> Int(descriptor.log2_chroma_h)))
+        let bases = withUnsafeBytes(of: frame.data) { Array($0.bindMemory(to: UnsafeMutableRawPointer?.self).prefix(3)).map { $0! } }
+        let strides = withUnsafeBytes(of: frame.linesize) { $0.bindMemory(to: Int32.self).prefix(3).map(Int.init) }
+        return (bases, strides, [(Int(frame.width), Int(frame.height)), chroma, chroma], Int(descriptor.comp.0.depth))
     }
+}
+
+extension Frame {
+    /// True for planar YUV with more than 8 bits per sample (stored in 16-bit words).
+    public var isHighBitDepth: Bool {
+        guard let descriptor = av_pix_fmt_desc_get(pixelFormat)?.pointee else { return false }
+        return descriptor.comp.0.depth > 8 && descriptor.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0
+            && descriptor.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 && descriptor.nb_components >= 3
+    }
+
+    /// A view of the three planes of a planar high-bit-depth YUV frame (`yuv420p10le`, ...).
+    public func yuvImage16() -> YUVImage16 {
+        let planes = planeGeometry()
+        func view(_ index: Int) -> PlaneView16 {
+            PlaneView16(base: planes.bases[index], strideBytes: planes.strides[index],
+                        width: planes.sizes[index].width, height: planes.sizes[index].height)
+        }
+        return YUVImage16(luma: view(0), cb: view(1), cr: view(2), bitDepth: planes.bitDepth)
+    }
+
+    /// True when the frame's samples are full range (`AVCOL_RANGE_JPEG`).
+    public var isFullRange: Bool { pointer.pointee.color_range == AVCOL_RANGE_JPEG }
 }
 
 /// Owns one `AVPacket` (`av_packet_alloc` / `av_packet_free`); same ownership rule as `Frame`.

@@ -21,6 +21,20 @@ public struct VideoStreamInfo: Sendable, Equatable {
     public var startTime: Double
     /// Length of the stream in seconds.
     public var duration: Double
+    /// The colour description as the file states it (fields may be "unspecified").
+    public var colour: ColourDescription = .bt709
+    /// Bits per sample of the decoded pictures (8, 10, 12).
+    public var bitDepth: Int = 8
+    /// The container's codec tag as text ("avc1", "ap4h"), empty when none.
+    public var codecTag: String = ""
+    /// The codec's profile number (FFmpeg's `FF_PROFILE_*`), -99 when unknown.
+    public var profile: Int32 = -99
+
+    /// The colours the pictures mean: the stated description, with what the file leaves
+    /// unspecified filled in as players assume it (see `ColourDescription.resolved`).
+    public var resolvedColour: ColourDescription {
+        colour.resolved(width: width, height: height, pixelFormatIsFullRange: pixelFormat.hasPrefix("yuvj"))
+    }
 
     /// Size after rotation, as a viewer sees it.
     public var uprightSize: (width: Int, height: Int) { rotation.upright(width: width, height: height) }
@@ -45,7 +59,22 @@ public struct MediaInfo: Sendable, Equatable {
     /// Demuxer name, e.g. "mov,mp4,m4a,3gp,3g2,mj2" or "matroska,webm".
     public var container: String
     public var video: VideoStreamInfo
-    public var audio: AudioStreamInfo?
+    /// Every audio stream vrender can decode, in file order.
+    public var audioTracks: [AudioStreamInfo]
+
+    public init(path: String, container: String, video: VideoStreamInfo, audioTracks: [AudioStreamInfo]) {
+        self.path = path
+        self.container = container
+        self.video = video
+        self.audioTracks = audioTracks
+    }
+
+    public init(path: String, container: String, video: VideoStreamInfo, audio: AudioStreamInfo?) {
+        self.init(path: path, container: container, video: video, audioTracks: audio.map { [$0] } ?? [])
+    }
+
+    /// The first audio track, if any.
+    public var audio: AudioStreamInfo? { audioTracks.first }
 
     /// The take's length: its video's length (audio is padded or trimmed to it on export).
     public var duration: Double { video.duration }

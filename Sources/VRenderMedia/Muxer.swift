@@ -14,7 +14,7 @@ public final class Muxer {
     /// `avformat_alloc_output_context2` with the format guessed from `formatPath`.
     public init(path: String, formatPath: String) throws {
         guard let format = av_guess_format(nil, formatPath, nil) else {
-            throw VRenderError.output(formatPath, "unknown container for this file extension (use .mov, .mp4 or .mkv)")
+            throw VRenderError.output(formatPath, "unknown container for this file extension (use .mov, .mp4, .mkv or .webm)")
         }
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&context, format, nil, path), "avformat_alloc_output_context2")
@@ -53,13 +53,32 @@ public final class Muxer {
         let source = demuxer.stream(index)
         guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
         try check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), "avcodec_parameters_copy")
-        // The source container's tag may mean nothing in ours: let the muxer choose.
-        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.codecpar.pointee.codec_tag = Self.copyTag(for: source.pointee.codecpar, in: context.pointee.oformat)
         stream.pointee.time_base = source.pointee.time_base
         stream.pointee.avg_frame_rate = source.pointee.avg_frame_rate
         tagForPlayers(stream)
         sourceTimeBases.append(source.pointee.time_base)
         return Int(stream.pointee.index)
+    }
+
+    /// The codec tag a copied stream keeps: the source's own when it means the same codec in
+    /// this container (ProRes 4444 stays `ap4h`: a decoder reads the profile from the tag), or
+    /// when the container has no tag of its own for the codec; otherwise 0, so the muxer picks
+    /// its tag (an .mkv's `H264` means nothing in .mov).
+    static func copyTag(for parameters: UnsafeMutablePointer<AVCodecParameters>,
+                        in format: UnsafePointer<AVOutputFormat>) -> UInt32 {
+        let tag = parameters.pointee.codec_tag, codec = parameters.pointee.codec_id
+        guard tag != 0 else { return 0 }
+        guard let tables = format.pointee.codec_tag else { return tag }
+        if av_codec_get_id(tables, tag) == codec { return tag }
+        var containerTag: UInt32 = 0
+        return av_codec_get_tag2(tables, codec, &containerTag) == 0 ? tag : 0
+    }
+
+    /// Header options for a finished export: .mov/.mp4 get their index (`moov`) moved before
+    /// the media data, so a browser or player can start before the whole file has arrived.
+    public var finishedFileOptions: [String: String] {
+        isQuickTimeFamily ? ["movflags": "+faststart"] : [:]
     }
 
     /// HEVC in QuickTime/MP4 must be tagged `hvc1` for Apple's players (FFmpeg picks `hev1`).

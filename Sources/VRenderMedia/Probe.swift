@@ -46,10 +46,25 @@ extension Demuxer {
         guard let videoIndex = bestStream(AVMEDIA_TYPE_VIDEO) else {
             throw VRenderError.input(path, "no video stream (only \(streamKinds()))")
         }
-        let video = try videoInfo(stream: stream(videoIndex))
-        let audio = bestStream(AVMEDIA_TYPE_AUDIO).map { audioInfo(stream: stream($0)) }
         let container = String(cString: context.pointee.iformat.pointee.name)
-        return MediaInfo(path: path, container: container, video: video, audio: audio ?? nil)
+        try refuseStillImage(videoIndex, container: container)
+        let video = try videoInfo(stream: stream(videoIndex))
+        let audioTracks = (0..<Int(context.pointee.nb_streams))
+            .filter { stream($0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
+            .compactMap { audioInfo(stream: stream($0)) }
+        return MediaInfo(path: path, container: container, video: video, audioTracks: audioTracks)
+    }
+
+    /// A picture file (PNG, JPEG, ...) or a song's cover art demuxes as a one-frame "video":
+    /// joining it would make a take of no length, so it is refused by name.
+    private func refuseStillImage(_ videoIndex: Int, container: String) throws {
+        let codec = String(cString: avcodec_get_name(stream(videoIndex).pointee.codecpar.pointee.codec_id))
+        if container == "image2" || container.hasSuffix("_pipe") {
+            throw VRenderError.input(path, "is a still image (\(codec)), not a video")
+        }
+        if stream(videoIndex).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
+            throw VRenderError.input(path, "has no video stream, only a cover image (\(codec)) beside its audio")
+        }
     }
 
     private func streamKinds() -> String {
@@ -94,7 +109,7 @@ extension Demuxer {
         } ?? .none
         let (start, duration) = seconds(stream)
         let formatName = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.format)).map { String(cString: $0) } ?? "unknown"
-        return VideoStreamInfo(
+        var info = VideoStreamInfo(
             index: Int(stream.pointee.index),
             codecName: String(cString: avcodec_get_name(parameters.codec_id)),
             width: Int(parameters.width), height: Int(parameters.height),
@@ -105,6 +120,22 @@ extension Demuxer {
             displayMatrix: matrix,
             extradata: bytes(parameters.extradata, Int(parameters.extradata_size)),
             startTime: start, duration: duration)
+        info.colour = ColourDescription(
+            primaries: Int32(parameters.color_primaries.rawValue), transfer: Int32(parameters.color_trc.rawValue),
+            matrix: Int32(parameters.color_space.rawValue), fullRange: parameters.color_range == AVCOL_RANGE_JPEG)
+        if let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.format)) {
+            info.bitDepth = Int(descriptor.pointee.comp.0.depth)
+        }
+        info.codecTag = fourcc(parameters.codec_tag)
+        info.profile = parameters.profile
+        return info
+    }
+
+    /// A codec tag as its four characters ("avc1"), empty for 0 or unprintable tags.
+    private func fourcc(_ tag: UInt32) -> String {
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
+        guard tag != 0, bytes.allSatisfy({ (0x20..<0x7F).contains($0) }) else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private func audioInfo(stream: UnsafeMutablePointer<AVStream>) -> AudioStreamInfo? {

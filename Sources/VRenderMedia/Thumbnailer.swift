@@ -39,6 +39,13 @@ public enum FrameGrabber {
     /// Decodes from the start until the first frame whose time is ≥ `seconds` (or the last
     /// frame, for a take shorter than that) and hands it to `body`.
     public static func frame<T>(in path: String, atSeconds seconds: Double, _ body: (Frame) throws -> T) throws -> T {
+        try frame(in: path, atSeconds: seconds) { frame, _, _ in try body(frame) }
+    }
+
+    /// As `frame(in:atSeconds:_:)`, also handing `body` the frame's own time (seconds from the
+    /// video's start: less than asked when the take is shorter) and the probed file.
+    public static func frame<T>(in path: String, atSeconds seconds: Double,
+                                _ body: (Frame, Double, MediaInfo) throws -> T) throws -> T {
         let demuxer = try Demuxer(path: path)
         let info = try demuxer.info()
         let decoder = try Decoder(demuxer: demuxer, streamIndex: info.video.index, threads: 1)
@@ -55,6 +62,7 @@ public enum FrameGrabber {
         }
         if !reached() { try decoder.decode(nil, makeFrame: Frame.init, output: consider) }
         guard let chosen else { throw VRenderError.input(path, "no picture could be decoded") }
-        return try body(chosen)
+        let time = Swift.max(0, (decoder.seconds(of: chosen) ?? info.video.startTime) - info.video.startTime)
+        return try body(chosen, time, info)
     }
 }

@@ -93,7 +93,8 @@ public final class Recorder: @unchecked Sendable {
                                  live: source.isLive, prerollFrames: prerollFrames)
         let manifest = try TakesManifest.load(from: plan.outputDirectory)
         let writer = TakeWriterStage(ring: ring, plan: plan, format: format, deviceName: source.name,
-                                     live: source.isLive, log: log, manifest: manifest, events: events)
+                                     live: source.isLive, log: log, manifest: manifest,
+                                     firstNumber: try TakesFolder.nextTakeNumber(in: plan.outputDirectory), events: events)
         let writerDone = DispatchSemaphore(value: 0)
         let writerResult = ResultBox()
         Thread {

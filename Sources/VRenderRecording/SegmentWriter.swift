@@ -3,7 +3,8 @@ import VRenderCapture
 import VRenderCore
 import VRenderMedia
 
-/// Encodes one take into `segment_<UUID>.mov`, written fragmented (a fragment per keyframe,
+/// Encodes one take into `segment_<NNNN>_<UUID>.mov` (see `TakesFolder+Numbering.swift` for
+/// why the number), written fragmented (a fragment per keyframe,
 /// one per second) so that a take whose process is killed still plays up to its last fragment,
 /// plus a PNG thumbnail of the frame at 0.05 s. Confined to the writer thread.
 final class SegmentWriter {
@@ -23,10 +24,11 @@ final class SegmentWriter {
     /// When a take's thumbnail is taken (the seed's choice).
     static let thumbnailTime = 0.05
 
-    init(directory: String, format: NegotiatedFormat, codec: VideoCodecChoice, live: Bool) throws {
-        let id = UUID().uuidString
-        fileName = "segment_\(id).mov"
-        thumbnailName = "segment_\(id).png"
+    /// `number`: the take's number in its folder, from `TakesFolder.nextTakeNumber(in:)`.
+    init(directory: String, number: Int, format: NegotiatedFormat, codec: VideoCodecChoice, live: Bool) throws {
+        let stem = TakesFolder.takeFileStem(number: number)
+        fileName = stem + ".mov"
+        thumbnailName = stem + ".png"
         self.directory = directory
         frameRate = format.frameRate
         muxer = try Muxer(path: directory + "/" + fileName, formatPath: fileName)

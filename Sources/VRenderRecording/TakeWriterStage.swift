@@ -14,10 +14,12 @@ final class TakeWriterStage: @unchecked Sendable {
     let live: Bool
     let log: TakeLog
     private var manifest: TakesManifest
+    /// The number the next take's file gets; counts on from the takes already in the folder.
+    private var nextNumber: Int
     let events: @Sendable (RecorderEvent) -> Void
 
     init(ring: FrameRing, plan: RecordingPlan, format: NegotiatedFormat, deviceName: String, live: Bool,
-         log: TakeLog, manifest: TakesManifest, events: @escaping @Sendable (RecorderEvent) -> Void) {
+         log: TakeLog, manifest: TakesManifest, firstNumber: Int, events: @escaping @Sendable (RecorderEvent) -> Void) {
         self.ring = ring
         self.plan = plan
         self.format = format
@@ -25,6 +27,7 @@ final class TakeWriterStage: @unchecked Sendable {
         self.live = live
         self.log = log
         self.manifest = manifest
+        nextNumber = firstNumber
         self.events = events
     }
 
@@ -38,7 +41,9 @@ final class TakeWriterStage: @unchecked Sendable {
             switch item {
             case .frame(let entry):
                 if writerTake != entry.take {
-                    writer = try SegmentWriter(directory: plan.outputDirectory, format: format, codec: plan.codec, live: live)
+                    writer = try SegmentWriter(directory: plan.outputDirectory, number: nextNumber, format: format,
+                                               codec: plan.codec, live: live)
+                    nextNumber += 1
                     writerTake = entry.take
                 }
                 if plan.writerDelay > 0 { Thread.sleep(forTimeInterval: plan.writerDelay) }

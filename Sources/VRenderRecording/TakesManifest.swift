@@ -15,9 +15,10 @@ public struct TakeEntry: Sendable, Codable, Equatable {
         public var cause: String
     }
 
-    /// File name of the take, relative to the folder (`segment_<UUID>.mov`).
+    /// File name of the take, relative to the folder (`segment_0001_<UUID>.mov`; takes recorded
+    /// before numbering: `segment_<UUID>.mov`).
     public var file: String
-    /// File name of its thumbnail (`segment_<UUID>.png`), the frame at 0.05 s.
+    /// File name of its thumbnail (`segment_0001_<UUID>.png`), the frame at 0.05 s.
     public var thumbnail: String?
     /// ISO 8601 time the take started.
     public var created: String
@@ -68,7 +69,8 @@ public struct TakesManifest: Sendable, Codable, Equatable {
 
     public static let fileName = "takes.json"
 
-    /// Reads `DIR/takes.json`; an absent file is an empty manifest.
+    /// Reads `DIR/takes.json`; an absent file is an empty manifest (a capture's new folder).
+    /// Readers of an existing folder use `TakesFolder.manifest(in:)`, which requires the file.
     public static func load(from directory: String) throws -> TakesManifest {
         let path = directory + "/" + fileName
         guard let data = FileManager.default.contents(atPath: path) else { return TakesManifest() }

@@ -48,19 +48,22 @@ enum JSONOutput {
 }
 
 /// Prints `vrender: error: ...` for any error and turns it into the documented exit status.
+/// Subcommands may simply throw (`VRender.main` reports what reaches it); `exitCode(for:)` is
+/// for those that report an error early and exit with the code it returns.
 enum ErrorReporting {
+    /// Prints `error` once and returns its exit status. An `ExitCode` is passed through
+    /// unprinted: it means the error was reported already, so wrapping twice never prints twice.
     static func exitCode(for error: any Error, context: String? = nil) -> ExitCode {
-        let message: String
-        var code: Int32 = 1
         switch error {
+        case let code as ExitCode:
+            return code
         case let error as VRenderError:
-            message = error.description
-            if error.kind == .cancelled { code = 130 }
+            printError(error.description)
+            return ExitCode(error.kind == .cancelled ? 130 : 1)
         default:
-            message = context.map { "\($0): \(error)" } ?? "\(error)"
+            printError(context.map { "\($0): \(error)" } ?? "\(error)")
+            return ExitCode(1)
         }
-        printError(message)
-        return ExitCode(code)
     }
 
     static func printError(_ message: String) {

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import VRenderCore
 
 /// The root command only configures; each subcommand lives in `Subcommands/` and calls the
 /// library, mapping its result to an exit status.
@@ -8,10 +10,73 @@ struct VRender: ParsableCommand {
         commandName: "vrender",
         abstract: "Record video takes and render them offline into finished videos, fast.",
         discussion: """
-            Exit status: 0 on success, 1 on a runtime or input error, 64 on a usage error, \
+            Exit status: 0 on success, 1 on a runtime or input error, 2 on a usage error, \
             130 after Ctrl-C. Errors are printed as 'vrender: error: <what>: <why>'.
             """,
         version: "0.1.0",
         subcommands: [Capture.self, Takes.self, Concat.self, Filters.self, Devices.self, Demo.self]
     )
+
+    /// Exit status of a usage error (a bad option, a missing argument, a failed `validate()`).
+    /// ArgumentParser's own is 64 (`EX_USAGE`); 2 is what POSIX utilities and the shell use.
+    static let usageExitStatus: Int32 = 2
+
+    /// Replaces ArgumentParser's `main()` so that every error, from parsing or from a
+    /// subcommand, is printed here and only here, in one style, with one exit status per kind.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            Foundation.exit(reportError(error))
+        }
+    }
+
+    /// Prints `error` (at most once) and returns the exit status it stands for.
+    static func reportError(_ error: any Error) -> Int32 {
+        switch error {
+        case let code as ExitCode:
+            // A subcommand that throws an ExitCode has said what it had to say already (or
+            // nothing is wrong, as after Ctrl-C): never print it.
+            return code.rawValue
+        case let error as VRenderError:
+            ErrorReporting.printError(error.description)
+            return error.kind == .cancelled ? 130 : 1
+        default:
+            break
+        }
+        let code = exitCode(for: error)
+        if code == .success {
+            // --help, --version, `vrender help <sub>`: ArgumentParser's text, on stdout.
+            print(fullMessage(for: error))
+            return 0
+        }
+        // Parsing failures and `validate()`'s ValidationError are the ones ArgumentParser maps
+        // to EX_USAGE; anything else is a runtime error a subcommand let through.
+        let text = oneLine(message(for: error))
+        guard code == .validationFailure else {
+            ErrorReporting.printError(text.isEmpty ? "\(error)" : text)
+            return code.rawValue
+        }
+        ErrorReporting.printError(text)
+        if let hint = helpHint(fullMessage(for: error)) {
+            FileHandle.standardError.write(Data((hint + "\n").utf8))
+        }
+        return usageExitStatus
+    }
+
+    /// ArgumentParser's full message ends with "See 'vrender concat --help' for more
+    /// information."; reuse it as the hint, since it knows which subcommand was being parsed.
+    private static func helpHint(_ fullMessage: String) -> String? {
+        guard let line = fullMessage.split(separator: "\n").first(where: { $0.contains("See '") }),
+              let start = line.range(of: "See '"),
+              let end = line[start.upperBound...].firstIndex(of: "'") else { return nil }
+        return "see '\(line[start.upperBound..<end])'"
+    }
+
+    /// Messages are one line by promise: fold any ArgumentParser message that is not.
+    private static func oneLine(_ message: String) -> String {
+        message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+    }
 }

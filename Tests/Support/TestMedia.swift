@@ -40,11 +40,13 @@ public struct ProgramRun: Sendable {
     public var standardOutput: String
     public var standardError: String
 
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) -> ProgramRun {
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                           currentDirectory: String? = nil) -> ProgramRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

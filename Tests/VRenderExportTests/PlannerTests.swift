@@ -19,9 +19,19 @@ private func take(_ path: String, codec: String = "h264", width: Int = 1280, hei
 }
 
 private func options(_ filter: String = "none", codec: ExportOptions.CodecRequest = .auto,
-                     size: (Int, Int)? = nil) throws -> ExportOptions {
-    ExportOptions(inputs: [], output: "out.mov", filter: try FilterRegistry.chain(filter), codec: codec,
-                  size: size.map { (width: $0.0, height: $0.1) })
+                     size: (Int, Int)? = nil, output: String = "out.mov", outputIsDefault: Bool = false,
+                     audioTrack: Int? = nil) throws -> ExportOptions {
+    ExportOptions(inputs: [], output: output, outputIsDefault: outputIsDefault, audioTrack: audioTrack,
+                  filter: try FilterRegistry.chain(filter), codec: codec, size: size.map { (width: $0.0, height: $0.1) })
+}
+
+/// Every container accepts every copy: these tests plan without files.
+private let acceptAll: ExportPlanner.CopyCheck = { _, _, _ in nil }
+
+extension ExportPlanner {
+    fileprivate static func plan(takes: [MediaInfo], options: ExportOptions) throws -> ExportPlan {
+        try plan(takes: takes, options: options, copyCheck: acceptAll)
+    }
 }
 
 @Suite struct PlannerTests {
@@ -36,13 +46,21 @@ private func options(_ filter: String = "none", codec: ExportOptions.CodecReques
         (take("b.mov", width: 640, height: 480), "b.mov is 640x480"),
         (take("b.mov", rate: 25), "b.mov runs at 25 fps"),
         (take("b.mov", extradata: [7]), "b.mov has different h264 codec settings"),
-        (take("b.mov", audioRate: nil), "b.mov has no audio"),
-        (take("b.mov", audioRate: 44_100), "b.mov has audio aac 44100 Hz"),
-        (take("b.mov", rotation: .clockwise90), "b.mov is rotated 90°"),
+        (take("b.mov", rotation: .clockwise90), "b.mov has rotation -90°"),
     ])
     func anyDifferenceMeansTranscodeAndSaysWhy(second: MediaInfo, reason: String) throws {
         let plan = try ExportPlanner.plan(takes: [take("a.mov"), second], options: try options())
         #expect(plan.mode == .transcode)
+        #expect(plan.reason.contains(reason), "\(plan.reason)")
+    }
+
+    @Test(arguments: [
+        (take("b.mov", audioRate: nil), "b.mov has no audio"),
+        (take("b.mov", audioRate: 44_100), "b.mov has audio aac 44100 Hz"),
+    ])
+    func audioDifferencesReencodeOnlyTheAudio(second: MediaInfo, reason: String) throws {
+        let plan = try ExportPlanner.plan(takes: [take("a.mov"), second], options: try options())
+        #expect(plan.mode == .copyVideo)
         #expect(plan.reason.contains(reason), "\(plan.reason)")
     }
 
@@ -84,5 +102,139 @@ private func options(_ filter: String = "none", codec: ExportOptions.CodecReques
         let plan = try ExportPlanner.plan(takes: [take("a.mov"), take("b.mov")], options: try options(size: (640, 360)))
         #expect(plan.mode == .transcode)
         #expect(plan.canvasWidth == 640 && plan.canvasHeight == 360)
+    }
+}
+
+/// A take with several audio tracks, an HDR or full-range colour description, ...
+private func withTracks(_ info: MediaInfo, _ count: Int) -> MediaInfo {
+    var info = info
+    info.audioTracks = (0..<count).map { index in
+        AudioStreamInfo(index: 1 + index, codecName: "aac", sampleRate: 48_000, channels: 2, sampleFormat: "fltp",
+                        timeBase: Rational(1, 48_000), extradata: [9], startTime: 0, duration: 2)
+    }
+    return info
+}
+
+private func coloured(_ info: MediaInfo, _ colour: ColourDescription, pixelFormat: String = "yuv420p") -> MediaInfo {
+    var info = info
+    info.video.colour = colour
+    info.video.pixelFormat = pixelFormat
+    return info
+}
+
+@Suite struct ContainerAwarePlanningTests {
+    /// A check that refuses VP9 and Opus in .mov, as FFmpeg's mov muxer does.
+    private let movRefusesVP9: ExportPlanner.CopyCheck = { container, path, index in
+        container.name == "mov" && path.hasSuffix(".webm") ? "a .mov file (mov) cannot hold vp9" : nil
+    }
+
+    @Test func withoutOutputNameAContainerThatHoldsTheCopyIsChosen() throws {
+        let clip = take("clip.webm", codec: "vp9")
+        let plan = try ExportPlanner.plan(takes: [clip], options: try options(output: "export.mov", outputIsDefault: true),
+                                          copyCheck: movRefusesVP9)
+        #expect(plan.mode == .streamCopy)
+        #expect(plan.output == "export.webm")
+        #expect(plan.notices.contains { $0.contains("export.webm") })
+    }
+
+    @Test func aNamedOutputThatCannotHoldTheCopyIsTranscodedAndSaysWhy() throws {
+        let plan = try ExportPlanner.plan(takes: [take("clip.webm", codec: "vp9")], options: try options(output: "out.mov"),
+                                          copyCheck: movRefusesVP9)
+        #expect(plan.mode == .transcode)
+        #expect(plan.output == "out.mov")
+        #expect(plan.reason.contains("cannot hold vp9"), "\(plan.reason)")
+    }
+
+    @Test func copyIntoAContainerThatCannotHoldItIsRefused() throws {
+        #expect(throws: VRenderError.self) {
+            try ExportPlanner.plan(takes: [take("clip.webm", codec: "vp9")], options: try options(codec: .copy, output: "out.mov"),
+                                   copyCheck: movRefusesVP9)
+        }
+    }
+
+    @Test func audioTheContainerCannotHoldIsReencodedBesideCopiedVideo() throws {
+        let pcmRefused: ExportPlanner.CopyCheck = { _, _, index in index == 1 ? "an .mp4 file (mp4) cannot hold pcm_s16le" : nil }
+        let plan = try ExportPlanner.plan(takes: [take("a.mov"), take("b.mov")], options: try options(output: "out.mp4"),
+                                          copyCheck: pcmRefused)
+        #expect(plan.mode == .copyVideo)
+        #expect(plan.audioCodec == .aac)
+    }
+
+    @Test func matroskaHoldsNoRotationSoPixelsAreTurned() throws {
+        let portrait = take("p.mov", rotation: .clockwise90)
+        let plan = try ExportPlanner.plan(takes: [portrait, portrait], options: try options(output: "out.mkv"))
+        #expect(plan.mode == .transcode)
+        #expect(plan.rotation == .uprightPixels)
+        #expect(plan.canvasWidth == 720 && plan.canvasHeight == 1280)
+        #expect(plan.uprightCanvas.width == 720 && plan.uprightCanvas.height == 1280)
+        // The same takes into .mov keep the rotation as metadata and are copied.
+        let mov = try ExportPlanner.plan(takes: [portrait, portrait], options: try options(output: "out.mov"))
+        #expect(mov.mode == .streamCopy)
+        #expect(mov.uprightRotationDegrees == -90)
+    }
+
+    @Test func webmTranscodesToVP9AndOpus() throws {
+        let plan = try ExportPlanner.plan(takes: [take("a.mov")], options: try options("mono", output: "out.webm"))
+        #expect(plan.videoCodec == .vp9)
+        #expect(plan.audioCodec == .opus)
+        #expect(throws: VRenderError.self) {
+            try ExportPlanner.plan(takes: [take("a.mov")], options: try options(codec: .encode(.h264), output: "out.webm"))
+        }
+    }
+}
+
+@Suite struct AudioTrackPlanningTests {
+    @Test func everyTrackIsKeptWhenTakesAgree() throws {
+        let plan = try ExportPlanner.plan(takes: [withTracks(take("a.mov"), 2), withTracks(take("b.mov"), 2)],
+                                          options: try options("mono"))
+        #expect(plan.audio.trackCount == 2)
+        #expect(plan.notices.isEmpty)
+    }
+
+    @Test func takesThatDisagreeKeepOneTrackAndNameTheDropped() throws {
+        let plan = try ExportPlanner.plan(takes: [withTracks(take("a.mov"), 2), withTracks(take("b.mov"), 1)],
+                                          options: try options("mono"))
+        #expect(plan.audio.trackCount == 1)
+        #expect(plan.notices.contains { $0.contains("a.mov: track 2 dropped") }, "\(plan.notices)")
+        let second = try ExportPlanner.plan(takes: [withTracks(take("a.mov"), 2), withTracks(take("b.mov"), 1)],
+                                            options: try options("mono", audioTrack: 2))
+        #expect(second.audio.sources == [[1], [nil]])
+        #expect(second.notices.contains { $0.contains("b.mov: has no track 2") })
+    }
+
+    @Test func aTakeWithoutAudioContributesSilence() throws {
+        let plan = try ExportPlanner.plan(takes: [take("a.mov"), take("b.mov", audioRate: nil)], options: try options())
+        #expect(plan.audio.trackCount == 1)
+        #expect(plan.audio.sources == [[0], [nil]])
+    }
+}
+
+@Suite struct ColourPlanningTests {
+    private let hlg = ColourDescription.hdr(pq: false)
+
+    @Test func matchingTakesKeepTheirDescription() throws {
+        let plan = try ExportPlanner.plan(takes: [take("a.mov"), take("b.mov")], options: try options("mono"))
+        #expect(plan.colour.output == .bt709)   // unspecified HD resolves to BT.709, and is written
+        #expect(plan.colour.notice == nil)
+    }
+
+    @Test func fullRangeBT601WebcamJoinedToHDIsConvertedAndAnnounced() throws {
+        let webcam = coloured(take("cam.mkv", width: 640, height: 480), ColourDescription(primaries: 2, transfer: 2, matrix: 5, fullRange: true),
+                              pixelFormat: "yuvj422p")
+        let plan = try ExportPlanner.plan(takes: [take("a.mov"), webcam], options: try options())
+        #expect(plan.colour.output == .bt709)
+        #expect(plan.colour.sources[1].fullRange)
+        #expect(plan.notices.contains { $0.contains("converted to BT.709") && $0.contains("cam.mkv") })
+    }
+
+    @Test func hdrTakesStayHDRUnlessFilteredOrMixed() throws {
+        let phone = coloured(take("hdr.mov"), hlg, pixelFormat: "yuv420p10le")
+        let kept = try ExportPlanner.plan(takes: [phone, phone], options: try options(size: (640, 360)))
+        #expect(kept.colour.tenBit && kept.colour.output.isHLG && kept.videoCodec == .hevc)
+        let filtered = try ExportPlanner.plan(takes: [phone], options: try options("mono"))
+        #expect(!filtered.colour.tenBit && filtered.colour.toneMapped == [true])
+        #expect(filtered.notices.contains { $0.contains("tone-mapped") })
+        let mixed = try ExportPlanner.plan(takes: [phone, take("sdr.mov")], options: try options())
+        #expect(mixed.colour.toneMapped == [true, false] && mixed.colour.output == .bt709)
     }
 }

@@ -36,6 +36,27 @@ import VRenderTestSupport
         #expect(abs((luma ?? 0) - 76) < 1.5, "first frame of take 2: YAVG \(String(describing: luma))")
     }
 
+    @Test func fileNamesSortInRecordingOrderAcrossCaptures() throws {
+        let first = try record(FakeCamera(), RecordingPlan(outputDirectory: directory, takes: 4, duration: 0.1, codec: .h264))
+        #expect(first.map(\.file).compactMap(TakesFolder.takeNumber(inFileName:)) == [1, 2, 3, 4])
+        // A second capture into the same folder counts on after the takes already there.
+        let second = try record(FakeCamera(), RecordingPlan(outputDirectory: directory, takes: 2, duration: 0.1, codec: .h264))
+        #expect(second.map(\.file).compactMap(TakesFolder.takeNumber(inFileName:)) == [5, 6])
+
+        let listed = try TakesManifest.load(from: directory).takes
+        #expect(listed.map(\.file) == (first + second).map(\.file))
+        // What a shell glob sees, in byte order (LC_ALL=C) as `ls` would list it.
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        let movies = files.filter { $0.hasSuffix(".mov") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(movies == listed.map(\.file))
+        let thumbnails = files.filter { $0.hasSuffix(".png") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(thumbnails == listed.compactMap(\.thumbnail))
+        #expect(movies.allSatisfy { $0.hasPrefix("segment_000") && $0.count == "segment_0001_".count + 36 + ".mov".count })
+        let (paths, order) = try TakesFolder.takePaths(in: directory)
+        #expect(paths == listed.map { directory + "/" + $0.file })
+        #expect(order == .manifest)
+    }
+
     @Test func aScriptDrivesTheCameraAndStopsTheTake() throws {
         let script = try ActionScript(text: "at 0s zoom 10\nat 0.5s torch on\nat 1s stop\n", source: "t.actions")
         let camera = FakeCamera()

@@ -70,6 +70,28 @@ import VRenderTestSupport
         #expect(result.standardError.contains("vrender: error: /dev/video-missing"))
     }
 
+    @Test func aFailedCaptureLeavesNoFolderItMade() {
+        let out = directory + "/new/deeper"
+        let result = vrender("capture", "--device", "/dev/nonexistent", "--out", out, "--duration", "1s")
+        #expect(result.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/new"))
+        // A folder that was there before is kept, even empty.
+        let existing = directory + "/kept"
+        try? FileManager.default.createDirectory(atPath: existing, withIntermediateDirectories: false)
+        #expect(vrender("capture", "--device", "/dev/nonexistent", "--out", existing, "--duration", "1s").status == 1)
+        #expect(FileManager.default.fileExists(atPath: existing))
+    }
+
+    @Test func takesListNeedsATakesFolder() {
+        let notTakes = vrender("takes", "list", directory)
+        #expect(notTakes.status == 1)
+        #expect(notTakes.standardError.hasPrefix("vrender: error: \(directory): no takes.json (not a takes folder"))
+        #expect(notTakes.standardOutput.isEmpty)
+        let missing = vrender("takes", "list", directory + "/missing")
+        #expect(missing.status == 1)
+        #expect(missing.standardError == "vrender: error: \(directory)/missing: no such folder\n")
+    }
+
     @Test func withoutATerminalADurationIsNeeded() {
         let result = vrender("capture", "--device", "synthetic", "--out", directory + "/n")
         #expect(result.status == 1)
@@ -89,6 +111,7 @@ import VRenderTestSupport
         #expect(ProgramRun.ffprobe(sheet, stream: "v", entries: "stream=width") == "344")    // 8 + 2 × (160 + 8)
         #expect(ProgramRun.ffprobe(sheet, stream: "v", entries: "stream=height") == "264")   // 8 + 2 × (120 + 8)
         let first = try manifest(out)[0]["file"] as? String ?? ""
+        #expect(first.hasPrefix("segment_0001_") && first.hasSuffix(".mov"))
         let removed = vrender("takes", "rm", out, "1")
         #expect(removed.status == 0)
         #expect(!FileManager.default.fileExists(atPath: out + "/" + first))

@@ -39,13 +39,63 @@ import VRenderTestSupport
         #expect(result.standardOutput.contains("none"))
     }
 
-    @Test func usageErrorsExitWithArgumentParsersCode() {
-        let noInputs = vrender("concat")
-        #expect(noInputs.status == 64)
-        #expect(noInputs.standardError.contains("give at least one input take"))
+    /// A usage error is one `vrender: error:` line, at most a hint after it, and exit status 2.
+    /// `message` nil: any message.
+    private func expectUsageError(_ result: ProgramRun, _ message: String?, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == 2, "\(result.standardError)", sourceLocation: sourceLocation)
+        let lines = result.standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.first?.hasPrefix("vrender: error: \(message ?? "")") == true, sourceLocation: sourceLocation)
+        #expect(message == nil || lines.first.map(String.init) == "vrender: error: \(message!)", sourceLocation: sourceLocation)
+        #expect(lines.count <= 2 && lines.dropFirst().allSatisfy { $0.hasPrefix("see 'vrender") },
+                "\(result.standardError)", sourceLocation: sourceLocation)
+        #expect(result.standardOutput.isEmpty, sourceLocation: sourceLocation)
+    }
+
+    @Test func usageErrorsAreOneLineAndExitTwo() {
+        expectUsageError(vrender("concat"), "give at least one input take")
+        expectUsageError(vrender("concat", "--crf", "99", "a.mov"), "--crf must be between 0 and 51, got 99")
+        // Without inputs ArgumentParser reports the failed validate() first; either is one line.
+        expectUsageError(vrender("concat", "--bogus"), nil)
+        expectUsageError(vrender("concat", "a.mov", "--bogus"), "Unknown option '--bogus'")
+        expectUsageError(vrender("concat", "a.mov", "--crf"), "Missing value for '--crf <crf>'")
+        expectUsageError(vrender("takes", "list"), "Missing expected argument '<dir>'")
         let badSize = vrender("concat", TestMedia.path("small_a.mov"), "--size", "1281x720")
-        #expect(badSize.status == 64)
-        #expect(badSize.standardError.contains("--size"))
+        expectUsageError(badSize, "--size '1281x720' is not WxH with even, positive sides (e.g. 1280x720)")
+        #expect(badSize.standardError.contains("see 'vrender concat --help'"))
+    }
+
+    @Test func helpAndVersionStillExitZero() {
+        let version = vrender("--version")
+        #expect(version.status == 0)
+        #expect(version.standardOutput == "0.1.0\n")
+        let help = vrender("help", "takes", "rm")
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("USAGE: vrender takes rm"))
+        #expect(vrender("--help").standardOutput.contains("2 on a usage error"))
+    }
+
+    @Test func aRuntimeErrorIsPrintedOnce() {
+        let result = vrender("takes", "rm", "/nonexistent", "1")
+        #expect(result.status == 1)
+        #expect(result.standardError == "vrender: error: /nonexistent: no such folder\n")
+    }
+
+    @Test func theProgressBarFitsANarrowTerminal() {
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "60"
+        let result = ProgramRun.run(Self.binary, ["concat", TestMedia.path("small_a.mov"), TestMedia.path("small_b.mov"),
+                                                  "-o", directory + "/bar.mov", "--codec", "h264", "--preset", "ultrafast",
+                                                  "--progress", "bar"], environment: environment)
+        #expect(result.status == 0, "\(result.standardError)")
+        // Each redraw: carriage return, at most 59 characters, clear to the end of the line.
+        let draws = result.standardError.split(separator: "\r").dropFirst()
+        #expect(!draws.isEmpty)
+        for draw in draws {
+            let line = draw.split(separator: "\n", omittingEmptySubsequences: false)[0]
+            #expect(line.hasSuffix("\u{1B}[K"), "\(line)")
+            #expect(line.dropLast(3).count <= 59, "\(line)")
+        }
+        #expect(draws.last?.contains("100%") == true)
     }
 
     @Test func inputErrorsNameTheFileAndExitOne() {

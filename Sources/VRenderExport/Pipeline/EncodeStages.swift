@@ -45,6 +45,8 @@ struct VideoEncodeStage {
 /// encodes AAC. Audio is light work: one thread does all of it.
 struct AudioStage {
     let plan: ExportPlan
+    /// The output audio track this stage makes.
+    let track: Int
     let encoder: OwnershipTransfer<Encoder>
     let input: BoundedQueue<PacketEvent>
     let output: BoundedQueue<MuxItem>
@@ -55,7 +57,8 @@ struct AudioStage {
     func run() throws {
         defer { producers.producerDone() }
         let encoder = encoder.take()
-        let converter = AudioConverter(sampleRate: plan.timeline.sampleRate, channels: 2)
+        let converter = AudioConverter(sampleRate: plan.timeline.sampleRate, channels: 2,
+                                       interleaved: encoder.takesInterleavedAudio)
         let frameSize = encoder.frameSize > 0 ? encoder.frameSize : 1024
         var encodedSamples: Int64 = 0
         var decoder: Decoder?
@@ -66,7 +69,7 @@ struct AudioStage {
         let shell = Frame()
 
         let send: (Packet) throws -> Void = { packet in
-            if !output.push(MuxItem(stream: .audio, packet: packet)) { throw VRenderError.cancelled }
+            if !output.push(MuxItem(stream: .audio(track: track), packet: packet)) { throw VRenderError.cancelled }
         }
         func encodeBuffered(final: Bool) throws {
             while converter.buffered >= frameSize || (final && converter.buffered > 0) {
@@ -130,13 +133,16 @@ struct AudioStage {
 struct MuxStage {
     let muxer: OwnershipTransfer<Muxer>
     let videoStream: Int
-    let audioStream: Int?
+    let audioStreams: [Int]
     let input: BoundedQueue<MuxItem>
 
     func run() throws {
         let muxer = muxer.take()
         while let item = input.pop() {
-            try muxer.write(item.packet, stream: item.stream == .video ? videoStream : audioStream!)
+            switch item.stream {
+            case .video: try muxer.write(item.packet, stream: videoStream)
+            case .audio(let track): try muxer.write(item.packet, stream: audioStreams[track])
+            }
         }
         if input.isCancelled { throw VRenderError.cancelled }
         try muxer.finish()

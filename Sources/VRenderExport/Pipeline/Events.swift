@@ -30,7 +30,7 @@ struct EncodeItem: Sendable {
 
 /// An encoded packet on its way to the muxer.
 struct MuxItem: Sendable {
-    enum Stream: Sendable { case video, audio }
+    enum Stream: Sendable { case video, audio(track: Int) }
     let stream: Stream
     let packet: Packet
 }

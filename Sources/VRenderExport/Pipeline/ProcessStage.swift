@@ -23,7 +23,9 @@ struct ProcessStage {
     func run() throws {
         defer { output.finish() }
         let executor = executor.take()
-        let normalizer = FrameNormalizer(canvasWidth: plan.canvasWidth, canvasHeight: plan.canvasHeight)
+        let normalizer = FrameNormalizer(canvasWidth: plan.canvasWidth, canvasHeight: plan.canvasHeight,
+                                         tenBit: plan.colour.tenBit, target: plan.colour.output)
+        var toneMap: ToneMapStep?
         var takeIndex = 0
         var assigner = SlotAssigner(slotCount: 0)
         var pending: Frame?
@@ -36,8 +38,7 @@ struct ProcessStage {
                 return
             }
             let take = plan.timeline.takes[takeIndex]
-            let item = try render(frame, rotation: plan.pixelRotation(ofTake: takeIndex), normalizer: normalizer,
-                                  executor: executor)
+            let item = try render(frame, take: takeIndex, normalizer: normalizer, toneMap: toneMap, executor: executor)
             emittedAny = true
             guard output.push(EncodeItem(frame: item.frame, origin: item.origin,
                                          firstSlot: take.firstSlot + start, count: count)) else {
@@ -49,6 +50,8 @@ struct ProcessStage {
             switch event {
             case .takeStart(let index):
                 takeIndex = index
+                toneMap = plan.colour.toneMapped[index]
+                    ? ToneMapStep(colour: plan.colour.sources[index], threads: ProcessInfo.processInfo.activeProcessorCount) : nil
                 assigner = SlotAssigner(slotCount: plan.timeline.takes[index].slotCount)
                 emittedAny = false
                 lastSlot = -1
@@ -72,7 +75,11 @@ struct ProcessStage {
                     damage.warn("\(plan.takes[index].path): no picture could be decoded; its \(slots) frames are black")
                     let canvas = try canvases.obtain()
                     try canvas.makeWritable()
-                    canvas.fillBlack()
+                    if plan.colour.tenBit {
+                        ImageOps16.fillBlack(canvas.yuvImage16(), outside: PixelRect(x: 0, y: 0, width: 0, height: 0))
+                    } else {
+                        canvas.fillBlack()
+                    }
                     guard output.push(EncodeItem(frame: canvas, origin: .canvas,
                                                  firstSlot: plan.timeline.takes[index].firstSlot, count: slots)) else {
                         throw VRenderError.cancelled
@@ -82,10 +89,17 @@ struct ProcessStage {
         }
     }
 
-    /// Produces the canvas picture for a decoded frame.
-    private func render(_ decoded: Frame, rotation: Rotation, normalizer: FrameNormalizer,
+    /// Produces the canvas picture for a decoded frame of take `take`.
+    private func render(_ decoded: Frame, take: Int, normalizer: FrameNormalizer, toneMap: ToneMapStep?,
                         executor: any FilterExecutor) throws -> (frame: Frame, origin: EncodeItem.Origin) {
-        let ready = normalizer.isCanvasReady(decoded, rotation: rotation)
+        let rotation = plan.pixelRotation(ofTake: take)
+        var colour = plan.colour.sources[take]
+        var source = decoded
+        if let toneMap {
+            source = try toneMap.map(decoded, path: plan.takes[take].path)
+            colour = .bt709
+        }
+        let ready = toneMap == nil && normalizer.isCanvasReady(decoded, rotation: rotation, colour: colour)
         if ready && filter.isIdentity {
             return (decoded, .decoded)  // untouched: handed on, not copied
         }
@@ -96,10 +110,10 @@ struct ProcessStage {
             // reads the decoded frame and writes the canvas: never in place on decoder memory.
             try executor.run(source: decoded.yuvImage(), destination: canvas.yuvImage())
         } else {
-            try normalizer.normalize(decoded, rotation: rotation, into: canvas)
+            try normalizer.normalize(source, rotation: rotation, colour: colour, into: canvas)
             if !filter.isIdentity {
                 // Only the picture is filtered: letterbox bars stay true black.
-                let placement = normalizer.placement(width: decoded.width, height: decoded.height, rotation: rotation)
+                let placement = normalizer.placement(width: source.width, height: source.height, rotation: rotation)
                 let picture = canvas.yuvImage().cropped(to: placement)
                 try executor.run(source: picture, destination: picture)
             }

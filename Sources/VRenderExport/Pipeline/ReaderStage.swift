@@ -1,29 +1,32 @@
 import VRenderCore
 import VRenderMedia
 
-/// Stage 1: reads every take's packets in order and routes them to the video and audio
-/// decoding stages. Owns the demuxers; creates each take's decoders and hands them over with
-/// the take-start event.
+/// Stage 1: reads every take's packets in order and routes them to the video stage and to one
+/// audio stage per output track. Owns the demuxers; creates each take's decoders and hands
+/// them over with the take-start event (no video decoder when the video is copied).
 struct ReaderStage {
     let plan: ExportPlan
     let video: BoundedQueue<PacketEvent>
-    /// Nil when the export has no audio at all.
-    let audio: BoundedQueue<PacketEvent>?
+    /// One queue per output audio track (empty when the export has no audio).
+    let audio: [BoundedQueue<PacketEvent>]
     let packets: ObjectPool<Packet>
     let damage: DamageLog
 
     func run() throws {
         defer {
             video.finish()
-            audio?.finish()
+            audio.forEach { $0.finish() }
         }
         for (index, take) in plan.takes.enumerated() {
             let demuxer = try openDemuxer(take.path)
-            let videoDecoder = try Decoder(demuxer: demuxer, streamIndex: take.video.index)
-            let audioDecoder = try take.audio.map { try Decoder(demuxer: demuxer, streamIndex: $0.index, threads: 1) }
-            guard video.push(.takeStart(index: index, decoder: OwnershipTransfer(videoDecoder))) else { return }
-            if let audio {
-                guard audio.push(.takeStart(index: index, decoder: audioDecoder.map(OwnershipTransfer.init))) else { return }
+            let videoDecoder = plan.mode == .transcode ? try Decoder(demuxer: demuxer, streamIndex: take.video.index) : nil
+            guard video.push(.takeStart(index: index, decoder: videoDecoder.map(OwnershipTransfer.init))) else { return }
+            var routes = [take.video.index: video]
+            for (track, queue) in audio.enumerated() {
+                let source = plan.audio.source(take: take, takeIndex: index, track: track)
+                let decoder = try source.map { try Decoder(demuxer: demuxer, streamIndex: $0.index, threads: 1) }
+                if let source { routes[source.index] = queue }
+                guard queue.push(.takeStart(index: index, decoder: decoder.map(OwnershipTransfer.init))) else { return }
             }
             while true {
                 let packet = try packets.obtain()
@@ -31,13 +34,7 @@ struct ReaderStage {
                     packets.recycle(packet)
                     break
                 }
-                let target: BoundedQueue<PacketEvent>?
-                switch packet.streamIndex {
-                case take.video.index: target = video
-                case take.audio?.index: target = audio
-                default: target = nil
-                }
-                guard let target else {
+                guard let target = routes[packet.streamIndex] else {
                     packet.unref()
                     packets.recycle(packet)
                     continue
@@ -49,7 +46,7 @@ struct ReaderStage {
                 damage.warn("\(take.path): reading stopped early at damaged data; the rest of the take is black or silent")
             }
             guard video.push(.takeEnd(index: index)) else { return }
-            if let audio, !audio.push(.takeEnd(index: index)) { return }
+            for queue in audio where !queue.push(.takeEnd(index: index)) { return }
         }
     }
 }

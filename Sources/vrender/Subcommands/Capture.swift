@@ -11,10 +11,12 @@ extension VRender {
         static let configuration = CommandConfiguration(
             abstract: "Record takes from a V4L2 camera or the synthetic camera.",
             discussion: """
-                Each take becomes its own file, DIR/segment_<UUID>.mov (written fragmented, so a \
-                take survives a crash up to its last second), with a thumbnail DIR/segment_<UUID>.png \
-                and an entry in DIR/takes.json. Takes end after --duration, at a script's \
-                'at <time> stop', or, on a terminal without either, when you press space again.
+                Each take becomes its own file, DIR/segment_<NNNN>_<UUID>.mov (written fragmented, \
+                so a take survives a crash up to its last second), with a thumbnail \
+                DIR/segment_<NNNN>_<UUID>.png and an entry in DIR/takes.json. NNNN counts on from \
+                the takes already in DIR, so 'DIR/*.mov' lists takes in recording order. Takes end \
+                after --duration, at a script's 'at <time> stop', or, on a terminal without either, \
+                when you press space again.
 
                 Keys on a terminal: space start/stop a take, 0/1/2 lens 0.5x/1x/2x, +/- ramp the \
                 zoom, t torch, f flip the camera, q quit.
@@ -81,13 +83,31 @@ extension VRender {
 
         func run() throws {
             FFmpegLog.configure(verbose: false)
+            let created = Self.missingFolders(out)
             do {
                 try record()
-            } catch let code as ExitCode {
-                throw code
             } catch {
+                // A capture that failed must not leave behind folders it made for nothing.
+                // rmdir(2) removes a folder only while it is empty, so takes are never lost.
+                for folder in created {
+                    guard rmdir(folder) == 0 else { break }   // not empty: keep it and its parents
+                }
                 throw ErrorReporting.exitCode(for: error, context: device)
             }
+        }
+
+        /// `path` and those of its parents that do not exist yet, deepest first: what
+        /// `createDirectory(withIntermediateDirectories:)` will make.
+        static func missingFolders(_ path: String) -> [String] {
+            var missing: [String] = []
+            var current = path
+            while current.count > 1 && current.hasSuffix("/") { current.removeLast() }
+            var status = stat()
+            while !current.isEmpty, current != "/", current != ".", lstat(current, &status) != 0, errno == ENOENT {
+                missing.append(current)
+                current = (current as NSString).deletingLastPathComponent
+            }
+            return missing
         }
 
         private func record() throws {

@@ -21,28 +21,33 @@ extension VRender {
                 complete; the takes are never modified.
                 """)
 
-        @Argument(help: ArgumentHelp("Takes to join, in order (.mov, .mp4, .mkv, ...).", valueName: "input"))
+        @Argument(help: ArgumentHelp("Takes to join, in order (.mov, .mp4, .mkv, .webm, ...), or a takes folder (joined in its takes.json order).", valueName: "input"))
         var inputs: [String] = []
 
-        @Option(name: [.short, .customLong("output")], help: "Output file; its extension picks the container (.mov, .mp4, .mkv).")
-        var output = "export.mov"
+        @Option(name: [.short, .customLong("output")],
+                help: ArgumentHelp("Output file; its extension picks the container (.mov, .mp4, .mkv, .webm). Default: export.mov, or export.<ext> of a container that can hold a stream copy of the takes.", valueName: "file"))
+        var output: String?
+
+        @Option(name: .customLong("audio-track"), parsing: .unconditional,
+                help: ArgumentHelp("Keep only audio track N (1-based) of each take. Default: every track when all takes have the same number, else track 1.", valueName: "N"))
+        var audioTrack: Int?
 
         @Option(help: ArgumentHelp("Filter or comma-separated chain to apply (see 'vrender filters').", valueName: "name"))
         var filter = "none"
 
-        @Option(help: "Video codec: auto (stream copy when possible, else hevc, else h264), hevc, h264, ffv1 (lossless), or copy (stream copy or fail).")
+        @Option(help: "Video codec: auto (stream copy when possible, else hevc, else h264; vp9 for .webm), hevc, h264, ffv1 (lossless), vp9, av1, or copy (stream copy or fail).")
         var codec: CodecArgument = .auto
 
-        @Option(help: "Constant rate factor for the video encoder (0-51; lower is better quality).")
+        @Option(parsing: .unconditional, help: "Constant rate factor for the video encoder (0-51; lower is better quality).")
         var crf: Int?
 
         @Option(help: ArgumentHelp("Encoder preset, ultrafast ... veryslow (default veryfast).", valueName: "name"))
         var preset: String?
 
-        @Option(help: ArgumentHelp("Output canvas WxH (default: the first take's upright size).", valueName: "WxH"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Output canvas WxH (default: the first take's upright size).", valueName: "WxH"))
         var size: String?
 
-        @Option(help: ArgumentHelp("Output frame rate (default: the first take's).", valueName: "rate"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Output frame rate (default: the first take's).", valueName: "rate"))
         var fps: String?
 
         @Flag(help: "Replace the output file if it exists.")
@@ -66,14 +71,27 @@ extension VRender {
             if let fps, ValueSyntax.frameRate(fps) == nil {
                 throw ValidationError("--fps '\(fps)' is not a frame rate between 0 and 1000 (e.g. 30, 29.97, 30000/1001)")
             }
+            if let audioTrack, audioTrack < 1 { throw ValidationError("--audio-track must be 1 or more, got \(audioTrack)") }
+            if let output {
+                let ext = (output as NSString).pathExtension.lowercased()
+                if ext.isEmpty {
+                    throw ValidationError("-o '\(output)' has no file extension; the extension picks the container (.mov, .mp4, .mkv or .webm)")
+                }
+                if !Self.containers.contains(ext) {
+                    throw ValidationError("-o '\(output)': vrender writes .mov, .mp4, .m4v, .mkv or .webm, not .\(ext)")
+                }
+            }
         }
+
+        static let containers = ["mov", "mp4", "m4v", "mkv", "webm"]
 
         func run() throws {
             FFmpegLog.configure(verbose: reporting.verbose)
             let options: ExportOptions
             do {
                 options = ExportOptions(
-                    inputs: inputs, output: output, filter: try FilterRegistry.chain(filter),
+                    inputs: inputs, output: output ?? "export.mov", outputIsDefault: output == nil, audioTrack: audioTrack,
+                    filter: try FilterRegistry.chain(filter),
                     codec: codec.request, crf: crf, preset: preset,
                     size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate),
                     overwrite: overwrite, gpu: backend.gpu)
@@ -87,14 +105,13 @@ extension VRender {
 
             let summary: ExportSummary
             do {
-                let takes = try exporter.probe()
-                let plan = try exporter.plan(takes)
+                let plan = try exporter.prepare()
                 printPlan(plan)
                 summary = try exporter.run(plan)
                 printer.finish()
             } catch {
                 printer.finish()
-                throw ErrorReporting.exitCode(for: error, context: output)
+                throw ErrorReporting.exitCode(for: error, context: output ?? "export.mov")
             }
             for (path, count) in summary.damagedFrames.sorted(by: { $0.key < $1.key }) {
                 ErrorReporting.printWarning("\(path): \(count) damaged packet(s) or frame(s) skipped")
@@ -112,18 +129,28 @@ extension VRender {
             guard reporting.resolvedStyle != .none || !reporting.json else { return }
             let total = String(format: "%.2f", plan.timeline.duration)
             var line = "plan: \(plan.reason)\n"
-            if plan.mode == .transcode {
-                line += "plan: \(plan.takes.count) take(s), \(total) s -> \(plan.canvasWidth)x\(plan.canvasHeight) at \(plan.frameRate) fps"
-                switch plan.rotation {
-                case .keepMetadata(let rotation, _) where rotation != .none:
-                    line += ", rotation \(rotation.rawValue)° kept as metadata"
-                case .uprightPixels:
-                    line += ", mixed rotations turned upright in pixels"
-                default:
-                    break
-                }
-                line += plan.hasAudio ? ", audio AAC 48 kHz stereo\n" : ", no audio\n"
+            let upright = plan.uprightCanvas
+            line += "plan: \(plan.takes.count) take(s), \(total) s -> \(plan.output), \(upright.width)x\(upright.height)"
+            line += " at \(plan.frameRateText) fps"
+            switch plan.rotation {
+            case .keepMetadata(let rotation, _) where rotation != .none:
+                line += ", rotation \(rotation.ffprobeDegrees)° kept as metadata"
+            case .uprightPixels:
+                line += ", turned upright in pixels"
+            default:
+                break
             }
+            if plan.mode == .transcode { line += ", colours \(plan.colour.output)" + (plan.colour.tenBit ? " 10-bit" : "") }
+            if plan.audio.trackCount == 0 {
+                line += ", no audio"
+            } else if plan.mode != .streamCopy {
+                let tracks = plan.audio.trackCount > 1 ? "\(plan.audio.trackCount) audio tracks" : "audio"
+                line += ", \(tracks) \(plan.audioCodec.rawValue.uppercased()) 48 kHz stereo"
+            } else if plan.audio.trackCount > 1 {
+                line += ", \(plan.audio.trackCount) audio tracks"
+            }
+            line += "\n"
+            for notice in plan.notices { line += "plan: note: \(notice)\n" }
             FileHandle.standardError.write(Data(line.utf8))
         }
 
@@ -138,7 +165,7 @@ extension VRender {
 
 /// `--codec` values.
 enum CodecArgument: String, ExpressibleByArgument, CaseIterable {
-    case auto, hevc, h264, ffv1, copy
+    case auto, hevc, h264, ffv1, vp9, av1, copy
 
     var request: ExportOptions.CodecRequest {
         switch self {
@@ -146,6 +173,8 @@ enum CodecArgument: String, ExpressibleByArgument, CaseIterable {
         case .hevc: return .encode(.hevc)
         case .h264: return .encode(.h264)
         case .ffv1: return .encode(.ffv1)
+        case .vp9: return .encode(.vp9)
+        case .av1: return .encode(.av1)
         case .copy: return .copy
         }
     }

@@ -40,19 +40,11 @@ extension VRender {
 
         func run() throws {
             FFmpegLog.configure(verbose: false)
-            do {
-                try demo()
-            } catch {
-                throw ErrorReporting.exitCode(for: error)
-            }
-        }
-
-        private func demo() throws {
             let takesDirectory = out + "/takes"
             try FileManager.default.createDirectory(atPath: takesDirectory, withIntermediateDirectories: true)
             // The demo owns this folder: start from no takes so reruns give the same result.
             for name in (try? FileManager.default.contentsOfDirectory(atPath: takesDirectory)) ?? []
-            where name.hasPrefix("segment_") || name == TakesManifest.fileName {
+            where name.hasPrefix(TakesFolder.takeFilePrefix) || name == TakesManifest.fileName {
                 unlink(takesDirectory + "/" + name)
             }
             let source = try SyntheticCamera(specification: "synthetic:seed=1",
@@ -62,10 +54,10 @@ extension VRender {
             let recorder = Recorder(source: source, plan: RecordingPlan(outputDirectory: takesDirectory, takes: 3, script: script)) {
                 status.handle($0)
             }
-            let takes = try recorder.run()
+            _ = try recorder.run()
 
             let output = out + "/export.mov"
-            let options = ExportOptions(inputs: takes.map { takesDirectory + "/" + $0.file }, output: output,
+            let options = ExportOptions(inputs: try TakesFolder.takePaths(in: takesDirectory).paths, output: output,
                                         filter: try FilterRegistry.chain("mono"), overwrite: true, gpu: backend.gpu)
             let printer = ProgressPrinter(style: isatty(STDERR_FILENO) != 0 ? .bar : .none)
             let exporter = Exporter(options: options) { printer.report($0) }

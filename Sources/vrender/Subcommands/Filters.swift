@@ -35,10 +35,15 @@ extension VRender {
             FFmpegLog.configure(verbose: false)
             if let preview {
                 do {
-                    let result = try FilterPreview.render(input: preview, atSeconds: ValueSyntax.seconds(at) ?? 1,
+                    let requested = ValueSyntax.seconds(at) ?? 1
+                    let result = try FilterPreview.render(input: preview, atSeconds: requested,
                                                           filters: FilterRegistry.all, backend: backend.gpu)
                     try PNGWriter.write(result.image, to: output)
-                    print("\(output): \(FilterRegistry.all.count) filters on \(preview) at \(at), \(result.image.width)x\(result.image.height) (\(result.backend))")
+                    let shown = String(format: "%.2f s", result.shownSeconds)
+                    if result.shownSeconds < requested - 0.05 {
+                        ErrorReporting.printWarning("--at \(at) is past the end of \(preview): showing its last frame, at \(shown)")
+                    }
+                    print("\(output): \(FilterRegistry.all.count) filters on \(preview) at \(shown), \(result.image.width)x\(result.image.height) (\(result.backend))")
                 } catch {
                     throw ErrorReporting.exitCode(for: error)
                 }

@@ -5,7 +5,8 @@ import VRenderMedia
 import VRenderRecording
 
 extension VRender {
-    /// `vrender takes`: look after a folder of recorded takes.
+    /// `vrender takes`: look after a folder of recorded takes. The folder logic lives in
+    /// VRenderRecording's `TakesFolder`; errors go up to `VRender.main`, which prints them.
     struct Takes: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List, remove or preview the takes in a folder.",
@@ -21,7 +22,7 @@ extension VRender {
             var json = false
 
             func run() throws {
-                let manifest = try TakesFolder.manifest(directory)
+                let manifest = try TakesFolder.manifest(in: directory)
                 if json {
                     try JSONOutput.print(manifest.takes)
                     return
@@ -55,19 +56,8 @@ extension VRender {
             }
 
             func run() throws {
-                do {
-                    var manifest = try TakesFolder.manifest(directory)
-                    let doomed = try takes.map { try TakesFolder.index(of: $0, in: manifest, directory: directory) }
-                    for index in Set(doomed).sorted(by: >) {
-                        let take = manifest.takes.remove(at: index)
-                        for file in [take.file, take.thumbnail].compactMap({ $0 }) {
-                            unlink(directory + "/" + file)
-                        }
-                        print("removed \(take.file)")
-                    }
-                    try manifest.save(to: directory)
-                } catch {
-                    throw ErrorReporting.exitCode(for: error)
+                for take in try TakesFolder.remove(takes, from: directory) {
+                    print("removed \(take.file)")
                 }
             }
         }
@@ -94,46 +84,13 @@ extension VRender {
             }
 
             func run() throws {
-                do {
-                    let manifest = try TakesFolder.manifest(directory)
-                    guard !manifest.takes.isEmpty else { throw VRenderError.input(directory, "has no takes") }
-                    let thumbnailer = Thumbnailer()
-                    let images = try manifest.takes.map { take in
-                        try FrameGrabber.frame(in: directory + "/" + take.file, atSeconds: 0.05) {
-                            try thumbnailer.thumbnail(of: $0, width: width)
-                        }
-                    }
-                    let sheet = RGBImage.grid(images, columns: columns)
-                    try PNGWriter.write(sheet, to: output)
-                    print("\(output): \(images.count) take(s), \(sheet.width)x\(sheet.height)")
-                } catch {
-                    throw ErrorReporting.exitCode(for: error)
-                }
+                FFmpegLog.configure(verbose: false)
+                // Through takes.json, as every takes command reads a folder.
+                _ = try TakesFolder.manifest(in: directory)
+                let (sheet, count) = try TakesFolder.contactSheet(of: directory, columns: columns, width: width)
+                try PNGWriter.write(sheet, to: output)
+                print("\(output): \(count) take(s), \(sheet.width)x\(sheet.height)")
             }
         }
-    }
-}
-
-/// Shared by the `takes` subcommands.
-enum TakesFolder {
-    static func manifest(_ directory: String) throws -> TakesManifest {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ErrorReporting.exitCode(for: VRenderError.input(directory, "no such folder"))
-        }
-        do {
-            return try TakesManifest.load(from: directory)
-        } catch {
-            throw ErrorReporting.exitCode(for: error)
-        }
-    }
-
-    /// A take named by its 1-based number or its file name.
-    static func index(of name: String, in manifest: TakesManifest, directory: String) throws -> Int {
-        if let number = Int(name), (1...manifest.takes.count).contains(number) { return number - 1 }
-        if let index = manifest.takes.firstIndex(where: { $0.file == name || $0.file == (name as NSString).lastPathComponent }) {
-            return index
-        }
-        throw VRenderError.input(name, "no such take in \(directory) (see 'vrender takes list \(directory)')")
     }
 }

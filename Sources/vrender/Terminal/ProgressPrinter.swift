@@ -1,7 +1,8 @@
 import Foundation
 import VRenderExport
 
-/// Renders export progress on standard error: a redrawn bar for people, `key=value` blocks
+/// Renders export progress on standard error: a bar redrawn in place, as wide as the terminal
+/// allows (see `TerminalWidth`), for people; `key=value` blocks
 /// for programs (the keys ffmpeg's `-progress` uses, plus `total_frames` and `eta`).
 final class ProgressPrinter: @unchecked Sendable {
     private let style: ProgressStyle
@@ -25,17 +26,46 @@ final class ProgressPrinter: @unchecked Sendable {
         if drewBar { write("\n") }
     }
 
+    /// Redraws the bar in place: `\r`, the line, then "clear to end of line" (ESC [K), so a
+    /// shorter line leaves nothing of a longer one behind. The line always fits the terminal,
+    /// because a wrapped line cannot be redrawn with `\r`.
     private func drawBar(_ progress: ExportProgress) {
-        let width = 30
-        let fraction = progress.framesTotal > 0 ? Swift.min(1, Double(progress.framesDone) / Double(progress.framesTotal)) : 0
-        let filled = Int(fraction * Double(width))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let eta = progress.eta.map { Self.clock($0) } ?? "--:--"
-        let line = String(format: "\r[%@] %3d%%  %d/%d frames  %.1f fps  %.2fx  ETA %@ ",
-                          bar, Int(fraction * 100), progress.framesDone, progress.framesTotal, progress.fps, progress.speed, eta)
-        write(line)
+        write("\r" + Self.barLine(progress, columns: TerminalWidth.current()) + "\u{1B}[K")
         drewBar = true
     }
+
+    /// The bar's text for a terminal `columns` wide: at most `columns - 1` characters (a
+    /// character in the last column makes some terminals wrap at once). Details are left out,
+    /// least useful first, before the bar gets shorter than `minimumBar`.
+    static func barLine(_ progress: ExportProgress, columns: Int) -> String {
+        let room = Swift.max(1, columns - 1)
+        let fraction = progress.framesTotal > 0 ? Swift.min(1, Double(progress.framesDone) / Double(progress.framesTotal)) : 0
+        let percent = String(format: "%3d%%", Int(fraction * 100))
+        // Fields keep their width from one redraw to the next, so the bar does not jump.
+        let eta = "ETA " + (progress.eta.map { Self.clock($0) } ?? "--:--").leftPadded(to: 5)
+        let total = String(progress.framesTotal)
+        let frames = String(progress.framesDone).leftPadded(to: total.count) + "/" + total + " frames"
+        let rates = String(format: "%5.1f fps  %5.2fx", progress.fps, progress.speed)
+        let details = [
+            [percent, frames, rates, eta],
+            [percent, frames, eta],
+            [percent, eta],
+            [percent],
+        ]
+        for parts in details {
+            let text = parts.joined(separator: "  ")
+            let barWidth = Swift.min(maximumBar, room - text.count - 3)   // "[" + bar + "] "
+            if barWidth >= minimumBar {
+                let filled = Int(fraction * Double(barWidth))
+                return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled) + "] " + text
+            }
+        }
+        // Narrower than any bar: the percentage alone, cut to fit.
+        return String(percent.trimmingCharacters(in: .whitespaces).prefix(room))
+    }
+
+    static let minimumBar = 10
+    static let maximumBar = 30
 
     private func writePlain(_ progress: ExportProgress) {
         var lines = "frame=\(progress.framesDone)\n"
@@ -61,5 +91,11 @@ final class ProgressPrinter: @unchecked Sendable {
         let whole = Int(seconds)
         return String(format: "%02d:%02d:%02d.%06d", whole / 3600, whole / 60 % 60, whole % 60,
                       Int(((seconds - Double(whole)) * 1e6).rounded()))
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

@@ -20,11 +20,13 @@ final class StatusPrinter: @unchecked Sendable {
             guard enabled else { return }
             let camera = status.camera
             let mark = status.recording ? "● REC" : "○ idle"
-            let line = String(format: "\r%@ take %d  %6.2f s  %5.1f fps  drops %d  %@ lens %gx  zoom %.2fx  torch %@ ",
+            let line = String(format: "%@ take %d  %6.2f s  %5.1f fps  drops %d  %@ lens %gx  zoom %.2fx  torch %@",
                               mark, status.take, status.seconds, status.fps, status.dropped,
                               camera.position.rawValue, camera.lens, camera.zoom,
                               camera.torch > 0 ? String(format: "%.0f%%", camera.torch * 100) : "off")
-            write(line)
+            // Cut to the terminal and redrawn in place, as the export's progress bar is: a
+            // wrapped line cannot be redrawn with a carriage return.
+            write("\r" + String(line.prefix(Swift.max(1, TerminalWidth.current() - 1))) + "\u{1B}[K")
             lineShown = true
         case .takeStarted:
             break

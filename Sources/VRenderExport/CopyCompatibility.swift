@@ -1,0 +1,75 @@
+import Foundation
+import VRenderCore
+import VRenderMedia
+
+/// Whether takes can be joined packet for packet, said in the words users think in: codecs,
+/// sizes, frame rates, rotations, audio formats.
+enum CopyCompatibility {
+    /// Why the takes' video cannot be joined packet for packet, or nil when it can: codec,
+    /// codec setup (extradata), size, pixel format, frame rate, time base and rotation must match.
+    static func videoMismatch(_ takes: [MediaInfo]) -> String? {
+        guard let first = takes.first?.video else { return nil }
+        for take in takes.dropFirst() {
+            let b = take.video, name = take.path
+            if first.codecName != b.codecName { return "\(name) is \(b.codecName), the first take is \(first.codecName)" }
+            if first.width != b.width || first.height != b.height {
+                return "\(name) is \(b.width)x\(b.height), the first take is \(first.width)x\(first.height)"
+            }
+            if first.pixelFormat != b.pixelFormat { return "\(name) is \(b.pixelFormat), the first take is \(first.pixelFormat)" }
+            if first.frameRate != b.frameRate {
+                return "\(name) runs at \(fps(b.frameRate)) fps, the first take at \(fps(first.frameRate))"
+            }
+            if first.rotation != b.rotation {
+                return "\(name) has rotation \(b.rotation.ffprobeDegrees)°, the first take \(first.rotation.ffprobeDegrees)° (as ffprobe shows it)"
+            }
+            if first.timeBase != b.timeBase {
+                return "\(name) was written with another timestamp clock than the first take (same \(fps(b.frameRate)) fps, different tools)"
+            }
+            if first.extradata != b.extradata || first.codecTag != b.codecTag || first.profile != b.profile {
+                return "\(name) has different \(b.codecName) codec settings (profile, tag or extradata)"
+            }
+        }
+        return nil
+    }
+
+    /// Why the takes' audio cannot be copied into `plan`'s tracks, or nil when it can: each
+    /// output track's sources must all exist and share codec, rate, channels and setup.
+    static func audioMismatch(_ takes: [MediaInfo], tracks: AudioTrackPlan) -> String? {
+        for track in 0..<tracks.trackCount {
+            let streams = takes.enumerated().map { tracks.source(take: $1, takeIndex: $0, track: track) }
+            guard let first = streams[0] else {
+                return "\(takes[0].path) has no audio\(tracks.trackCount > 1 ? " track \(track + 1)" : ""), another take has"
+            }
+            for (take, stream) in zip(takes, streams).dropFirst() {
+                guard let stream else {
+                    return "\(take.path) has no audio\(tracks.trackCount > 1 ? " track \(track + 1)" : ""), the first take has"
+                }
+                if stream.codecName != first.codecName || stream.sampleRate != first.sampleRate
+                    || stream.channels != first.channels || stream.extradata != first.extradata
+                    || stream.timeBase != first.timeBase {
+                    return "\(take.path) has audio \(describe(stream)), the first take \(describe(first))"
+                }
+            }
+        }
+        return nil
+    }
+
+    static func describe(_ audio: AudioStreamInfo) -> String {
+        "\(audio.codecName) \(audio.sampleRate) Hz \(audio.channels) ch"
+    }
+
+    static func describe(_ take: MediaInfo) -> String {
+        var text = "\(take.video.codecName) \(take.video.width)x\(take.video.height) \(take.video.pixelFormat) \(fps(take.video.frameRate)) fps"
+        if let audio = take.audio { text += " + \(describe(audio))" }
+        return text
+    }
+
+    /// "30", "29.97", "25": a frame rate as people write it.
+    static func fps(_ rate: Rational) -> String {
+        let value = rate.doubleValue
+        if value == value.rounded() { return String(Int(value)) }
+        var text = String(format: "%.2f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import VRenderCore
+import VRenderFilters
+import VRenderMedia
+
+/// Chooses what an export does: stream copy, copy of the video with audio re-encoded, or a
+/// transcode; the container (when none was named), canvas, frame rate, rotation handling,
+/// colours and audio tracks. It plans only what the output container can hold.
+public enum ExportPlanner {
+    /// Asks whether the container accepts a copy of a take's stream: nil, or why not.
+    public typealias CopyCheck = @Sendable (OutputContainer, _ path: String, _ streamIndex: Int) -> String?
+
+    public static let muxerCopyCheck: CopyCheck = { container, path, index in
+        container.refusalToCopy(stream: index, of: path)
+    }
+
+    public static func plan(takes: [MediaInfo], options: ExportOptions,
+                            copyCheck: CopyCheck = muxerCopyCheck) throws -> ExportPlan {
+        guard !takes.isEmpty else { throw VRenderError.option("INPUT", "no input takes given") }
+        let audio = try AudioTrackPlan.make(takes: takes, chosen: options.audioTrack)
+        let videoMismatch = CopyCompatibility.videoMismatch(takes)
+        let audioMismatch = CopyCompatibility.audioMismatch(takes, tracks: audio)
+        let wantsChange = !options.filter.isIdentity || options.size != nil || options.frameRate != nil
+            || options.crf != nil || options.preset != nil
+
+        var output = options.output
+        var container = try OutputContainer(path: output)
+        var refusal = copyRefusal(takes, audio: audio, container: container, check: copyCheck)
+        // No -o: pick a container that can hold the copy, rather than re-encoding for a name.
+        if options.outputIsDefault, videoMismatch == nil, audioMismatch == nil, !wantsChange, options.codec == .auto || options.codec == .copy,
+           refusal != nil {
+            for candidate in defaultContainers(for: takes[0]) {
+                let path = (output as NSString).deletingPathExtension + "." + candidate
+                let other = try OutputContainer(path: path)
+                if copyRefusal(takes, audio: audio, container: other, check: copyCheck) == nil {
+                    output = path
+                    container = other
+                    refusal = nil
+                    break
+                }
+            }
+        }
+        var builder = PlanBuilder(takes: takes, options: options, output: output, container: container, audio: audio)
+        if options.output != output {
+            builder.notices.append("output \(output): a .\((options.output as NSString).pathExtension) file cannot hold these takes as they are")
+        }
+
+        let copyBlocker = videoMismatch ?? refusal?.video
+        switch options.codec {
+        case .copy:
+            if let reason = copyBlocker ?? audioMismatch ?? refusal?.audio {
+                throw VRenderError.option("--codec copy", "cannot stream-copy: \(reason)")
+            }
+            if wantsChange {
+                throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --size, --fps, --crf or --preset")
+            }
+            return builder.copy(.streamCopy, reason: "stream copy: every take is \(CopyCompatibility.describe(takes[0])) (--codec copy)")
+        case .auto where copyBlocker == nil && !wantsChange:
+            if let audioReason = audioMismatch ?? refusal?.audio {
+                return builder.copy(.copyVideo, reason: "video copied, audio re-encoded: \(audioReason)")
+            }
+            return builder.copy(.streamCopy,
+                                reason: "stream copy: every take is \(CopyCompatibility.describe(takes[0])) and no filter was asked")
+        default:
+            break
+        }
+
+        let reason: String
+        if !options.filter.isIdentity {
+            reason = "transcode: filter \(options.filter.names.joined(separator: ",")) changes the pictures"
+        } else if case .encode(let codec) = options.codec, copyBlocker == nil {
+            reason = "transcode: --codec \(codec.rawValue) asks for re-encoding"
+        } else if let copyBlocker {
+            reason = "transcode: \(copyBlocker)"
+        } else {
+            reason = "transcode: --size, --fps, --crf or --preset asks for re-encoding"
+        }
+        return try builder.transcode(reason: reason)
+    }
+
+    /// Why `container` cannot hold a copy of the first take's video or of an audio track.
+    private static func copyRefusal(_ takes: [MediaInfo], audio: AudioTrackPlan, container: OutputContainer,
+                                    check: CopyCheck) -> (video: String?, audio: String?)? {
+        let first = takes[0]
+        var video = check(container, first.path, first.video.index)
+        if video == nil, !container.carriesRotation, let rotated = takes.first(where: { $0.video.rotation != .none }) {
+            video = "a .\(container.path.fileExtension) file (\(container.name)) holds no rotation, and \(rotated.path) has rotation "
+                + "\(rotated.video.rotation.ffprobeDegrees)°: its pictures are turned upright"
+        }
+        var audioRefusal: String?
+        for (index, take) in takes.enumerated() {
+            for track in 0..<audio.trackCount {
+                guard let stream = audio.source(take: take, takeIndex: index, track: track) else { continue }
+                if let why = check(container, take.path, stream.index) { audioRefusal = why }
+            }
+            if audioRefusal != nil { break }
+        }
+        return video == nil && audioRefusal == nil ? nil : (video, audioRefusal)
+    }
+
+    /// Containers to try, in order, when no output was named and .mov cannot hold the copy:
+    /// the first take's own kind of file, then Matroska, which holds nearly everything.
+    private static func defaultContainers(for take: MediaInfo) -> [String] {
+        let own = take.path.fileExtension
+        let ownKind = ["webm", "mkv", "mp4", "m4v"].contains(own) ? [own] : []
+        return ownKind + ["mp4", "mkv"]
+    }
+}
+
+extension String {
+    /// The lowercased extension of a path ("mov"), empty when none.
+    var fileExtension: String { (self as NSString).pathExtension.lowercased() }
+}

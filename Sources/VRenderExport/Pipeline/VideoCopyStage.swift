@@ -1,0 +1,40 @@
+import VRenderCore
+import VRenderMedia
+
+/// Stage 2–4 when the video is copied and only the audio re-encoded: shifts each take's video
+/// packets onto the output timeline (where the timeline puts the take, so the re-encoded
+/// audio lines up with it) and hands them to the muxer unchanged.
+struct VideoCopyStage {
+    let plan: ExportPlan
+    let input: BoundedQueue<PacketEvent>
+    let output: BoundedQueue<MuxItem>
+    let producers: ProducerCount
+    let progress: ProgressThrottle
+
+    func run() throws {
+        defer { producers.producerDone() }
+        var retimer = PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily)
+        var placement = PacketRetimer.Placement(takeOffset: 0, videoStart: 0, takeDuration: 0)
+        var timeBase = Rational(1, 1)
+        var frames = 0
+        while let event = input.pop() {
+            switch event {
+            case .takeStart(let index, _):
+                let take = plan.takes[index]
+                timeBase = take.video.timeBase
+                let firstSlot = plan.timeline.takes[index].firstSlot
+                placement = PacketRetimer.Placement(takeOffset: Double(firstSlot) / plan.frameRate.doubleValue,
+                                                    videoStart: take.video.startTime, takeDuration: take.duration)
+            case .packet(let packet):
+                guard retimer.retime(packet, stream: 0, isAudio: false, timeBase: timeBase, placement) else { continue }
+                frames += 1
+                progress.update(framesDone: frames)
+                guard output.push(MuxItem(stream: .video, packet: packet)) else { throw VRenderError.cancelled }
+            case .takeEnd:
+                break
+            }
+        }
+        if input.isCancelled { return }
+        progress.update(framesDone: frames, finished: true)
+    }
+}

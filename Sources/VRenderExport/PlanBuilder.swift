@@ -1,0 +1,92 @@
+import VRenderCore
+import VRenderFilters
+import VRenderMedia
+
+/// Assembles an `ExportPlan` once the planner has chosen the mode: canvas, rate, rotation,
+/// colours, codecs and the notices that go with them.
+struct PlanBuilder {
+    let takes: [MediaInfo]
+    let options: ExportOptions
+    let output: String
+    let container: OutputContainer
+    let audio: AudioTrackPlan
+    var notices: [String] = []
+
+    init(takes: [MediaInfo], options: ExportOptions, output: String, container: OutputContainer, audio: AudioTrackPlan) {
+        self.takes = takes
+        self.options = options
+        self.output = output
+        self.container = container
+        self.audio = audio
+        notices += audio.dropped.map { "audio: \($0) (keep another with --audio-track N)" }
+    }
+
+    /// A plan that copies the video packets (and the audio too in `.streamCopy`).
+    func copy(_ mode: ExportPlan.Mode, reason: String) -> ExportPlan {
+        let first = takes[0]
+        var plan = ExportPlan(
+            takes: takes, output: output, container: container, mode: mode, reason: reason,
+            canvasWidth: first.video.width, canvasHeight: first.video.height, frameRate: first.video.frameRate,
+            rotation: .keepMetadata(first.video.rotation, matrix: first.video.displayMatrix),
+            timeline: Timeline(durations: takes.map(\.duration), frameRate: first.video.frameRate),
+            colour: .copied(takes), audio: audio, videoCodec: .auto,
+            audioCodec: container.isWebM ? .opus : .aac, notices: notices)
+        if mode == .copyVideo { plan.notices.append("audio re-encoded as \(plan.audioCodec.rawValue.uppercased()) 48 kHz stereo") }
+        return plan
+    }
+
+    /// A plan that decodes and encodes every take.
+    func transcode(reason: String) throws -> ExportPlan {
+        let videoCodec = try chooseVideoCodec()
+        let colour = ColourPlan.make(takes: takes, filtered: !options.filter.isIdentity, codec: videoCodec)
+        let rotations = Set(takes.map(\.video.rotation))
+        let first = takes[0]
+        let rotation: ExportPlan.RotationHandling = rotations.count == 1 && (container.carriesRotation || first.video.rotation == .none)
+            ? .keepMetadata(first.video.rotation, matrix: first.video.displayMatrix)
+            : .uprightPixels
+        // Canvas: the first take's upright size (or --size, upright), stored in the orientation
+        // the output keeps as metadata.
+        let upright = options.size ?? Self.evenSize(first.video.uprightSize)
+        var canvas = upright
+        if case .keepMetadata(let kept, _) = rotation, kept.swapsAxes {
+            canvas = (upright.height, upright.width)
+        }
+        let frameRate = options.frameRate ?? first.video.frameRate
+        var notices = self.notices
+        if let notice = colour.notice { notices.append(notice) }
+        if rotation == .uprightPixels, rotations.count == 1, !reason.contains("holds no rotation") {
+            notices.append("rotation \(first.video.rotation.ffprobeDegrees)° turned upright in pixels: a .\(output.fileExtension) file holds no rotation")
+        }
+        return ExportPlan(
+            takes: takes, output: output, container: container, mode: .transcode, reason: reason,
+            canvasWidth: canvas.width, canvasHeight: canvas.height, frameRate: frameRate, rotation: rotation,
+            timeline: Timeline(durations: takes.map(\.duration), frameRate: frameRate),
+            colour: colour, audio: audio, videoCodec: colour.tenBit ? .hevc : videoCodec,
+            audioCodec: container.isWebM ? .opus : .aac, notices: notices)
+    }
+
+    /// The encoder family the container can hold: VP9 for WebM unless asked otherwise;
+    /// HEVC/H.264 elsewhere. A codec the container cannot hold is refused here, by name.
+    private func chooseVideoCodec() throws -> VideoCodecChoice {
+        var requested: VideoCodecChoice = .auto
+        if case .encode(let codec) = options.codec { requested = codec }
+        let ext = output.fileExtension
+        if container.isWebM {
+            if requested == .auto { return .vp9 }
+            guard [.vp9, .av1].contains(requested) else {
+                throw VRenderError.option("--codec \(requested.rawValue)", "a .webm file holds only VP9 or AV1 video: use --codec vp9 or av1, or write .mkv")
+            }
+        }
+        if requested == .ffv1, ["mp4", "m4v"].contains(ext) {
+            throw VRenderError.option("--codec ffv1", "an .\(ext) file cannot hold FFV1: write .mkv or .mov")
+        }
+        if [.vp9, .av1].contains(requested), ext == "mov" {
+            throw VRenderError.option("--codec \(requested.rawValue)", "a .mov file cannot hold \(requested.rawValue): write .mp4, .mkv or .webm")
+        }
+        return requested
+    }
+
+    private static func evenSize(_ size: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        (Swift.max(2, size.width & ~1), Swift.max(2, size.height & ~1))
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import VRenderCore
+import VRenderMedia
+
+/// A folder of recorded takes, read through its `takes.json`: what `vrender takes` looks after
+/// and what `vrender concat DIR` joins. Every path it returns stays inside the folder, because a
+/// takes folder may come from someone else and its manifest must not reach outside it.
+///
+/// Stateless; every call reads the folder afresh, so it is safe from any thread (two processes
+/// changing one folder at once are not coordinated: the last `takes.json` written wins).
+public enum TakesFolder {
+    /// Where the order of `takePaths(in:)` came from, so a plan can say so.
+    public enum Order: Sendable, Equatable {
+        /// `takes.json`'s order: recording order.
+        case manifest
+        /// No `takes.json`: the folder's video files sorted by name (byte order, as the C locale
+        /// sorts a glob), which is recording order for vrender's own numbered takes.
+        case fileNames
+    }
+
+    /// Extensions (lower case) of the files a folder without `takes.json` is read as.
+    public static let videoExtensions: Set<String> = ["mov", "mp4", "m4v", "mkv", "webm"]
+
+    /// Reads `DIR/takes.json`. Unlike `TakesManifest.load(from:)`, which a first capture uses on
+    /// a new folder, a folder without one is an error here: it is not a takes folder.
+    public static func manifest(in directory: String) throws -> TakesManifest {
+        try requireFolder(directory)
+        guard FileManager.default.fileExists(atPath: manifestPath(directory)) else {
+            throw VRenderError.input(directory, "no \(TakesManifest.fileName) (not a takes folder; 'vrender capture --out' makes one)")
+        }
+        return try TakesManifest.load(from: directory)
+    }
+
+    /// The take `name` means: its 1-based number as `vrender takes list` shows it, or its file name
+    /// (a path to it is accepted too, so shell completion works).
+    public static func index(of name: String, in manifest: TakesManifest, directory: String) throws -> Int {
+        if let number = Int(name), number >= 1, number <= manifest.takes.count { return number - 1 }
+        let file = (name as NSString).lastPathComponent
+        if let index = manifest.takes.firstIndex(where: { $0.file == name || $0.file == file }) {
+            return index
+        }
+        throw VRenderError.input(name, "no such take in \(directory) (see 'vrender takes list \(directory)')")
+    }
+
+    /// Removes takes (named as `index(of:in:directory:)` reads them): their video, thumbnail and
+    /// `takes.json` entry. Every name is resolved before anything is deleted, so one bad name
+    /// removes nothing. Returns the removed entries, in recording order.
+    @discardableResult
+    public static func remove(_ names: [String], from directory: String) throws -> [TakeEntry] {
+        var manifest = try manifest(in: directory)
+        let doomed = Set(try names.map { try index(of: $0, in: manifest, directory: directory) })
+        var removed: [TakeEntry] = []
+        for index in doomed.sorted(by: >) {
+            let take = manifest.takes.remove(at: index)
+            // Only names that stay inside the folder are unlinked: a hostile manifest must not
+            // make `takes rm` delete files elsewhere.
+            for file in [take.file, take.thumbnail].compactMap({ $0 }) where isPlainName(file) {
+                unlink(join(directory, file))
+            }
+            removed.insert(take, at: 0)
+        }
+        try manifest.save(to: directory)
+        return removed
+    }
+
+    /// The takes to join, in order, as paths `DIR/FILE` (a trailing `/` on `directory` is dropped).
+    ///
+    /// With `takes.json`: its entries in order. Each must name a file inside the folder (no
+    /// absolute path, no `..`, no symbolic link leading out) that exists. Without it: the folder's
+    /// video files (`videoExtensions`, hidden files skipped) sorted by name.
+    /// An error names the folder when it is missing or holds no takes, `takes.json` and the entry
+    /// when an entry leads outside, and the file when a listed one is missing.
+    public static func takePaths(in directory: String) throws -> (paths: [String], order: Order) {
+        let directory = trimmingTrailingSlashes(directory)
+        try requireFolder(directory)
+        if FileManager.default.fileExists(atPath: manifestPath(directory)) {
+            let manifest = try TakesManifest.load(from: directory)
+            guard !manifest.takes.isEmpty else {
+                throw VRenderError.input(directory, "has no takes (\(TakesManifest.fileName) lists none)")
+            }
+            let root = try realPath(directory)
+            let paths = try manifest.takes.enumerated().map { number, take in
+                try checkedPath(of: take.file, entry: number + 1, directory: directory, root: root)
+            }
+            return (paths, .manifest)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { name in
+            guard !name.hasPrefix("."), videoExtensions.contains((name as NSString).pathExtension.lowercased()) else { return false }
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: join(directory, name), isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+        guard !names.isEmpty else {
+            throw VRenderError.input(directory, "has no takes (no \(TakesManifest.fileName) and no "
+                                     + videoExtensions.sorted().map { "." + $0 }.joined(separator: ", ") + " files)")
+        }
+        // Byte order, not Swift's Unicode order or the locale's: what `ls` shows with LC_ALL=C.
+        let sorted = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return (sorted.map { join(directory, $0) }, .fileNames)
+    }
+
+    /// A contact sheet: every take's frame at 0.05 s (the seed's thumbnail time), `width` pixels
+    /// wide, `columns` to a row, in recording order.
+    public static func contactSheet(of directory: String, columns: Int, width: Int) throws -> (sheet: RGBImage, takes: Int) {
+        let (paths, _) = try takePaths(in: directory)
+        let thumbnailer = Thumbnailer()
+        let images = try paths.map { path in
+            try FrameGrabber.frame(in: path, atSeconds: SegmentWriter.thumbnailTime) { try thumbnailer.thumbnail(of: $0, width: width) }
+        }
+        return (RGBImage.grid(images, columns: columns), images.count)
+    }
+
+    // MARK: - Paths
+
+    /// `DIR/FILE` for one manifest entry, or an error naming `takes.json` and the entry.
+    private static func checkedPath(of file: String, entry: Int, directory: String, root: String) throws -> String {
+        func refuse(_ why: String) -> VRenderError {
+            VRenderError.input(manifestPath(directory), "entry \(entry) '\(file)' \(why)")
+        }
+        guard !file.isEmpty else { throw refuse("is empty") }
+        guard !file.hasPrefix("/") else { throw refuse("is an absolute path; entries must be inside the folder") }
+        guard !file.split(separator: "/").contains("..") else { throw refuse("leads outside the folder ('..')") }
+        let path = join(directory, file)
+        let resolved: String
+        do {
+            resolved = try realPath(path)
+        } catch {
+            throw VRenderError.input(path, "listed in \(TakesManifest.fileName) (entry \(entry)) but missing")
+        }
+        // A symbolic link inside the folder may still point anywhere.
+        guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else {
+            throw refuse("is a symbolic link leading outside the folder (to \(resolved))")
+        }
+        return path
+    }
+
+    /// A file name with no folder part: what vrender itself writes into a manifest.
+    private static func isPlainName(_ file: String) -> Bool {
+        !file.isEmpty && !file.contains("/") && file != "." && file != ".."
+    }
+
+    private static func requireFolder(_ directory: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw VRenderError.input(directory, "no such folder")
+        }
+        guard isDirectory.boolValue else { throw VRenderError.input(directory, "is not a folder") }
+    }
+
+    private static func manifestPath(_ directory: String) -> String { join(directory, TakesManifest.fileName) }
+
+    static func join(_ directory: String, _ file: String) -> String {
+        let directory = trimmingTrailingSlashes(directory)
+        return (directory == "/" ? "" : directory) + "/" + file
+    }
+
+    private static func trimmingTrailingSlashes(_ path: String) -> String {
+        var path = path
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
+    /// `realpath(3)`: the path with every symbolic link, `.` and `..` resolved; throws when it
+    /// does not exist.
+    private static func realPath(_ path: String) throws -> String {
+        guard let resolved = realpath(path, nil) else {
+            throw VRenderError.input(path, String(cString: strerror(errno)))
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

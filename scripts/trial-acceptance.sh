@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Trial acceptance of `vrender concat` on the kinds of input real users bring, judged by
+# ffprobe/ffmpeg (and scripts/trial_judge.py, standard-library python reading their output).
+#
+#   usage: scripts/trial-acceptance.sh [MEDIA_DIR]
+#     MEDIA_DIR  media made by scripts/make-trial-media.sh (made there if missing; default: a
+#                temporary directory, removed at the end)
+#     VRENDER    the binary (default .build/release/vrender)
+#     JOBS       exports run at once (default 2)
+#     KEEP=1     keep the work directory (exports and their analysis) and print its path
+#     ONLY=REGEX run only the jobs whose name matches (e.g. ONLY='^phone\.')
+#
+# Every video kind (table KINDS) is exported alone and joined with an ordinary H.264 720p30 take
+# (kind first, so the canvas and rate are the kind's; the 1080p phone take goes second, into the
+# 720p canvas), each to .mov, .mp4, .mkv and .mov with --filter mono; the 20-take folder and
+# matching takes must stream-copy; non-videos must be refused. Prints `ok NAME:CHECK` or
+# `FAIL NAME:CHECK: why` per check, then `trial: N passed, M failed`; exits 1 if anything failed.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+export VRENDER=${VRENDER:-$root/.build/release/vrender}
+export JUDGE=$root/scripts/trial_judge.py
+[ -x "$VRENDER" ] || { echo "trial: no binary at $VRENDER (set VRENDER)" >&2; exit 2; }
+export WORK; WORK=$(mktemp -d /tmp/trial.XXXXXX)
+[ "${KEEP:-0}" = 1 ] && echo "trial: work directory $WORK" || trap 'rm -rf "$WORK"' EXIT
+export MEDIA=${1:-$WORK/media}
+start=$SECONDS
+bash "$root/scripts/make-trial-media.sh" "$MEDIA" >/dev/null || { echo "trial: cannot make media" >&2; exit 2; }
+MEDIA=$(cd "$MEDIA" && pwd)
+ORD=ordinary_h264_720p30.mov
+
+# ------------------------------------------------------------------------------------ kinds
+# kind           file                      alone-flags  join (kind+ord: kind first, the canvas
+#                                                       and rate are the kind's; ord+kind: fitted in 720p30)
+KINDS="
+phone            phone_hevc10_rot90.mov    -            ord+kind
+hdr_hlg          hdr_hlg_hevc10.mov        -            kind+ord
+hdr_pq           hdr_pq_hevc10.mp4         -            kind+ord
+vp9_opus         vp9_opus.webm             -            kind+ord
+av1              av1_opus.mkv              -            kind+ord
+aac_5.1          aac_5.1.mp4               -            kind+ord
+aac_44k1_mono    aac_44k1_mono.mp4         -            kind+ord
+two_audio        two_audio_tracks.mov      -            kind+ord
+pcm              pcm_s16le.mov             -            kind+ord
+fps_29.97        fps_29.97.mp4             -            kind+ord
+fps_25           fps_25.mp4                -            kind+ord
+fps_60           fps_60.mp4                -            kind+ord
+odd_444          odd_853x479_444.mp4       -            kind+ord
+odd_420          odd_641x361_420.webm      -            kind+ord
+yuv422           yuv422p_h264.mov          -            kind+ord
+yuv444           yuv444p_h264.mp4          -            kind+ord
+webcam_mkv       webcam_mjpeg.mkv          -            kind+ord
+webcam_avi       webcam_mjpeg_pcm.avi      -            kind+ord
+prores4444       prores4444_pcm.mov        expect-copy  kind+ord
+mjpeg_pcm        mjpeg_pcm.mov             -            kind+ord
+late_video       late_video.mov            -            kind+ord
+one_frame        one_frame.mp4             -            kind+ord
+long_gop         long_gop_bframes.mp4      -            kind+ord
+ordinary         ordinary_h264_720p30.mov  expect-copy  kind+ord
+"
+NONVIDEOS="nonvideo/image.png nonvideo/subtitles_only.mkv nonvideo/subtitles.srt nonvideo/audio_only.m4a nonvideo/cover_art.mp3"
+
+# ------------------------------------------------------------------------------------ analysis
+# analyze FILE DIR [mono]: probe.json (streams, format, packet times), frames.md5 (autorotated
+# video + every audio stream), thumbs.rgb (every frame, 64x36 rgb24, converted by ffmpeg from the
+# file's own colour tags), audio.raw (first audio track, 8 kHz mono s16), decode.err (ffmpeg -v
+# error), and for mono exports stats_{all,right,bottom}.txt (signalstats of the frame, its
+# right-most 2 px, its bottom 2 px, in 8-bit 4:4:4).
+analyze() {
+  local f=$1 d=$2 mono=${3:-}
+  mkdir -p "$d"
+  ffprobe -v error -show_streams -show_format -show_data_hash MD5 \
+    -show_entries packet=stream_index,pts_time,duration_time -of json "$f" >"$d/probe.json" 2>/dev/null
+  local fc="[0:v:0]split=2[m][g];[g]scale=64:36:flags=area,format=rgb24[t]"
+  if [ -n "$mono" ]; then
+    # Whole frame: averaged down to 160x90 first (same means, a fraction of the work). Edges: an
+    # even-aligned strip is cut first (4:2:0 crops snap to even offsets), then the last 2 px of it.
+    local ex='2*trunc((iw-6)/2)' ey='2*trunc((ih-6)/2)'
+    fc="[0:v:0]split=3[m][g][s];[g]scale=64:36:flags=area,format=rgb24[t];[s]split=3[s0][s1][s2]"
+    fc+=";[s0]scale=160:90:flags=area,format=yuv444p,signalstats,metadata=print:file=$d/stats_all.txt,nullsink"
+    fc+=";[s1]crop=w=iw-$ex:h=ih:x=$ex:y=0,format=yuv444p,crop=2:ih:iw-2:0,signalstats,metadata=print:file=$d/stats_right.txt,nullsink"
+    fc+=";[s2]crop=w=iw:h=ih-$ey:x=0:y=$ey,format=yuv444p,crop=iw:2:0:ih-2,signalstats,metadata=print:file=$d/stats_bottom.txt,nullsink"
+  fi
+  local outs=(-map "[m]" -map "0:a?" -fps_mode passthrough -f framemd5 "$d/frames.md5"
+              -map "[t]" -fps_mode passthrough -f rawvideo "$d/thumbs.rgb")
+  grep -q '"codec_type": "audio"' "$d/probe.json" && outs+=(-map 0:a:0 -ac 1 -ar 8000 -f s16le "$d/audio.raw")
+  ffmpeg -nostdin -v error -y -i "$f" -filter_complex "$fc" "${outs[@]}" 2>"$d/decode.err"
+}
+
+# The takes are analysed once, before the exports.
+analyze_take() { analyze "$MEDIA/$1" "$WORK/takes/$1"; }
+
+# ------------------------------------------------------------------------------------ checks run here
+# (the checks on the export's content are in trial_judge.py, one function each)
+say() { if [ -n "${2:-}" ]; then echo "FAIL $1: $2"; else echo "ok $1"; fi; }
+check_exit() { say "$1:exit" "$([ "$2" = "$3" ] || echo "exit $2, expected $3; stderr: $(head -c 300 "$4" | tr '\n' ' ')")"; }
+check_output_exists() { say "$1:output" "$([ -s "$2" ] || echo "no output file")"; }
+check_no_output() { say "$1:no-output" "$([ ! -e "$2" ] || echo "an output file was written")"; }
+check_no_partial() {
+  local left; left=$(find "$2" -name '*vrender-partial*' | head -3 | xargs -r -n1 basename | tr '\n' ' ')
+  say "$1:no-partial" "${left:+temporary file left: $left}"
+}
+check_names_file() { say "$1:names-file" "$(grep -qF "$3" "$2" || echo "stderr does not name $3: $(head -c 200 "$2" | tr '\n' ' ')")"; }
+
+# ------------------------------------------------------------------------------------ jobs
+# A job line: NAME|FLAGS|FILTER|EXT|TAKE... (takes relative to MEDIA). One directory per job, so
+# that a temporary file left by one job is not seen by another.
+run_job() {
+  local name flags filt ext takes
+  IFS='|' read -r name flags filt ext takes <<<"$1"
+  local jd=$WORK/jobs/$name; mkdir -p "$jd/out"
+  local out=$jd/out/export.$ext args=() t refs=()
+  for t in $takes; do args+=("$MEDIA/$t"); refs+=("$MEDIA/$t:$WORK/takes/$t"); done
+  args+=(-o "$out" --progress none)
+  [ "$filt" != none ] && args+=(--filter "$filt")
+  timeout 300 "$VRENDER" concat "${args[@]}" >"$jd/stdout" 2>"$jd/stderr"; local rc=$?   # 124: hung
+  {
+    if [[ $flags == *refuse* ]]; then
+      check_exit "$name" "$rc" 1 "$jd/stderr"
+      check_names_file "$name" "$jd/stderr" "$(printf '%s\n' $takes | grep nonvideo/ | head -1)"
+      check_no_output "$name" "$out"
+      check_no_partial "$name" "$jd/out"
+    else
+      check_exit "$name" "$rc" 0 "$jd/stderr"
+      check_output_exists "$name" "$out"
+      check_no_partial "$name" "$jd/out"
+      if [ -s "$out" ]; then
+        analyze "$out" "$jd" "$([ "$filt" = mono ] && echo mono)"
+        python3 "$JUDGE" judge "$name" "$jd" "$out" "$filt" "$flags" "${refs[@]}"
+      fi
+    fi
+  } >"$jd/result" 2>&1
+  cat "$jd/result"
+}
+export -f analyze analyze_take run_job say check_exit check_output_exists check_no_output check_no_partial check_names_file
+
+jobs_list() {
+  local kind file flags ext
+  # the slow ones (1080p HEVC) first, so that they do not finish last
+  while read -r kind file flags join; do
+    [ -n "$kind" ] || continue
+    local pair="$file $ORD"; [ "$join" = ord+kind ] && pair="$ORD $file"
+    for ext in mov mp4 mkv; do
+      local f=$flags; [ "$ext" = mp4 ] && [ "$kind" = prores4444 ] && f=-   # mp4 holds no ProRes
+      echo "$kind.alone.$ext|$f|none|$ext|$file"
+      echo "$kind.join.$ext|$([ "$kind" = ordinary ] && echo expect-copy || echo -)|none|$ext|$pair"
+    done
+    echo "$kind.alone.mono.mov|-|mono|mov|$file"
+    echo "$kind.join.mono.mov|-|mono|mov|$pair"
+  done <<<"$KINDS"
+  local takes; takes=$(cd "$MEDIA" && echo takes20/*.mov)
+  for ext in mov mp4 mkv; do echo "takes20.$ext|expect-copy order|none|$ext|$takes"; done
+  echo "takes20.mono.mov|order|mono|mov|$takes"
+  for t in $NONVIDEOS; do
+    local b; b=$(basename "$t")
+    echo "nonvideo.$b.alone|refuse|none|mov|$t"
+    echo "nonvideo.$b.second|refuse|none|mov|$ORD $t"
+  done
+}
+
+# ------------------------------------------------------------------------------------ main
+P=${JOBS:-2}
+all_takes=$( (echo "$KINDS" | awk 'NF {print $2}'; cd "$MEDIA" && ls takes20/*.mov) | sort -u)
+printf '%s\n' $all_takes | xargs -P "$P" -I{} bash -c 'analyze_take "$1"' _ {}
+jobs_list | grep -E -- "${ONLY:-.}" | tr '\n' '\0' | xargs -0 -P "$P" -I{} bash -c 'run_job "$1"' _ {}
+
+passed=$(cat "$WORK"/jobs/*/result 2>/dev/null | grep -c '^ok ')
+failed=$(cat "$WORK"/jobs/*/result 2>/dev/null | grep -c '^FAIL ')
+other=$(cat "$WORK"/jobs/*/result 2>/dev/null | grep -v -c -E '^(ok|FAIL) ')
+[ "$other" -gt 0 ] && { echo "FAIL judge: $other unexpected line(s) from the judge:"; cat "$WORK"/jobs/*/result | grep -v -E '^(ok|FAIL) ' | head -5; failed=$((failed + 1)); }
+echo "trial: time $((SECONDS - start)) s" >&2
+echo "trial: $passed passed, $failed failed"
+[ "$failed" = 0 ]
