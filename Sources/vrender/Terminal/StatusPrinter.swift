@@ -20,7 +20,8 @@ final class StatusPrinter: @unchecked Sendable {
             guard enabled else { return }
             let camera = status.camera
             let mark = status.recording ? "● REC" : "○ idle"
-            let line = String(format: "%@ take %d  %6.2f s  %5.1f fps  drops %d  %@ lens %gx  zoom %.2fx  torch %@",
+            // Compact enough for an 80-column terminal, where it is cut otherwise.
+            let line = String(format: "%@ take %d %6.2fs %4.1ffps drops %d | %@ lens %gx zoom %.2fx torch %@",
                               mark, status.take, status.seconds, status.fps, status.dropped,
                               camera.position.rawValue, camera.lens, camera.zoom,
                               camera.torch > 0 ? String(format: "%.0f%%", camera.torch * 100) : "off")
