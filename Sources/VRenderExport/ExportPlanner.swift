@@ -87,13 +87,14 @@ public enum ExportPlanner {
             video = "a .\(container.path.fileExtension) file (\(container.name)) holds no rotation, and \(rotated.path) has rotation "
                 + "\(rotated.video.rotation.ffprobeDegrees)°: its pictures are turned upright"
         }
+        // Each track asked once, of the first take that has it: a copy needs the takes' audio
+        // formats to match anyway (otherwise the audio is re-encoded and nothing is asked).
         var audioRefusal: String?
-        for (index, take) in takes.enumerated() {
-            for track in 0..<audio.trackCount {
-                guard let stream = audio.source(take: take, takeIndex: index, track: track) else { continue }
-                if let why = check(container, take.path, stream.index) { audioRefusal = why }
-            }
-            if audioRefusal != nil { break }
+        for track in 0..<audio.trackCount where audioRefusal == nil {
+            let holder = takes.indices.lazy.compactMap { index in
+                audio.source(take: takes[index], takeIndex: index, track: track).map { (takes[index].path, $0.index) }
+            }.first
+            if let (path, stream) = holder { audioRefusal = check(container, path, stream) }
         }
         return video == nil && audioRefusal == nil ? nil : (video, audioRefusal)
     }
@@ -102,8 +103,8 @@ public enum ExportPlanner {
     /// the first take's own kind of file, then Matroska, which holds nearly everything.
     private static func defaultContainers(for take: MediaInfo) -> [String] {
         let own = take.path.fileExtension
-        let ownKind = ["webm", "mkv", "mp4", "m4v"].contains(own) ? [own] : []
-        return ownKind + ["mp4", "mkv"]
+        let ownKind = ["webm", "mkv", "m4v"].contains(own) ? [own] : []
+        return ownKind + ["mp4", "mkv"].filter { $0 != own }
     }
 }
 

@@ -114,7 +114,7 @@ public final class Exporter: @unchecked Sendable {
             videoCodec: videoCodec, audioCodec: plan.hasAudio ? audioCodec : nil,
             filters: options.filter.names, filterBackend: nil, duration: duration, frames: frames, bytes: 0,
             wallSeconds: 0, damagedFrames: [:], warnings: [], notices: plan.notices,
-            colour: plan.mode == .streamCopy ? nil : plan.colour.output.description,
+            colour: plan.mode == .transcode ? plan.colour.output.description : nil,
             rotation: plan.rotation == .uprightPixels ? 0 : plan.uprightRotationDegrees,
             audioTracks: plan.audio.trackCount)
     }

@@ -43,8 +43,8 @@ public struct ExportSummary: Sendable, Codable {
     public var warnings: [String]
     /// The plan's choices a user should know of (dropped tracks, tone mapping, order, ...).
     public var notices: [String]
-    /// The output's colour description (primaries/transfer/matrix range); nil on stream copy,
-    /// which keeps each take's own.
+    /// The output's colour description (primaries/transfer/matrix range); nil when the video is
+    /// copied, which keeps the takes' own.
     public var colour: String?
     /// Rotation stored as metadata, as ffprobe shows it (0: none; pixels are upright).
     public var rotation: Int
