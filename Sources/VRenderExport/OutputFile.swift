@@ -8,6 +8,9 @@ public struct OutputFile: Sendable {
     public let path: String
     public let temporaryPath: String
 
+    /// The file extensions an export can write; the extension picks the container.
+    public static let containerExtensions = ["mov", "mp4", "m4v", "mkv", "webm"]
+
     /// Checks the target before any work: not an input, not existing unless `overwrite`, in a
     /// directory that exists, with an extension FFmpeg can mux.
     public init(path: String, inputs: [String], overwrite: Bool) throws {
@@ -25,7 +28,7 @@ public struct OutputFile: Sendable {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw VRenderError.output(path, "directory \(directory) does not exist")
         }
-        guard ["mov", "mp4", "m4v", "mkv", "webm"].contains(url.pathExtension.lowercased()) else {
+        guard Self.containerExtensions.contains(url.pathExtension.lowercased()) else {
             throw VRenderError.output(path, "unsupported container '.\(url.pathExtension)' (use .mov, .mp4 or .mkv)")
         }
         self.path = path

@@ -97,24 +97,25 @@ public final class Frame: @unchecked Sendable {
 
     /// A view of the three planes for filters. Valid for planar 8-bit YUV frames only.
     public func yuvImage() -> YUVImage {
-        let planes = planeGeometry()
         func view(_ index: Int) -> PlaneView {
-            PlaneView(base: planes.bases[index].assumingMemoryBound(to: UInt8.self), stride: planes.strides[index],
-                      width: planes.sizes[index].width, height: planes.sizes[index].height)
+            let plane = plane(index)
+            return PlaneView(base: plane.base.assumingMemoryBound(to: UInt8.self), stride: plane.stride,
+                             width: plane.width, height: plane.height)
         }
         return YUVImage(luma: view(0), cb: view(1), cr: view(2))
     }
 
-    /// The first three planes of a planar YUV frame: where they start, their strides in bytes and
-    /// their sizes in samples (chroma rounded up, so odd sizes keep their last column and row).
-    func planeGeometry() -> (bases: [UnsafeMutableRawPointer], strides: [Int], sizes: [(width: Int, height: Int)], bitDepth: Int) {
+    /// Plane `index` (0–2) of a planar YUV frame: where it starts, its stride in bytes and its
+    /// size in samples (chroma rounded up, so odd sizes keep their last column and row).
+    /// Allocates nothing: views are made for every frame.
+    func plane(_ index: Int) -> (base: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int) {
         let frame = pointer.pointee
         let descriptor = av_pix_fmt_desc_get(pixelFormat)!.pointee
-        let chroma = (width: -((-Int(frame.width)) >> Int(descriptor.log2_chroma_w)),
-                      height: -((-Int(frame.height)) >> Int(descriptor.log2_chroma_h)))
-        let bases = withUnsafeBytes(of: frame.data) { Array($0.bindMemory(to: UnsafeMutableRawPointer?.self).prefix(3)).map { $0! } }
-        let strides = withUnsafeBytes(of: frame.linesize) { $0.bindMemory(to: Int32.self).prefix(3).map(Int.init) }
-        return (bases, strides, [(Int(frame.width), Int(frame.height)), chroma, chroma], Int(descriptor.comp.0.depth))
+        let shiftX = index == 0 ? 0 : Int(descriptor.log2_chroma_w), shiftY = index == 0 ? 0 : Int(descriptor.log2_chroma_h)
+        let base = withUnsafeBytes(of: frame.data) { $0.load(fromByteOffset: index * MemoryLayout<UnsafeMutableRawPointer?>.stride,
+                                                             as: UnsafeMutableRawPointer?.self)! }
+        let stride = withUnsafeBytes(of: frame.linesize) { $0.load(fromByteOffset: index * 4, as: Int32.self) }
+        return (base, Int(stride), -((-Int(frame.width)) >> shiftX), -((-Int(frame.height)) >> shiftY))
     }
 }
 
@@ -128,12 +129,12 @@ extension Frame {
 
     /// A view of the three planes of a planar high-bit-depth YUV frame (`yuv420p10le`, ...).
     public func yuvImage16() -> YUVImage16 {
-        let planes = planeGeometry()
         func view(_ index: Int) -> PlaneView16 {
-            PlaneView16(base: planes.bases[index], strideBytes: planes.strides[index],
-                        width: planes.sizes[index].width, height: planes.sizes[index].height)
+            let plane = plane(index)
+            return PlaneView16(base: plane.base, strideBytes: plane.stride, width: plane.width, height: plane.height)
         }
-        return YUVImage16(luma: view(0), cb: view(1), cr: view(2), bitDepth: planes.bitDepth)
+        let bitDepth = Int(av_pix_fmt_desc_get(pixelFormat)!.pointee.comp.0.depth)
+        return YUVImage16(luma: view(0), cb: view(1), cr: view(2), bitDepth: bitDepth)
     }
 
     /// True when the frame's samples are full range (`AVCOL_RANGE_JPEG`).

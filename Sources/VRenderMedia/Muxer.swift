@@ -7,14 +7,17 @@ import VRenderCore
 public final class Muxer {
     let context: UnsafeMutablePointer<AVFormatContext>
     public let path: String
+    /// What the chosen container can hold and needs (QuickTime family, rotation, ...).
+    public let container: OutputContainer
     private var sourceTimeBases: [AVRational] = []
     private var headerWritten = false
     private var ioOpen = false
 
     /// `avformat_alloc_output_context2` with the format guessed from `formatPath`.
     public init(path: String, formatPath: String) throws {
+        container = try OutputContainer(path: formatPath)
         guard let format = av_guess_format(nil, formatPath, nil) else {
-            throw VRenderError.output(formatPath, "unknown container for this file extension (use .mov, .mp4, .mkv or .webm)")
+            throw VRenderError.output(formatPath, "unknown container for this file extension")
         }
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&context, format, nil, path), "avformat_alloc_output_context2")
@@ -27,13 +30,8 @@ public final class Muxer {
         avformat_free_context(context)
     }
 
-    /// Short name of the container ("mov", "mp4", "matroska").
-    public var containerName: String { String(cString: context.pointee.oformat.pointee.name) }
-
     /// True when the container wants codec headers out of band (`AVFMT_GLOBALHEADER`).
     public var needsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
-
-    private var isQuickTimeFamily: Bool { ["mov", "mp4", "ipod", "ismv"].contains(containerName) }
 
     /// Adds a stream fed by `encoder` (`avcodec_parameters_from_context`). Returns its index.
     public func addStream(from encoder: Encoder) throws -> Int {
@@ -78,12 +76,12 @@ public final class Muxer {
     /// Header options for a finished export: .mov/.mp4 get their index (`moov`) moved before
     /// the media data, so a browser or player can start before the whole file has arrived.
     public var finishedFileOptions: [String: String] {
-        isQuickTimeFamily ? ["movflags": "+faststart"] : [:]
+        container.isQuickTimeFamily ? ["movflags": "+faststart"] : [:]
     }
 
     /// HEVC in QuickTime/MP4 must be tagged `hvc1` for Apple's players (FFmpeg picks `hev1`).
     private func tagForPlayers(_ stream: UnsafeMutablePointer<AVStream>) {
-        if stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC && isQuickTimeFamily {
+        if stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC && container.isQuickTimeFamily {
             stream.pointee.codecpar.pointee.codec_tag = 0x3163_7668  // MKTAG('h','v','c','1')
         }
     }

@@ -77,13 +77,11 @@ extension VRender {
                 if ext.isEmpty {
                     throw ValidationError("-o '\(output)' has no file extension; the extension picks the container (.mov, .mp4, .mkv or .webm)")
                 }
-                if !Self.containers.contains(ext) {
+                if !OutputFile.containerExtensions.contains(ext) {
                     throw ValidationError("-o '\(output)': vrender writes .mov, .mp4, .m4v, .mkv or .webm, not .\(ext)")
                 }
             }
         }
-
-        static let containers = ["mov", "mp4", "m4v", "mkv", "webm"]
 
         func run() throws {
             FFmpegLog.configure(verbose: reporting.verbose)
