@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "vrender", targets: ["vrender"]),
         .library(name: "VRenderCore", targets: ["VRenderCore"]),
         .library(name: "VRenderFilters", targets: ["VRenderFilters"]),
+        .library(name: "VRenderImaging", targets: ["VRenderImaging"]),
         .library(name: "VRenderMedia", targets: ["VRenderMedia"]),
         .library(name: "VRenderExport", targets: ["VRenderExport"]),
         .library(name: "VRenderCapture", targets: ["VRenderCapture"]),
@@ -29,7 +30,7 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev",
                               "libswresample-dev", "libavutil-dev"])]
         ),
-        // libpng for thumbnails and contact sheets.
+        // libpng for thumbnails, contact sheets and previews (VRenderImaging).
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Vulkan's loader through pkg-config, plus a header-only shim for the version macros.
         .systemLibrary(name: "CVulkan", pkgConfig: "vulkan", providers: [.apt(["libvulkan-dev"])]),
@@ -38,13 +39,16 @@ let package = Package(
         .target(name: "CV4L2"),
         .target(name: "VRenderCore"),
         .target(name: "VRenderFilters", dependencies: ["VRenderCore"]),
-        .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "CPNG", "VRenderCore"]),
+        .target(name: "VRenderImaging", dependencies: ["CPNG", "VRenderCore"]),
+        .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "VRenderCore", "VRenderImaging"]),
         .target(name: "VRenderCapture", dependencies: ["CV4L2", "VRenderCore", "VRenderMedia"]),
-        .target(name: "VRenderRecording", dependencies: ["VRenderCore", "VRenderMedia", "VRenderCapture"]),
+        .target(name: "VRenderRecording",
+                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderCapture"]),
         .target(name: "VRenderVulkan", dependencies: ["CVulkan", "VRenderCore", "VRenderFilters"]),
         // Export reads a takes folder through its manifest (VRenderRecording's TakesFolder).
         .target(name: "VRenderExport",
-                dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderVulkan", "VRenderRecording"]),
+                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
+                               "VRenderCapture", "VRenderRecording"]),
         .executableTarget(
             name: "vrender",
             dependencies: [
@@ -56,6 +60,7 @@ let package = Package(
         // Test helpers shared by the test targets: test media, running programs, ffprobe.
         .target(name: "VRenderTestSupport", path: "Tests/Support"),
         .testTarget(name: "VRenderCoreTests", dependencies: ["VRenderCore"]),
+        .testTarget(name: "VRenderImagingTests", dependencies: ["VRenderImaging", "VRenderCore"]),
         .testTarget(name: "VRenderFiltersTests", dependencies: ["VRenderFilters", "VRenderCore"]),
         .testTarget(name: "VRenderMediaTests",
                     dependencies: ["VRenderMedia", "VRenderCore", "CFFmpeg", "VRenderTestSupport"]),

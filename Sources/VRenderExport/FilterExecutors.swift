@@ -49,31 +49,3 @@ public enum FilterExecutors {
         }
     }
 }
-
-/// Runs colour programs on a Vulkan device, one engine per picture geometry (in an export:
-/// one per distinct take placement, built once, reused for every frame).
-final class VulkanFilterExecutor: FilterExecutor {
-    private let context: VulkanContext
-    private let programs: [ColorProgram]
-    private var engines: [VulkanFrameGeometry: VulkanFilterEngine] = [:]
-
-    init(context: VulkanContext, programs: [ColorProgram]) {
-        self.context = context
-        self.programs = programs
-    }
-
-    var backendName: String { "vulkan: \(context.deviceInfo.name)" }
-
-    func run(source: YUVImage, destination: YUVImage) throws {
-        let geometry = VulkanFrameGeometry(of: source)
-        let engine: VulkanFilterEngine
-        if let existing = engines[geometry] {
-            engine = existing
-        } else {
-            // One slot: this stage waits for each frame (the stages around it overlap with it).
-            engine = try VulkanFilterEngine(context: context, geometry: geometry, programs: programs, depth: 1)
-            engines[geometry] = engine
-        }
-        try engine.process(source: source, into: destination)
-    }
-}

@@ -1,4 +1,5 @@
 import VRenderCore
+import VRenderImaging
 import VRenderFilters
 import VRenderMedia
 

@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import VRenderCore
+import VRenderImaging
 
 /// Turns a decoded or captured picture into a small RGB image (for thumbnails and contact
 /// sheets), keeping its aspect ratio. Owns a `SwsContext`; confined to one thread.

@@ -1,6 +1,7 @@
 import Foundation
 import VRenderCapture
 import VRenderCore
+import VRenderImaging
 import VRenderMedia
 
 /// Encodes one take into `segment_<NNNN>_<UUID>.mov` (see `TakesFolder+Numbering.swift` for

@@ -1,5 +1,6 @@
 import Foundation
 import VRenderCore
+import VRenderImaging
 import VRenderMedia
 
 /// A folder of recorded takes, read through its `takes.json`: what `vrender takes` looks after

@@ -21,10 +21,12 @@ extension RGBImage {
         Swift.max(0, text.count * (BitmapFont.glyphWidth + 1) * scale - scale)
     }
 
-    /// Paints a rectangle, clipped to the image.
+    /// Paints a rectangle, clipped to the image (one wholly outside it paints nothing).
     public mutating func fill(x: Int, y: Int, width: Int, height: Int, color: (r: UInt8, g: UInt8, b: UInt8)) {
-        for row in Swift.max(0, y)..<Swift.min(self.height, y + height) {
-            for column in Swift.max(0, x)..<Swift.min(self.width, x + width) {
+        let rows = Swift.max(0, y)..<Swift.max(Swift.max(0, y), Swift.min(self.height, y + height))
+        let columns = Swift.max(0, x)..<Swift.max(Swift.max(0, x), Swift.min(self.width, x + width))
+        for row in rows {
+            for column in columns {
                 let index = (row * self.width + column) * 3
                 pixels[index] = color.r
                 pixels[index + 1] = color.g
