@@ -37,24 +37,16 @@ public struct YUVImage: Sendable {
     public var width: Int { luma.width }
     public var height: Int { luma.height }
 
-    /// Luma columns per chroma sample (2 for 4:2:0 and 4:2:2, 1 for 4:4:4), derived from the
-    /// plane widths. Rounds up: an odd-width 4:2:0 picture (853 luma, 427 chroma columns) is
-    /// still 2, its last chroma column covering a cut-off block of one luma column.
-    public var chromaBlockWidth: Int { Self.blockSize(luma: luma.width, chroma: cb.width) }
-
-    /// Luma rows per chroma sample (2 for 4:2:0, 1 for 4:2:2 and 4:4:4), rounded up likewise.
-    public var chromaBlockHeight: Int { Self.blockSize(luma: luma.height, chroma: cb.height) }
-
-    @inline(__always)
-    static func blockSize(luma: Int, chroma: Int) -> Int {
-        (luma + chroma - 1) / Swift.max(chroma, 1)
+    /// How the chroma planes sample this picture, derived from the plane sizes (rounding up,
+    /// so an odd-width 4:2:0 picture, 853 luma over 427 chroma columns, still has 2×2 blocks).
+    public var chroma: ChromaGeometry {
+        ChromaGeometry(lumaWidth: luma.width, lumaHeight: luma.height, chromaWidth: cb.width, chromaHeight: cb.height)
     }
 
-    /// The chroma row where luma row `lumaRow` starts, for splitting a frame into bands:
-    /// consecutive bands of luma rows map to consecutive, non-overlapping bands of chroma rows.
+    /// The chroma row where luma row `lumaRow` starts (the plane's height past the last row).
     @inline(__always)
     public func chromaRow(forLumaRow lumaRow: Int) -> Int {
-        lumaRow >= luma.height ? cb.height : lumaRow * cb.height / luma.height
+        lumaRow >= luma.height ? cb.height : lumaRow / chroma.blockHeight
     }
 }
 
@@ -68,21 +60,22 @@ extension YUVImage {
     /// picture of that odd size. Rounding down would leave the last chroma column or row of an
     /// odd-sized picture out of the view, and so unfiltered.
     public func cropped(to rect: PixelRect) -> YUVImage {
-        let blockWidth = chromaBlockWidth, blockHeight = chromaBlockHeight
+        let chroma = self.chroma
         precondition(rect.width > 0 && rect.height > 0 && rect.x >= 0 && rect.y >= 0
                      && rect.x + rect.width <= luma.width && rect.y + rect.height <= luma.height,
                      "crop \(rect) outside the \(luma.width)x\(luma.height) picture")
-        precondition(rect.x % blockWidth == 0 && rect.y % blockHeight == 0,
-                     "crop \(rect) splits \(blockWidth)x\(blockHeight) chroma blocks")
-        func crop(_ plane: PlaneView, _ blockWidth: Int, _ blockHeight: Int) -> PlaneView {
-            let x = rect.x / blockWidth, y = rect.y / blockHeight
-            // The chroma samples whose blocks meet the rectangle: up to the one holding its
-            // last column (row), never past the plane (a cut-off block at the picture's edge).
-            let width = Swift.min(plane.width, (rect.x + rect.width + blockWidth - 1) / blockWidth) - x
-            let height = Swift.min(plane.height, (rect.y + rect.height + blockHeight - 1) / blockHeight) - y
-            return PlaneView(base: plane.base + y * plane.stride + x, stride: plane.stride, width: width, height: height)
+        precondition(chroma.isBlockOrigin(x: rect.x, y: rect.y), "crop \(rect) splits \(chroma) chroma blocks")
+        func crop(_ plane: PlaneView, columns: Range<Int>, rows: Range<Int>) -> PlaneView {
+            PlaneView(base: plane.base + rows.lowerBound * plane.stride + columns.lowerBound, stride: plane.stride,
+                      width: columns.count, height: rows.count)
         }
-        return YUVImage(luma: crop(luma, 1, 1), cb: crop(cb, blockWidth, blockHeight),
-                        cr: crop(cr, blockWidth, blockHeight))
+        // The chroma samples whose blocks meet the rectangle, the last one possibly a cut-off
+        // block at the picture's edge.
+        let chromaColumns = chroma.chromaColumns(covering: rect.x..<(rect.x + rect.width))
+        let chromaRows = chroma.chromaRows(covering: rect.y..<(rect.y + rect.height))
+        let lumaColumns = rect.x..<(rect.x + rect.width), lumaRows = rect.y..<(rect.y + rect.height)
+        return YUVImage(luma: crop(luma, columns: lumaColumns, rows: lumaRows),
+                        cb: crop(cb, columns: chromaColumns, rows: chromaRows),
+                        cr: crop(cr, columns: chromaColumns, rows: chromaRows))
     }
 }

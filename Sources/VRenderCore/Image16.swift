@@ -43,6 +43,11 @@ public struct YUVImage16: Sendable {
 
     public var width: Int { luma.width }
     public var height: Int { luma.height }
+
+    /// How the chroma planes sample the picture, as `YUVImage.chroma`.
+    public var chroma: ChromaGeometry {
+        ChromaGeometry(lumaWidth: luma.width, lumaHeight: luma.height, chromaWidth: cb.width, chromaHeight: cb.height)
+    }
 }
 
 /// `ImageOps` for 16-bit canvases (10-bit HDR exports): bars and quarter turns, by the same
@@ -51,23 +56,13 @@ public enum ImageOps16 {
     /// Paints everything outside `rect` (even origin and size) limited-range black.
     public static func fillBlack(_ image: YUVImage16, outside rect: PixelRect) {
         let black = UInt16(16 << (image.bitDepth - 8)), neutral = UInt16(128 << (image.bitDepth - 8))
-        let (scaleX, scaleY) = chromaBlock(image)
-        ImageOps.fill(image.luma, outside: rect, scaleX: 1, scaleY: 1, with: black)
-        ImageOps.fill(image.cb, outside: rect, scaleX: scaleX, scaleY: scaleY, with: neutral)
-        ImageOps.fill(image.cr, outside: rect, scaleX: scaleX, scaleY: scaleY, with: neutral)
+        ImageOps.fillBlack(image.luma, image.cb, image.cr, chroma: image.chroma, outside: rect,
+                           black: black, neutral: neutral)
     }
 
     /// Writes `source` turned clockwise by `rotation` into `destination` at (`x`, `y`) (even).
     public static func rotate(_ source: YUVImage16, by rotation: Rotation, into destination: YUVImage16, x: Int, y: Int) {
-        let (scaleX, scaleY) = chromaBlock(source)
-        ImageOps.rotatePlane(source.luma, rotation, destination.luma, x, y)
-        ImageOps.rotatePlane(source.cb, rotation, destination.cb, x / scaleX, y / scaleY)
-        ImageOps.rotatePlane(source.cr, rotation, destination.cr, x / scaleX, y / scaleY)
-    }
-
-    /// Luma samples per chroma sample, rounded up as `YUVImage.chromaBlockWidth`.
-    private static func chromaBlock(_ image: YUVImage16) -> (Int, Int) {
-        (YUVImage.blockSize(luma: image.luma.width, chroma: image.cb.width),
-         YUVImage.blockSize(luma: image.luma.height, chroma: image.cb.height))
+        ImageOps.rotatePlanes(source.luma, source.cb, source.cr, chroma: source.chroma, by: rotation,
+                              into: destination.luma, destination.cb, destination.cr, x: x, y: y)
     }
 }

@@ -10,20 +10,27 @@ public enum ImageOps {
     /// `rect`) counts as inside and is left alone, like the last chroma column of an odd-sized
     /// picture. Odd-sized pictures keep their 2x2 blocks: the chroma block size rounds up.
     public static func fillBlack(_ image: YUVImage, outside rect: PixelRect) {
-        fill(image.luma, outside: rect, scaleX: 1, scaleY: 1, with: blackLuma)
-        let scaleX = image.chromaBlockWidth, scaleY = image.chromaBlockHeight
-        fill(image.cb, outside: rect, scaleX: scaleX, scaleY: scaleY, with: neutralChroma)
-        fill(image.cr, outside: rect, scaleX: scaleX, scaleY: scaleY, with: neutralChroma)
+        fillBlack(image.luma, image.cb, image.cr, chroma: image.chroma, outside: rect,
+                  black: blackLuma, neutral: neutralChroma)
     }
 
-    static func fill<Plane: SamplePlane>(_ plane: Plane, outside rect: PixelRect, scaleX: Int, scaleY: Int,
+    /// The three planes of a picture painted `black` (luma) and `neutral` (chroma) outside `rect`.
+    static func fillBlack<Plane: SamplePlane>(_ luma: Plane, _ cb: Plane, _ cr: Plane, chroma: ChromaGeometry,
+                                              outside rect: PixelRect, black: Plane.Sample, neutral: Plane.Sample) {
+        fill(luma, outside: rect, blocks: .yuv444, with: black)
+        fill(cb, outside: rect, blocks: chroma, with: neutral)
+        fill(cr, outside: rect, blocks: chroma, with: neutral)
+    }
+
+    /// Paints the samples of `plane` (sampling the picture in `blocks`) outside `rect`.
+    static func fill<Plane: SamplePlane>(_ plane: Plane, outside rect: PixelRect, blocks: ChromaGeometry,
                                          with value: Plane.Sample) {
-        // Inside: from the sample holding the rectangle's first column (row) to the one holding
-        // its last, both rounded outward; an empty rectangle leaves nothing inside.
-        let empty = rect.width <= 0 || rect.height <= 0
-        let left = Swift.max(0, rect.x / scaleX), top = Swift.max(0, rect.y / scaleY)
-        let right = empty ? left : Swift.min(plane.width, (rect.x + rect.width + scaleX - 1) / scaleX)
-        let bottom = empty ? top : Swift.min(plane.height, (rect.y + rect.height + scaleY - 1) / scaleY)
+        // Inside: the samples whose blocks meet the rectangle (rounded outward), clipped to
+        // the plane; an empty rectangle leaves nothing inside.
+        let columns = blocks.chromaColumns(covering: Swift.max(0, rect.x)..<Swift.max(0, rect.x, rect.x + rect.width))
+        let rows = blocks.chromaRows(covering: Swift.max(0, rect.y)..<Swift.max(0, rect.y, rect.y + rect.height))
+        let left = columns.lowerBound, top = rows.lowerBound
+        let right = Swift.min(plane.width, columns.upperBound), bottom = Swift.min(plane.height, rows.upperBound)
         for y in 0..<plane.height {
             let row = plane.row(y)
             if y < top || y >= bottom || right <= left {
@@ -38,12 +45,20 @@ public enum ImageOps {
     /// Writes `source` turned clockwise by `rotation` into `destination` with its top-left corner
     /// at (`x`, `y`) (even). The rotated source must fit inside the destination.
     public static func rotate(_ source: YUVImage, by rotation: Rotation, into destination: YUVImage, x: Int, y: Int) {
-        // Rounded up, so an odd-sized 4:2:0 source keeps 2x2 blocks (853 luma, 427 chroma).
-        let chromaScaleX = source.chromaBlockWidth, chromaScaleY = source.chromaBlockHeight
-        rotatePlane(source.luma, rotation, destination.luma, x, y)
+        rotatePlanes(source.luma, source.cb, source.cr, chroma: source.chroma, by: rotation,
+                     into: destination.luma, destination.cb, destination.cr, x: x, y: y)
+    }
+
+    /// The three planes of a picture turned by `rotation`, its chroma planes placed at the
+    /// block holding (`x`, `y`). Odd-sized 4:2:0 sources keep 2x2 blocks (853 luma, 427 chroma).
+    static func rotatePlanes<Plane: SamplePlane>(_ luma: Plane, _ cb: Plane, _ cr: Plane, chroma: ChromaGeometry,
+                                                 by rotation: Rotation, into lumaOut: Plane, _ cbOut: Plane,
+                                                 _ crOut: Plane, x: Int, y: Int) {
+        rotatePlane(luma, rotation, lumaOut, x, y)
         // 4:2:0 only: a quarter turn keeps the chroma plane's own geometry consistent.
-        rotatePlane(source.cb, rotation, destination.cb, x / chromaScaleX, y / chromaScaleY)
-        rotatePlane(source.cr, rotation, destination.cr, x / chromaScaleX, y / chromaScaleY)
+        let chromaX = x / chroma.blockWidth, chromaY = y / chroma.blockHeight
+        rotatePlane(cb, rotation, cbOut, chromaX, chromaY)
+        rotatePlane(cr, rotation, crOut, chromaX, chromaY)
     }
 
     /// One plane. For a clockwise quarter turn, destination pixel (u, v) comes from source

@@ -62,14 +62,13 @@ extension ColorKernel {
 
     /// `m1·u + m2·v + 2048` of chroma row `cy`, repeated for each luma column of its block.
     /// Only programs whose luma reads chroma need it; none of the looks does, so it stays scalar.
-    func lumaOffsetRow(_ source: YUVImage, cy: Int, blockWidth: Int, into offsets: UnsafeMutablePointer<Int32>) {
+    func lumaOffsetRow(_ source: YUVImage, cy: Int, chroma: ChromaGeometry, into offsets: UnsafeMutablePointer<Int32>) {
         let m1 = program.matrix[1], m2 = program.matrix[2]
         let cbRow = source.cb.row(cy), crRow = source.cr.row(cy)
         let width = source.luma.width
         for cx in 0..<source.cb.width {
             let offset = m1 * (Int32(cbRow[cx]) - 128) + m2 * (Int32(crRow[cx]) - 128) + 2048
-            let first = cx * blockWidth
-            for x in first..<Swift.min(first + blockWidth, width) { offsets[x] = offset }
+            for x in chroma.lumaColumns(ofChromaColumn: cx, lumaWidth: width) { offsets[x] = offset }
         }
     }
 
@@ -184,14 +183,14 @@ extension ColorKernel {
     /// The rounded mean luma of every block of one chroma row (`rows`: its one or two luma
     /// rows), 8 or 16 blocks per step on 16-bit lanes; blocks cut off by an odd width at the
     /// right edge go through the scalar `blockMean`.
-    static func meanLumaRow(_ luma: PlaneView, rows: Range<Int>, blockWidth: Int,
+    static func meanLumaRow(_ luma: PlaneView, rows: Range<Int>, chroma: ChromaGeometry,
                             into mean: UnsafeMutablePointer<UInt8>, count: Int) {
         let top = UnsafeRawPointer(luma.row(rows.lowerBound))
         let bottom = UnsafeRawPointer(luma.row(rows.upperBound - 1))
         let twoRows = rows.count == 2
         let output = UnsafeMutableRawPointer(mean)
         var cx = 0
-        if blockWidth == 2 {
+        if chroma.blockWidth == 2 {
             // A 16-bit lane holds two horizontally adjacent samples: (lane & 0xFF) + (lane >> 8)
             // is their sum, whichever byte order the machine has.
             @inline(__always)
@@ -227,8 +226,7 @@ extension ColorKernel {
             return
         }
         while cx < count {
-            let columns = (cx * blockWidth)..<Swift.min((cx + 1) * blockWidth, luma.width)
-            mean[cx] = blockMean(luma, rows: rows, columns: columns)
+            mean[cx] = blockMean(luma, rows: rows, columns: chroma.lumaColumns(ofChromaColumn: cx, lumaWidth: luma.width))
             cx += 1
         }
     }

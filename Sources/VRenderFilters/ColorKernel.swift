@@ -99,12 +99,12 @@ struct ColorKernel: Sendable {
     /// `RowSplitter` band and `FilterChain` step does).
     func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
         guard !lumaRows.isEmpty else { return }
-        let block = BlockGeometry(source)
+        let block = source.chroma
         let height = source.luma.height
-        precondition(lumaRows.lowerBound % block.height == 0
-                     && (lumaRows.upperBound % block.height == 0 || lumaRows.upperBound == height),
-                     "rows \(lumaRows) split a chroma block of height \(block.height)")
-        let chromaRows = (lumaRows.lowerBound / block.height)..<((lumaRows.upperBound + block.height - 1) / block.height)
+        precondition(lumaRows.lowerBound % block.blockHeight == 0
+                     && (lumaRows.upperBound % block.blockHeight == 0 || lumaRows.upperBound == height),
+                     "rows \(lumaRows) split a chroma block of height \(block.blockHeight)")
+        let chromaRows = block.chromaRows(covering: lumaRows)
         guard block.isVectorized else {
             for cy in chromaRows { scalarBlockRow(source: source, destination: destination, cy: cy, block: block) }
             return
@@ -113,15 +113,15 @@ struct ColorKernel: Sendable {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: needsMean ? source.cb.width : 1) { mean in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: needsOffsets ? source.luma.width : 1) { offsets in
                 for cy in chromaRows {
-                    let rows = (cy * block.height)..<Swift.min((cy + 1) * block.height, height)
+                    let rows = block.lumaRows(ofChromaRow: cy, lumaHeight: height)
                     // Everything read from the input is read before this block row is written:
                     // the mean luma (for chroma) and the chroma terms (for luma) go to scratch.
                     if needsMean {
-                        Self.meanLumaRow(source.luma, rows: rows, blockWidth: block.width,
+                        Self.meanLumaRow(source.luma, rows: rows, chroma: block,
                                          into: mean.baseAddress!, count: source.cb.width)
                     }
                     if needsOffsets {
-                        lumaOffsetRow(source, cy: cy, blockWidth: block.width, into: offsets.baseAddress!)
+                        lumaOffsetRow(source, cy: cy, chroma: block, into: offsets.baseAddress!)
                     }
                     chromaRow(source: source, destination: destination, cy: cy, mean: mean.baseAddress!)
                     for y in rows {
@@ -135,10 +135,10 @@ struct ColorKernel: Sendable {
 
     /// The definition for one block row, sample by sample: for block shapes other than
     /// 1 or 2 luma samples per chroma sample in each direction (no format vrender produces).
-    private func scalarBlockRow(source: YUVImage, destination: YUVImage, cy: Int, block: BlockGeometry) {
-        let rows = (cy * block.height)..<Swift.min((cy + 1) * block.height, source.luma.height)
+    private func scalarBlockRow(source: YUVImage, destination: YUVImage, cy: Int, block: ChromaGeometry) {
+        let rows = block.lumaRows(ofChromaRow: cy, lumaHeight: source.luma.height)
         for cx in 0..<source.cb.width {
-            let columns = (cx * block.width)..<Swift.min((cx + 1) * block.width, source.luma.width)
+            let columns = block.lumaColumns(ofChromaColumn: cx, lumaWidth: source.luma.width)
             let cb = source.cb.row(cy)[cx], cr = source.cr.row(cy)[cx]
             let mean = Self.blockMean(source.luma, rows: rows, columns: columns)
             for y in rows {
@@ -162,19 +162,9 @@ struct ColorKernel: Sendable {
     }
 }
 
-/// Luma samples per chroma sample, derived from the plane sizes exactly as
-/// `ColorProgram.referenceApply` does (blocks on the right and bottom edges may be cut off).
-struct BlockGeometry {
-    let width: Int
-    let height: Int
-
-    init(_ image: YUVImage) {
-        width = image.chromaBlockWidth
-        height = image.chromaBlockHeight
-    }
-
-    /// 4:2:0, 4:2:2, 4:4:4 (and 4:4:0): the shapes the SIMD row kernels handle.
-    var isVectorized: Bool { (1...2).contains(width) && (1...2).contains(height) }
+extension ChromaGeometry {
+    /// 4:2:0, 4:2:2, 4:4:4 (and 4:4:0): the block shapes the SIMD row kernels handle.
+    var isVectorized: Bool { (1...2).contains(blockWidth) && (1...2).contains(blockHeight) }
 }
 
 /// The kernel's tables in one allocation, written once in `init` and only read afterwards,

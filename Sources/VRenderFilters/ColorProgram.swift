@@ -82,14 +82,13 @@ public struct ColorProgram: Sendable, Hashable {
     /// The definition applied block by block, with no vectorization or threading: the
     /// reference every kernel (CPU or GPU) is tested against. Works in place.
     public func referenceApply(source: YUVImage, destination: YUVImage) {
-        let blockWidth = (source.luma.width + source.cb.width - 1) / source.cb.width
-        let blockHeight = (source.luma.height + source.cb.height - 1) / source.cb.height
+        let blocks = source.chroma
         for cy in 0..<source.cb.height {
             for cx in 0..<source.cb.width {
                 let cb = source.cb.row(cy)[cx], cr = source.cr.row(cy)[cx]
                 var sum = 0, count = 0
-                let rows = (cy * blockHeight)..<Swift.min((cy + 1) * blockHeight, source.luma.height)
-                let columns = (cx * blockWidth)..<Swift.min((cx + 1) * blockWidth, source.luma.width)
+                let rows = blocks.lumaRows(ofChromaRow: cy, lumaHeight: source.luma.height)
+                let columns = blocks.lumaColumns(ofChromaColumn: cx, lumaWidth: source.luma.width)
                 for y in rows { for x in columns { sum += Int(source.luma.row(y)[x]); count += 1 } }
                 let mean = UInt8((sum + count / 2) / count)
                 for y in rows {

@@ -50,7 +50,7 @@ public protocol VideoFilter: Sendable {
     var optionValues: [String: Int] { get }
 
     /// Filters luma rows `lumaRows` and the chroma rows that belong to them
-    /// (`YUVImage.chromaRow(forLumaRow:)`). Bands never overlap, so calls may run concurrently.
+    /// (`ChromaGeometry.chromaRows(covering:)`). Bands never overlap, so calls may run concurrently.
     func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>)
 
     /// This filter with the options named in `values` set (names and ranges already checked
@@ -86,7 +86,7 @@ enum PlaneCopy {
 
     static func copy(_ source: YUVImage, to destination: YUVImage, lumaRows: Range<Int>) {
         copyRows(source.luma, destination.luma, lumaRows)
-        let chroma = source.chromaRow(forLumaRow: lumaRows.lowerBound)..<source.chromaRow(forLumaRow: lumaRows.upperBound)
+        let chroma = source.chroma.chromaRows(covering: lumaRows)
         copyRows(source.cb, destination.cb, chroma)
         copyRows(source.cr, destination.cr, chroma)
     }

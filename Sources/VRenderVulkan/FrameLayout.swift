@@ -23,6 +23,11 @@ public struct VulkanFrameGeometry: Sendable, Hashable, CustomStringConvertible {
 
     public func matches(_ image: YUVImage) -> Bool { self == VulkanFrameGeometry(of: image) }
 
+    /// The chroma blocks the plane sizes imply (`fits` tells whether they are consistent).
+    public var chroma: ChromaGeometry {
+        ChromaGeometry(lumaWidth: width, lumaHeight: height, chromaWidth: chromaWidth, chromaHeight: chromaHeight)
+    }
+
     public var description: String { "\(width)x\(height) (chroma \(chromaWidth)x\(chromaHeight))" }
 }
 
@@ -50,20 +55,18 @@ struct FrameLayout {
         guard width > 0, height > 0, chromaWidth > 0, chromaHeight > 0 else {
             throw VulkanError(call: "frame layout", reason: "empty picture \(geometry)")
         }
-        let blockWidth = (width + chromaWidth - 1) / chromaWidth
-        let blockHeight = (height + chromaHeight - 1) / chromaHeight
+        let chroma = geometry.chroma
         // Every chroma sample must cover at least one luma sample, or its mean is undefined.
-        guard (1...4).contains(blockWidth), (1...4).contains(blockHeight),
-              (width + blockWidth - 1) / blockWidth == chromaWidth,
-              (height + blockHeight - 1) / blockHeight == chromaHeight else {
+        guard (1...4).contains(chroma.blockWidth), (1...4).contains(chroma.blockHeight),
+              chroma.fits(lumaWidth: width, lumaHeight: height, chromaWidth: chromaWidth, chromaHeight: chromaHeight) else {
             throw VulkanError(call: "frame layout",
                               reason: "unsupported chroma subsampling \(geometry): chroma must cover 1 to 4 luma samples each way")
         }
         self.geometry = geometry
-        self.blockWidth = blockWidth
-        self.blockHeight = blockHeight
+        self.blockWidth = chroma.blockWidth
+        self.blockHeight = chroma.blockHeight
         chromaStride = (chromaWidth + 3) / 4 * 4
-        lumaStride = chromaStride * blockWidth
+        lumaStride = chromaStride * chroma.blockWidth
         cbOffset = lumaStride * height
         crOffset = cbOffset + chromaStride * chromaHeight
         byteCount = crOffset + chromaStride * chromaHeight

@@ -51,8 +51,8 @@ private final class Picture {
         for (blockWidth, blockHeight) in [(2, 2), (2, 1), (1, 1)] {
             let picture = Picture(width: width, height: height, blockWidth: blockWidth, blockHeight: blockHeight)
             // A one-sample dimension has one chroma sample whatever the layout: its block is 1.
-            #expect(picture.image.chromaBlockWidth == (width == 1 ? 1 : blockWidth), "\(width)x\(height)")
-            #expect(picture.image.chromaBlockHeight == (height == 1 ? 1 : blockHeight), "\(width)x\(height)")
+            #expect(picture.image.chroma.blockWidth == (width == 1 ? 1 : blockWidth), "\(width)x\(height)")
+            #expect(picture.image.chroma.blockHeight == (height == 1 ? 1 : blockHeight), "\(width)x\(height)")
         }
     }
 }

@@ -109,8 +109,8 @@ import VRenderCore
 
     /// Tables and `Float` may move a sample that sits on a rounding edge by one code, rarely;
     /// anything more is a bug. (Measured: under 1 % of samples differ, never by more than 1.)
-    @Test(arguments: [HDRTransfer.pq, .hlg], [HDRChromaSubsampling.yuv420, .yuv422, .yuv444])
-    func kernelMatchesFormulas(transfer: HDRTransfer, subsampling: HDRChromaSubsampling) {
+    @Test(arguments: [HDRTransfer.pq, .hlg], [ChromaGeometry.yuv420, .yuv422, .yuv444])
+    func kernelMatchesFormulas(transfer: HDRTransfer, subsampling: ChromaGeometry) {
         for (bitDepth, fullRange) in [(10, false), (12, false), (10, true)] {
             let picture = HDRTestPicture(noiseWidth: 33, height: 21, subsampling: subsampling,
                                          maxCode: (1 << bitDepth) - 1, seed: UInt64(bitDepth))

@@ -5,18 +5,18 @@ import VRenderCore
 /// width as FFmpeg pads them.
 final class HDRTestPicture {
     let width: Int, height: Int
-    let subsampling: HDRChromaSubsampling
+    let subsampling: ChromaGeometry
     let chromaWidth: Int, chromaHeight: Int
     /// Row strides in samples (the views get them in bytes).
     let strides: [Int]
     var planes: [[UInt16]]
 
     /// `sample(plane, x, y)` gives every sample: plane 0 is Y, 1 Cb, 2 Cr.
-    init(width: Int, height: Int, subsampling: HDRChromaSubsampling, sample: (Int, Int, Int) -> UInt16) {
+    init(width: Int, height: Int, subsampling: ChromaGeometry, sample: (Int, Int, Int) -> UInt16) {
         self.width = width
         self.height = height
         self.subsampling = subsampling
-        (chromaWidth, chromaHeight) = HDRToneMapper.chromaSize(width: width, height: height, subsampling)
+        (chromaWidth, chromaHeight) = subsampling.chromaSize(lumaWidth: width, lumaHeight: height)
         let strides = [width + 3, chromaWidth + 5, chromaWidth + 1]
         let sizes = [(width, height), (chromaWidth, chromaHeight), (chromaWidth, chromaHeight)]
         self.strides = strides
@@ -31,13 +31,13 @@ final class HDRTestPicture {
     }
 
     /// One colour everywhere.
-    convenience init(width: Int, height: Int, subsampling: HDRChromaSubsampling = .yuv420,
+    convenience init(width: Int, height: Int, subsampling: ChromaGeometry = .yuv420,
                      y: UInt16, cb: UInt16, cr: UInt16) {
         self.init(width: width, height: height, subsampling: subsampling) { plane, _, _ in [y, cb, cr][plane] }
     }
 
     /// Seeded xorshift noise over `0...maxCode` in every plane.
-    convenience init(noiseWidth width: Int, height: Int, subsampling: HDRChromaSubsampling, maxCode: Int, seed: UInt64) {
+    convenience init(noiseWidth width: Int, height: Int, subsampling: ChromaGeometry, maxCode: Int, seed: UInt64) {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
         self.init(width: width, height: height, subsampling: subsampling) { _, _, _ in
             state ^= state << 13
@@ -79,7 +79,7 @@ extension FilterTestFrame {
 
 enum ToneMappingTestSupport {
     static func mapper(_ transfer: HDRTransfer, fullRange: Bool = false, bitDepth: Int = 10,
-                       subsampling: HDRChromaSubsampling = .yuv420, threads: Int = 1) -> HDRToneMapper {
+                       subsampling: ChromaGeometry = .yuv420, threads: Int = 1) -> HDRToneMapper {
         // The arguments are valid: a throw here is a test failure that names itself.
         try! HDRToneMapper(transfer: transfer, fullRange: fullRange, bitDepth: bitDepth,
                            subsampling: subsampling, threads: threads)

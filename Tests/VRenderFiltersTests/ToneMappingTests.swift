@@ -17,7 +17,7 @@ import VRenderCore
     func blackInEveryFormat(transfer: HDRTransfer, bitDepth: Int) {
         let unit = UInt16(1 << (bitDepth - 8))
         for fullRange in [false, true] {
-            for subsampling in [HDRChromaSubsampling.yuv420, .yuv422, .yuv444] {
+            for subsampling in [ChromaGeometry.yuv420, .yuv422, .yuv444] {
                 let picture = HDRTestPicture(width: 5, height: 3, subsampling: subsampling,
                                              y: fullRange ? 0 : 16 * unit, cb: 128 * unit, cr: 128 * unit)
                 let mapper = Support.mapper(transfer, fullRange: fullRange, bitDepth: bitDepth, subsampling: subsampling)
@@ -91,8 +91,8 @@ import VRenderCore
 
     /// Odd sizes: the last column and row (and their 1- or 2-sample chroma blocks) are written,
     /// and nothing past the width.
-    @Test(arguments: [HDRChromaSubsampling.yuv420, .yuv422, .yuv444])
-    func oddSizesWriteEverySample(subsampling: HDRChromaSubsampling) {
+    @Test(arguments: [ChromaGeometry.yuv420, .yuv422, .yuv444])
+    func oddSizesWriteEverySample(subsampling: ChromaGeometry) {
         for (width, height) in [(5, 3), (1, 1), (3, 8), (8, 5)] {
             for transfer in [HDRTransfer.pq, .hlg] {
                 let picture = HDRTestPicture(noiseWidth: width, height: height, subsampling: subsampling,
@@ -121,8 +121,8 @@ import VRenderCore
         #expect(output.sample(plane: 2, x: 0, y: 0) == 128)
     }
 
-    @Test(arguments: [HDRTransfer.pq, .hlg], [HDRChromaSubsampling.yuv420, .yuv422, .yuv444])
-    func sameResultOnOneAndFourThreads(transfer: HDRTransfer, subsampling: HDRChromaSubsampling) {
+    @Test(arguments: [HDRTransfer.pq, .hlg], [ChromaGeometry.yuv420, .yuv422, .yuv444])
+    func sameResultOnOneAndFourThreads(transfer: HDRTransfer, subsampling: ChromaGeometry) {
         let picture = HDRTestPicture(noiseWidth: 37, height: 135, subsampling: subsampling, maxCode: 1023, seed: 3)
         let one = Support.convert(picture, with: Support.mapper(transfer, subsampling: subsampling, threads: 1))
         let four = Support.convert(picture, with: Support.mapper(transfer, subsampling: subsampling, threads: 4))

@@ -77,7 +77,7 @@ struct EdgeParityTests {
         #expect(firstDifference(gpu.samples, cpu.samples) == nil, "\(geometry) \(rect)")
         #expect(gpu.paddingIsUntouched, "\(geometry): row padding written")
         // The last chroma column of the rectangle is in the view and was filtered.
-        let lastChroma = rect.x / gpu.image.chromaBlockWidth + picture.cb.width - 1
-        #expect(lastChroma == (rect.x + rect.width - 1) / gpu.image.chromaBlockWidth)
+        let lastChroma = rect.x / gpu.image.chroma.blockWidth + picture.cb.width - 1
+        #expect(lastChroma == (rect.x + rect.width - 1) / gpu.image.chroma.blockWidth)
     }
 }

@@ -34,8 +34,7 @@ final class ToneMapStep {
     }
 
     private func makeMapper(_ source: YUVImage16, path: String) throws -> HDRToneMapper {
-        let subsampling: HDRChromaSubsampling = source.cb.width == source.width ? .yuv444
-            : source.cb.height == source.height ? .yuv422 : .yuv420
+        let subsampling = source.chroma
         do {
             return try HDRToneMapper(transfer: colour.isPQ ? .pq : .hlg, fullRange: colour.fullRange,
                                      bitDepth: source.bitDepth, subsampling: subsampling, threads: threads)

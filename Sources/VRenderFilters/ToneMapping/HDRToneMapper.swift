@@ -18,23 +18,16 @@ public enum HDRMatrix: Sendable, Equatable {
     case bt2020NonConstantLuminance
 }
 
-/// How the input's chroma planes are subsampled.
-public enum HDRChromaSubsampling: Sendable, Equatable {
-    /// Chroma planes `(w+1)/2 × (h+1)/2`.
-    case yuv420
-    /// Chroma planes `(w+1)/2 × h`.
-    case yuv422
-    /// Chroma planes `w × h`.
-    case yuv444
-}
-
 public enum HDRToneMappingError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedBitDepth(Int)
+    case unsupportedChroma(ChromaGeometry)
 
     public var description: String {
         switch self {
         case .unsupportedBitDepth(let bits):
             return "\(bits)-bit HDR input is not supported: tone mapping reads 10- or 12-bit samples"
+        case .unsupportedChroma(let chroma):
+            return "HDR input with \(chroma) is not supported: tone mapping reads 4:2:0, 4:2:2 or 4:4:4"
         }
     }
 }
@@ -82,7 +75,7 @@ public final class HDRToneMapper: Sendable {
     public let matrix: HDRMatrix
     public let fullRange: Bool
     public let bitDepth: Int
-    public let subsampling: HDRChromaSubsampling
+    public let subsampling: ChromaGeometry
     public let threads: Int
     let kernel: ToneMappingKernel
 
@@ -91,8 +84,11 @@ public final class HDRToneMapper: Sendable {
     ///   - bitDepth: 10 or 12: the significant bits in each 16-bit sample.
     ///   - threads: the most bands `convert` splits a picture into (at least 1).
     public init(transfer: HDRTransfer, matrix: HDRMatrix = .bt2020NonConstantLuminance, fullRange: Bool,
-                bitDepth: Int, subsampling: HDRChromaSubsampling, threads: Int) throws(HDRToneMappingError) {
+                bitDepth: Int, subsampling: ChromaGeometry, threads: Int) throws(HDRToneMappingError) {
         guard bitDepth == 10 || bitDepth == 12 else { throw .unsupportedBitDepth(bitDepth) }
+        guard [ChromaGeometry.yuv420, .yuv422, .yuv444].contains(subsampling) else {
+            throw .unsupportedChroma(subsampling)
+        }
         self.transfer = transfer
         self.matrix = matrix
         self.fullRange = fullRange
@@ -114,27 +110,17 @@ public final class HDRToneMapper: Sendable {
     /// Every output sample is written; the input is only read.
     public func convert(y: PlaneView16, cb: PlaneView16, cr: PlaneView16, into output: YUVImage) {
         let width = y.width, height = y.height
-        let chroma = Self.chromaSize(width: width, height: height, subsampling)
+        let chroma = subsampling.chromaSize(lumaWidth: width, lumaHeight: height)
         precondition(cb.width == chroma.width && cb.height == chroma.height
                      && cr.width == chroma.width && cr.height == chroma.height,
                      "input chroma planes must be \(chroma.width)x\(chroma.height) for \(width)x\(height)")
-        let outChroma = Self.chromaSize(width: width, height: height, .yuv420)
+        let outChroma = ChromaGeometry.yuv420.chromaSize(lumaWidth: width, lumaHeight: height)
         precondition(output.width == width && output.height == height
                      && output.cb.width == outChroma.width && output.cb.height == outChroma.height,
                      "output must be 4:2:0 \(width)x\(height)")
         let kernel = self.kernel
         RowSplitter.run(height: height, threads: threads) { rows in
             kernel.convert(y: y, cb: cb, cr: cr, into: output, lumaRows: rows)
-        }
-    }
-
-    /// The chroma plane size of a `width × height` picture.
-    public static func chromaSize(width: Int, height: Int, _ subsampling: HDRChromaSubsampling)
-        -> (width: Int, height: Int) {
-        switch subsampling {
-        case .yuv420: return ((width + 1) / 2, (height + 1) / 2)
-        case .yuv422: return ((width + 1) / 2, height)
-        case .yuv444: return (width, height)
         }
     }
 }

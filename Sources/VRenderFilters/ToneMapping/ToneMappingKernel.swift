@@ -23,7 +23,7 @@ struct ToneMappingKernel: Sendable {
     /// 1 where the input chroma is subsampled in that direction, else 0.
     let chromaShiftX: Int, chromaShiftY: Int
 
-    init(transfer: HDRTransfer, fullRange: Bool, bitDepth: Int, subsampling: HDRChromaSubsampling) {
+    init(transfer: HDRTransfer, fullRange: Bool, bitDepth: Int, subsampling: ChromaGeometry) {
         tables = ToneMappingTables(transfer: transfer)
         isHLG = transfer == .hlg
         let maxCode = (1 << bitDepth) - 1
@@ -54,8 +54,9 @@ struct ToneMappingKernel: Sendable {
         (self.kr709, self.kg709, self.kb709) = (Float(kr709), Float(1 - kr709 - kb709), Float(kb709))
         cbFromBlueDifference = Float(224 / (2 * (1 - kb709)))
         crFromRedDifference = Float(224 / (2 * (1 - kr709)))
-        chromaShiftX = subsampling == .yuv444 ? 0 : 1
-        chromaShiftY = subsampling == .yuv420 ? 1 : 0
+        // Blocks of 1 or 2 samples (the mapper accepts 4:2:0, 4:2:2 and 4:4:4 only): shifts.
+        chromaShiftX = subsampling.blockWidth.trailingZeroBitCount
+        chromaShiftY = subsampling.blockHeight.trailingZeroBitCount
     }
 
     /// Converts `lumaRows` (starting on an even row, as `RowSplitter`'s bands do) and the
@@ -63,7 +64,7 @@ struct ToneMappingKernel: Sendable {
     func convert(y: PlaneView16, cb: PlaneView16, cr: PlaneView16, into output: YUVImage, lumaRows: Range<Int>) {
         precondition(lumaRows.lowerBound % 2 == 0, "rows \(lumaRows) split a 4:2:0 block")
         let width = y.width, height = y.height
-        for blockRow in (lumaRows.lowerBound / 2)..<((lumaRows.upperBound + 1) / 2) {
+        for blockRow in ChromaGeometry.yuv420.chromaRows(covering: lumaRows) {
             let top = 2 * blockRow
             let rowCount = top + 1 < height ? 2 : 1
             let lumaIn = (y.row(top), y.row(top + rowCount - 1))
