@@ -10,6 +10,24 @@ public enum BitmapFont {
         glyphs[character] ?? blank
     }
 
+    /// Pixels from one glyph's left edge to the next's: the glyph and a one-dot gap.
+    public static func advance(scale: Int) -> Int { (glyphWidth + 1) * scale }
+
+    /// Calls `body` with the offset from the text's top-left corner of every lit dot of `text`,
+    /// each dot a `scale`×`scale` block, left to right. The one place that walks the glyph bits,
+    /// so every drawing of this font (RGB labels, the synthetic camera's luma strip) agrees.
+    public static func forEachDot(of text: String, scale: Int, _ body: (_ x: Int, _ y: Int) -> Void) {
+        var penX = 0
+        for character in text {
+            for (row, bits) in glyph(character).enumerated() {
+                for column in 0..<glyphWidth where bits & (0x10 >> column) != 0 {
+                    body(penX + column * scale, row * scale)
+                }
+            }
+            penX += advance(scale: scale)
+        }
+    }
+
     private static let blank: [UInt8] = [0, 0, 0, 0, 0, 0, 0]
 
     private static let glyphs: [Character: [UInt8]] = [

@@ -2,11 +2,13 @@ import Foundation
 import VRenderCore
 
 /// The export's output: written to a temporary file beside the target and renamed into place
-/// only when complete, so a failed or interrupted export never leaves a half-written file and
-/// never replaces a good one.
+/// only when complete (an `AtomicFile` that FFmpeg's muxer fills), so a failed or interrupted
+/// export never leaves a half-written file and never replaces a good one.
 public struct OutputFile: Sendable {
     public let path: String
-    public let temporaryPath: String
+    /// Where the muxer writes; hidden, beside `path`.
+    public var temporaryPath: String { file.temporaryPath }
+    private let file: AtomicFile
 
     /// The file extensions an export can write; the extension picks the container.
     public static let containerExtensions = ["mov", "mp4", "m4v", "mkv", "webm"]
@@ -32,23 +34,17 @@ public struct OutputFile: Sendable {
             throw VRenderError.output(path, "unsupported container '.\(url.pathExtension)' (use .mov, .mp4 or .mkv)")
         }
         self.path = path
-        // Hidden, unique per process, and with the final extension kept visible to humans.
-        let name = ".\(url.lastPathComponent).\(getpid()).vrender-partial"
-        temporaryPath = url.deletingLastPathComponent().appendingPathComponent(name).path
+        file = AtomicFile(path: path)
     }
 
-    /// Moves the finished temporary file onto the target (atomic `rename` in one directory).
+    /// Flushes the finished temporary file to disk and renames it onto the target.
     public func commit() throws {
-        guard rename(temporaryPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            discard()
-            throw VRenderError.output(path, "cannot move the finished export into place: \(reason)")
-        }
+        try file.commit()
     }
 
     /// Deletes the temporary file, if any.
     public func discard() {
-        unlink(temporaryPath)
+        file.discard()
     }
 
     /// Bytes in the finished output.

@@ -1,41 +1,51 @@
 internal import CPNG
-import Foundation
 import VRenderCore
 
-/// Writes PNG files with libpng (`png_create_write_struct` … `png_write_end`).
+/// Writes PNG files with libpng's simplified API (`png_image_write_to_memory`), then puts them
+/// in place with `AtomicFile`: a reader never sees half a picture.
+///
+/// libpng reports errors by `longjmp`, which Swift cannot survive; its simplified API catches
+/// them itself and returns a status instead, so only that API is used here.
 public enum PNGWriter {
-    /// Writes `image` to `path` through a temporary file renamed into place.
+    /// Writes `image` to `path` as an 8-bit RGB PNG.
     public static func write(_ image: RGBImage, to path: String) throws {
-        let temporary = path + ".partial"
-        guard let file = fopen(temporary, "wb") else {
-            throw VRenderError.output(path, "cannot create: \(String(cString: strerror(errno)))")
+        guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
+            throw VRenderError.output(path, "cannot write a \(image.width)x\(image.height) picture holding \(image.pixels.count) bytes")
         }
-        var failed = false
-        image.pixels.withUnsafeBufferPointer { buffer in
-            failed = !writePNG(file: file, width: image.width, height: image.height, pixels: buffer.baseAddress!)
-        }
-        fclose(file)
-        if failed {
-            unlink(temporary)
-            throw VRenderError.output(path, "libpng could not write the image")
-        }
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw VRenderError.output(path, "cannot move into place: \(String(cString: strerror(errno)))")
-        }
+        let encoded = try encode(image, path: path)
+        try encoded.withUnsafeBytes { try AtomicFile.write($0, to: path) }
     }
 
-    /// libpng reports errors by longjmp, which Swift cannot catch; with its simplified API
-    /// (`png_image_write_to_stdio`) errors come back as a return value instead.
-    private static func writePNG(file: UnsafeMutablePointer<FILE>, width: Int, height: Int,
-                                 pixels: UnsafePointer<UInt8>) -> Bool {
+    /// The PNG file's bytes. The first guess at their size (the raw pixels, which PNG rarely
+    /// exceeds) is retried once at the size libpng asks for when a picture does not compress.
+    private static func encode(_ image: RGBImage, path: String) throws -> [UInt8] {
+        var capacity = image.pixels.count + image.height + 1024
+        for _ in 0..<2 {
+            var output = [UInt8](repeating: 0, count: capacity)
+            var size = capacity
+            var control = makeControl(for: image)
+            let ok = image.pixels.withUnsafeBytes { pixels in
+                output.withUnsafeMutableBytes { memory in
+                    png_image_write_to_memory(&control, memory.baseAddress, &size, 0, pixels.baseAddress,
+                                              Int32(image.width * 3), nil)
+                }
+            }
+            let message = PNGReader.message(of: control)
+            png_image_free(&control)
+            if ok != 0 { return Array(output.prefix(size)) }
+            // libpng raises `size` above what it was given when only the buffer was too small.
+            guard size > capacity else { throw VRenderError.output(path, "libpng could not encode the picture: \(message)") }
+            capacity = size
+        }
+        throw VRenderError.output(path, "libpng could not encode the picture: it kept growing")
+    }
+
+    private static func makeControl(for image: RGBImage) -> png_image {
         var control = png_image()
         control.version = UInt32(PNG_IMAGE_VERSION)
-        control.width = UInt32(width)
-        control.height = UInt32(height)
+        control.width = UInt32(image.width)
+        control.height = UInt32(image.height)
         control.format = UInt32(PNG_FORMAT_RGB)
-        let ok = png_image_write_to_stdio(&control, file, 0, pixels, Int32(width * 3), nil)
-        png_image_free(&control)
-        return ok != 0
+        return control
     }
 }

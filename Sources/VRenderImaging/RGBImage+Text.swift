@@ -4,21 +4,14 @@ extension RGBImage {
     /// Draws `text` in the built-in 5×7 bitmap font, each font pixel `scale`×`scale` pixels,
     /// with its top-left corner at (x, y); lower-case letters are drawn as capitals.
     public mutating func draw(text: String, x: Int, y: Int, scale: Int = 2, color: (r: UInt8, g: UInt8, b: UInt8) = (255, 255, 255)) {
-        var penX = x
-        for character in text.uppercased() {
-            let rows = BitmapFont.glyph(character)
-            for (row, bits) in rows.enumerated() {
-                for column in 0..<BitmapFont.glyphWidth where bits & (0x10 >> UInt8(column)) != 0 {
-                    fill(x: penX + column * scale, y: y + row * scale, width: scale, height: scale, color: color)
-                }
-            }
-            penX += (BitmapFont.glyphWidth + 1) * scale
+        BitmapFont.forEachDot(of: text.uppercased(), scale: scale) { dotX, dotY in
+            fill(x: x + dotX, y: y + dotY, width: scale, height: scale, color: color)
         }
     }
 
     /// Width in pixels of `text` drawn at `scale`.
     public static func textWidth(_ text: String, scale: Int = 2) -> Int {
-        Swift.max(0, text.count * (BitmapFont.glyphWidth + 1) * scale - scale)
+        Swift.max(0, text.count * BitmapFont.advance(scale: scale) - scale)
     }
 
     /// Paints a rectangle, clipped to the image (one wholly outside it paints nothing).

@@ -16,14 +16,16 @@ public struct RGBImage: Sendable, Equatable {
         }
     }
 
-    /// Copies `other` with its top-left corner at (x, y), clipped to this image.
+    /// Copies `other` with its top-left corner at (x, y), clipped to this image on every side.
     public mutating func paste(_ other: RGBImage, x: Int, y: Int) {
+        // The columns of `other` that land inside this image, as a half-open range.
+        let first = Swift.max(0, -x), end = Swift.min(other.width, width - x)
+        guard first < end else { return }
+        let count = (end - first) * 3
         for row in 0..<other.height where y + row >= 0 && y + row < height {
-            let columns = Swift.max(0, Swift.min(other.width, width - x))
-            guard columns > 0, x >= 0 else { continue }
-            let source = row * other.width * 3
-            let target = ((y + row) * width + x) * 3
-            pixels.replaceSubrange(target..<(target + columns * 3), with: other.pixels[source..<(source + columns * 3)])
+            let source = (row * other.width + first) * 3
+            let target = ((y + row) * width + x + first) * 3
+            pixels.replaceSubrange(target..<(target + count), with: other.pixels[source..<(source + count)])
         }
     }
 }

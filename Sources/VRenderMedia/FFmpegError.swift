@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import Synchronization
 import VRenderCore
 
 /// A failed FFmpeg call: the function's name, its return code and `av_strerror`'s text.
@@ -58,11 +59,11 @@ func codecStatus(_ result: Int32, _ function: @autoclosure () -> String) throws(
 /// Silences FFmpeg's own logging (vrender reports problems itself, naming the file), or lets
 /// warnings through for `--verbose`.
 public enum FFmpegLog {
-    private static let lock = ConditionLock()
-    nonisolated(unsafe) private static var configured = false
+    /// Whether a level was chosen already, by `configure` or by the first file opened.
+    private static let configured = Mutex(false)
 
     public static func configure(verbose: Bool) {
-        lock.withLock {
+        configured.withLock { configured in
             configured = true
             av_log_set_level(verbose ? AV_LOG_WARNING : AV_LOG_QUIET)
         }
@@ -71,7 +72,7 @@ public enum FFmpegLog {
     /// Library default, applied when a file is first opened: quiet, unless a program already
     /// chose with `configure`.
     static func applyDefault() {
-        lock.withLock {
+        configured.withLock { configured in
             guard !configured else { return }
             configured = true
             av_log_set_level(AV_LOG_QUIET)

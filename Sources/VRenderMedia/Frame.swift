@@ -5,7 +5,8 @@ import VRenderCore
 /// reference-counted by FFmpeg, so handing a frame's *data* on never copies it.
 ///
 /// Ownership: exactly one stage uses a frame at a time. Passing it through a `BoundedQueue`
-/// transfers it; the sender must not touch it afterwards (hence `@unchecked Sendable`).
+/// transfers it; the sender must not touch it afterwards.
+// @unchecked: safe because one stage owns a frame at a time, and handing it on ends the sender's use.
 public final class Frame: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVFrame>
 
@@ -142,6 +143,7 @@ extension Frame {
 }
 
 /// Owns one `AVPacket` (`av_packet_alloc` / `av_packet_free`); same ownership rule as `Frame`.
+// @unchecked: safe because one stage owns a packet at a time, and handing it on ends the sender's use.
 public final class Packet: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVPacket>
 

@@ -63,16 +63,9 @@ public final class MJPEGDecoder {
             damaged += 1
             return false
         }
-        let picture = decoded.pointer.pointee
-        let source = withUnsafeBytes(of: picture.data) { data in
-            withUnsafeBytes(of: picture.linesize) { lines in
-                PictureScaler.Source(
-                    planes: data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self).map { $0.map { UnsafePointer($0) } },
-                    strides: lines.bindMemory(to: Int32.self).map { Int($0) },
-                    format: decoded.pixelFormat, width: Int(picture.width), height: Int(picture.height),
-                    fullRange: picture.color_range == AVCOL_RANGE_JPEG || Self.isJPEGFormat(decoded.pixelFormat))
-            }
-        }
+        let source = PictureScaler.Source(planes: Planes(decoded), format: decoded.pixelFormat,
+                                          width: decoded.width, height: decoded.height,
+                                          fullRange: decoded.isFullRange || decoded.pixelFormat.isJPEGRange)
         try scaler.scale(source, crop: crop, into: destination)
         return true
     }
@@ -89,10 +82,5 @@ public final class MJPEGDecoder {
             damaged += 1
             return .endOfStream
         }
-    }
-
-    /// The deprecated "J" formats imply full range even when `color_range` is unset.
-    private static func isJPEGFormat(_ format: AVPixelFormat) -> Bool {
-        format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ422P || format == AV_PIX_FMT_YUVJ444P
     }
 }

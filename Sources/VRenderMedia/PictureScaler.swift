@@ -5,20 +5,14 @@ import VRenderCore
 /// decoder's frame) into a writable 4:2:0 limited-range `Frame`: format conversion, crop (digital
 /// zoom) and scaling in one `sws_scale` pass, so a capture frame is touched once.
 ///
-/// Owns a `SwsContext` (`sws_getCachedContext` / `sws_freeContext`), re-created only when the
-/// source geometry, format, crop size or range changes. Confined to one thread.
+/// Owns a `SwscaleContext`, rebuilt only when the source geometry, format, crop size or range
+/// changes. Confined to one thread.
 final class PictureScaler {
-    private var context: OpaquePointer?
-    /// The range the current context was told about, so it is not re-set for every frame
-    /// (`sws_setColorspaceDetails` rebuilds tables).
-    private var configuredFullRange: Bool?
+    private let scaler = SwscaleContext()
 
-    deinit { sws_freeContext(context) }
-
-    /// A source picture: up to four planes, their strides, format and full size.
+    /// A source picture: its planes (swscale only reads them), format and full size.
     struct Source {
-        var planes: [UnsafePointer<UInt8>?]
-        var strides: [Int]
+        var planes: Planes
         var format: AVPixelFormat
         var width: Int
         var height: Int
@@ -31,44 +25,31 @@ final class PictureScaler {
     func scale(_ source: Source, crop requestedCrop: PixelRect?, into destination: Frame) throws {
         let crop = Self.aligned(requestedCrop, width: source.width, height: source.height)
         try destination.prepareAsPicture(width: source.width, height: source.height)
-        let previous = context
-        context = sws_getCachedContext(context, Int32(crop.width), Int32(crop.height), source.format,
-                                       Int32(destination.width), Int32(destination.height), AV_PIX_FMT_YUV420P,
-                                       SWS_BILINEAR, nil, nil, nil)
-        guard let context else {
-            throw VRenderError(.runtime, subject: "scaler",
-                               reason: "cannot convert \(crop.width)x\(crop.height) \(Self.name(of: source.format)) to \(destination.width)x\(destination.height) yuv420p")
-        }
-        if context != previous || configuredFullRange != source.fullRange {
-            let coefficients = sws_getCoefficients(SWS_CS_DEFAULT)
-            sws_setColorspaceDetails(context, coefficients, source.fullRange ? 1 : 0, coefficients, 0, 0, 1 << 16, 1 << 16)
-            configuredFullRange = source.fullRange
-        }
+        let conversion = SwscaleContext.Conversion(
+            source: .init(width: crop.width, height: crop.height, format: source.format, fullRange: source.fullRange),
+            destination: .init(width: destination.width, height: destination.height, format: AV_PIX_FMT_YUV420P,
+                               fullRange: false),
+            filter: .bilinear)
+        try scaler.scale(conversion, from: try Self.planes(of: source, at: crop), rows: crop.height,
+                         into: Planes(destination))
+    }
 
+    /// `source`'s planes moved to the crop's corner: chroma planes in units of their own
+    /// subsampled grid, and in bytes of that plane's pixel step (2 for YUYV and NV12's UV).
+    private static func planes(of source: Source, at crop: PixelRect) throws -> Planes {
         guard let descriptor = av_pix_fmt_desc_get(source.format)?.pointee else {
             throw VRenderError(.runtime, subject: "scaler", reason: "unknown pixel format \(source.format.rawValue)")
         }
-        // Move every plane's start to the crop's corner; chroma planes in units of their own
-        // subsampled grid, and in bytes of that plane's pixel step (2 for YUYV and NV12's UV).
-        var planes: [UnsafePointer<UInt8>?] = [nil, nil, nil, nil]
-        var strides: [Int32] = [0, 0, 0, 0]
-        for plane in 0..<min(4, source.planes.count) {
-            guard let base = source.planes[plane] else { continue }
-            let (step, isChroma) = Self.layout(of: plane, descriptor)
+        var planes = source.planes
+        for plane in 0..<4 {
+            let (base, stride) = planes[plane]
+            guard let base else { continue }
+            let (step, isChroma) = layout(of: plane, descriptor)
             let x = isChroma ? crop.x >> Int(descriptor.log2_chroma_w) : crop.x
             let y = isChroma ? crop.y >> Int(descriptor.log2_chroma_h) : crop.y
-            planes[plane] = base + y * source.strides[plane] + x * step
-            strides[plane] = Int32(source.strides[plane])
+            planes[plane] = (base + y * stride + x * step, stride)
         }
-
-        let target = destination.pointer.pointee
-        withUnsafeBytes(of: target.data) { data in
-            withUnsafeBytes(of: target.linesize) { lines in
-                _ = sws_scale(context, planes, strides, 0, Int32(crop.height),
-                              data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self).baseAddress,
-                              lines.bindMemory(to: Int32.self).baseAddress)
-            }
-        }
+        return planes
     }
 
     /// Bytes per pixel step in `plane`, and whether it holds chroma (so is subsampled).
@@ -90,9 +71,6 @@ final class PictureScaler {
         return PixelRect(x: x, y: y, width: cropWidth, height: cropHeight)
     }
 
-    static func name(of format: AVPixelFormat) -> String {
-        av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown format"
-    }
 }
 
 extension Frame {
@@ -109,7 +87,7 @@ extension Frame {
         }
         guard pixelFormat == AV_PIX_FMT_YUV420P else {
             throw VRenderError(.runtime, subject: "capture",
-                               reason: "destination frame is \(PictureScaler.name(of: pixelFormat)), not yuv420p")
+                               reason: "destination frame is \(pixelFormatName(pixelFormat)), not yuv420p")
         }
         try makeWritable()
         // A recycled frame may carry a decoder's full-range tag; what is written now is limited.

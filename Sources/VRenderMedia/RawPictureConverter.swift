@@ -44,27 +44,33 @@ public final class RawPictureConverter {
                         bytesPerLine: Int, crop: PixelRect? = nil, fullRange: Bool = false,
                         into destination: Frame) throws {
         let needed = Self.requiredBytes(layout: layout, width: width, height: height, bytesPerLine: bytesPerLine)
-        guard width > 1, height > 1, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+        guard width > 1, height > 1, let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
               bytes.count >= needed else {
             throw VRenderError(.runtime, subject: "capture buffer",
                                reason: "holds \(bytes.count) bytes; a \(width)x\(height) \(layout.rawValue) picture with \(bytesPerLine) bytes per line needs \(needed)")
         }
-        let source: PictureScaler.Source
+        // swscale only reads the source, so dropping `const` here is safe.
+        let base = UnsafeMutablePointer(mutating: start)
+        var planes = Planes()
+        let format: AVPixelFormat
         switch layout {
         case .yuyv:
-            source = .init(planes: [base], strides: [bytesPerLine], format: AV_PIX_FMT_YUYV422,
-                           width: width, height: height, fullRange: fullRange)
+            format = AV_PIX_FMT_YUYV422
+            planes[0] = (base, bytesPerLine)
         case .nv12:
-            source = .init(planes: [base, base + bytesPerLine * height], strides: [bytesPerLine, bytesPerLine],
-                           format: AV_PIX_FMT_NV12, width: width, height: height, fullRange: fullRange)
+            format = AV_PIX_FMT_NV12
+            planes[0] = (base, bytesPerLine)
+            planes[1] = (base + bytesPerLine * height, bytesPerLine)
         case .yuv420p:
             // V4L2's single-buffer YUV420: chroma rows are half the luma row's bytes.
+            format = AV_PIX_FMT_YUV420P
             let chromaStride = bytesPerLine / 2
             let u = base + bytesPerLine * height
-            let v = u + chromaStride * ((height + 1) / 2)
-            source = .init(planes: [base, u, v], strides: [bytesPerLine, chromaStride, chromaStride],
-                           format: AV_PIX_FMT_YUV420P, width: width, height: height, fullRange: fullRange)
+            planes[0] = (base, bytesPerLine)
+            planes[1] = (u, chromaStride)
+            planes[2] = (u + chromaStride * ((height + 1) / 2), chromaStride)
         }
+        let source = PictureScaler.Source(planes: planes, format: format, width: width, height: height, fullRange: fullRange)
         try scaler.scale(source, crop: crop, into: destination)
     }
 }

@@ -3,33 +3,27 @@ import VRenderCore
 import VRenderImaging
 
 /// Turns a decoded or captured picture into a small RGB image (for thumbnails and contact
-/// sheets), keeping its aspect ratio. Owns a `SwsContext`; confined to one thread.
+/// sheets), keeping its aspect ratio. Owns a `SwscaleContext`; confined to one thread.
 public final class Thumbnailer {
-    private var scaler: OpaquePointer?
+    private let scaler = SwscaleContext()
 
     public init() {}
 
-    deinit { sws_freeContext(scaler) }
-
     /// The picture scaled to `width` pixels wide (height follows the aspect ratio, even).
+    ///
+    /// Colours are read as swscale reads an untagged picture: BT.601, full range only for the
+    /// "J" formats (the frame's own colour tags are not consulted).
     public func thumbnail(of frame: Frame, width: Int) throws -> RGBImage {
-        let source = frame.pointer.pointee
-        let height = Swift.max(2, Int((Double(width) * Double(source.height) / Double(source.width)).rounded()) & ~1)
-        scaler = sws_getCachedContext(scaler, source.width, source.height, frame.pixelFormat,
-                                      Int32(width), Int32(height), AV_PIX_FMT_RGB24, SWS_BICUBIC, nil, nil, nil)
-        guard let scaler else {
-            throw VRenderError(.runtime, subject: "thumbnail", reason: "cannot convert \(source.width)x\(source.height) to RGB")
-        }
+        let height = Swift.max(2, Int((Double(width) * Double(frame.height) / Double(frame.width)).rounded()) & ~1)
+        let source = SwscaleContext.Picture(width: frame.width, height: frame.height, format: frame.pixelFormat,
+                                            fullRange: frame.pixelFormat.isJPEGRange)
+        let destination = SwscaleContext.Picture(width: width, height: height, format: AV_PIX_FMT_RGB24, fullRange: true)
         var image = RGBImage(width: width, height: height)
-        image.pixels.withUnsafeMutableBufferPointer { pixels in
-            withUnsafeBytes(of: source.data) { data in
-                withUnsafeBytes(of: source.linesize) { lines in
-                    var targets: [UnsafeMutablePointer<UInt8>?] = [pixels.baseAddress, nil, nil, nil]
-                    var strides: [Int32] = [Int32(width * 3), 0, 0, 0]
-                    _ = sws_scale(scaler, data.bindMemory(to: UnsafePointer<UInt8>?.self).baseAddress,
-                                  lines.bindMemory(to: Int32.self).baseAddress, 0, source.height, &targets, &strides)
-                }
-            }
+        try image.pixels.withUnsafeMutableBufferPointer { pixels in
+            var target = Planes()
+            target[0] = (pixels.baseAddress, width * 3)
+            try scaler.scale(.init(source: source, destination: destination, filter: .bicubic),
+                             from: Planes(frame), rows: frame.height, into: target)
         }
         return image
     }

@@ -54,12 +54,12 @@ public struct LatencySummary: Sendable, Codable, Equatable {
         }
         p50 = percentile(0.5)
         p99 = percentile(0.99)
-        max = Double(sorted.last!) / 1e6
+        max = Double(sorted[sorted.count - 1]) / 1e6
     }
 }
 
-/// `takes.json`: every take in a folder, in recording order. Rewritten atomically (temporary
-/// file + rename) after each take, so a crash never leaves it half-written.
+/// `takes.json`: every take in a folder, in recording order. Rewritten atomically (`AtomicFile`)
+/// after each take, so a crash never leaves it half-written.
 public struct TakesManifest: Sendable, Codable, Equatable {
     public var takes: [TakeEntry]
 
@@ -86,12 +86,6 @@ public struct TakesManifest: Sendable, Codable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(self)
-        let temporary = path + ".partial"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            throw VRenderError.output(path, "cannot write")
-        }
-        guard rename(temporary, path) == 0 else {
-            throw VRenderError.output(path, "cannot move into place: \(String(cString: strerror(errno)))")
-        }
+        try data.withUnsafeBytes { try AtomicFile.write($0, to: path) }
     }
 }

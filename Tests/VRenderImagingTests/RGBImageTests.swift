@@ -15,6 +15,16 @@ import VRenderImaging
         }
     }
 
+    @Test func pasteClipsAtTheLeftAndTopEdges() {
+        var canvas = RGBImage(width: 4, height: 3)
+        var tile = RGBImage(width: 3, height: 3)
+        for index in stride(from: 0, to: tile.pixels.count, by: 3) { tile.pixels[index] = UInt8(index / 3 + 1) }
+        canvas.paste(tile, x: -1, y: -2)
+        // Only the tile's last row, less its first column, lands: tile pixels 7 and 8 at (0, 0), (1, 0).
+        let reds = stride(from: 0, to: canvas.pixels.count, by: 3).map { canvas.pixels[$0] }
+        #expect(reds == [8, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+    }
+
     @Test func gridLaysOutTilesWithLabels() {
         let tiles = [RGBImage](repeating: RGBImage(width: 10, height: 6, fill: (200, 200, 200)), count: 5)
         let sheet = RGBImage.grid(tiles, labels: ["A", "B", "C", "D", "E"], columns: 2, gap: 4)

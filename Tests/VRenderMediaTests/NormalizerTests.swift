@@ -2,18 +2,6 @@ import Testing
 import VRenderCore
 @testable import VRenderMedia
 
-/// Fills a frame's planes with a constant, or paints a block, for geometry checks.
-private func paint(_ frame: Frame, luma: UInt8, chroma: UInt8 = 128) {
-    let image = frame.yuvImage()
-    for y in 0..<image.luma.height { image.luma.row(y).update(repeating: luma, count: image.luma.width) }
-    for y in 0..<image.cb.height {
-        image.cb.row(y).update(repeating: chroma, count: image.cb.width)
-        image.cr.row(y).update(repeating: chroma, count: image.cr.width)
-    }
-}
-
-private func luma(_ frame: Frame, _ x: Int, _ y: Int) -> UInt8 { frame.yuvImage().luma.row(y)[x] }
-
 @Suite struct FrameNormalizerTests {
     @Test func letterboxesAWiderPicture() throws {
         let source = try Frame.picture(width: 64, height: 32)

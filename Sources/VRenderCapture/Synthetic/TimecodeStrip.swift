@@ -40,20 +40,13 @@ enum TimecodeStrip {
             image.cr.row(y).update(repeating: 128, count: image.cr.width)
         }
         let scale = scale(width: width, height: height)
-        var originX = 2 * scale
-        let originY = top + 2 * scale
-        for character in text {
-            guard originX < width else { break }
-            let glyph = BitmapFont.glyph(character)
-            for (glyphRow, bits) in glyph.enumerated() {
-                for glyphColumn in 0..<BitmapFont.glyphWidth where bits & (0x10 >> glyphColumn) != 0 {
-                    let x0 = originX + glyphColumn * scale, y0 = originY + glyphRow * scale
-                    for y in y0..<Swift.min(y0 + scale, height) where x0 < width {
-                        image.luma.row(y).advanced(by: x0).update(repeating: 235, count: Swift.min(scale, width - x0))
-                    }
-                }
+        let originX = 2 * scale, originY = top + 2 * scale
+        BitmapFont.forEachDot(of: text, scale: scale) { dotX, dotY in
+            let x = originX + dotX, y = originY + dotY
+            guard x < width, y < height else { return }  // clipped, on pictures too small for the strip
+            for row in y..<Swift.min(y + scale, height) {
+                image.luma.row(row).advanced(by: x).update(repeating: 235, count: Swift.min(scale, width - x))
             }
-            originX += (BitmapFont.glyphWidth + 1) * scale
         }
     }
 

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import VRenderCore
+
+/// `AtomicFile`: the target is either untouched or complete, and no temporary file survives a
+/// failure at any step. Failures of `write` and `fsync` are simulated through its system calls;
+/// a failing rename is real (the target is a directory).
+@Suite final class AtomicFileTests {
+    /// A fresh folder for each test (Swift Testing makes one instance per test), removed after it.
+    let folder = NSTemporaryDirectory() + "vrender-atomic-" + UUID().uuidString
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    private static func contents(of folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    }
+
+    private static func write(_ text: String, with file: AtomicFile) throws {
+        try Array(text.utf8).withUnsafeBytes { try file.write($0) }
+    }
+
+    /// The system calls that can fail before the rename.
+    enum Call: Sendable { case write, fsync }
+
+    /// The live calls with `call` replaced by a failure that sets `errno` to `code`.
+    private static func failing(_ call: Call, code: Int32) -> FileSystemCalls {
+        var calls = FileSystemCalls.live
+        switch call {
+        case .write: calls.write = { _, _, _ in errno = code; return -1 }
+        case .fsync: calls.fsync = { _ in errno = code; return -1 }
+        }
+        return calls
+    }
+
+    /// The error `body` throws, as the user would read it.
+    private static func failure(_ body: () throws -> Void) -> VRenderError? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error as? VRenderError
+        }
+    }
+
+    @Test func writesTheBytesAndLeavesOnlyTheTarget() throws {
+        let path = folder + "/notes.json"
+        try Self.write("first", with: AtomicFile(path: path))
+        try Self.write("second, longer", with: AtomicFile(path: path))
+        #expect(FileManager.default.contents(atPath: path) == Data("second, longer".utf8))
+        #expect(try Self.contents(of: folder) == ["notes.json"])
+    }
+
+    @Test func writesAnEmptyFile() throws {
+        try AtomicFile.write(UnsafeRawBufferPointer(start: nil, count: 0), to: folder + "/empty")
+        #expect(FileManager.default.contents(atPath: folder + "/empty") == Data())
+    }
+
+    @Test func temporaryIsHiddenBesideTheTargetAndUniquePerWrite() {
+        let first = AtomicFile(path: "/some/folder/take.mov"), second = AtomicFile(path: "/some/folder/take.mov")
+        #expect(first.temporaryPath.hasPrefix("/some/folder/.take.mov.\(getpid())-"))
+        #expect(first.temporaryPath.hasSuffix(".vrender-partial"))
+        #expect(first.temporaryPath != second.temporaryPath)
+        #expect(AtomicFile(path: "bare.png").temporaryPath.hasPrefix("./.bare.png."))
+        #expect(AtomicFile(path: "/top.png").temporaryPath.hasPrefix("/.top.png."))
+    }
+
+    /// A full disk while writing, a failing flush before the rename.
+    @Test(arguments: [
+        (Call.write, ENOSPC, "cannot write: No space left on device"),
+        (Call.fsync, EIO, "cannot flush to disk: Input/output error"),
+    ])
+    func failureBeforeTheRenameRemovesTheTemporaryAndKeepsTheOldFile(call: Call, code: Int32, reason: String) throws {
+        let path = folder + "/takes.json"
+        try Self.write("old", with: AtomicFile(path: path))
+        let error = Self.failure {
+            try Self.write("new", with: AtomicFile(path: path, system: Self.failing(call, code: code)))
+        }
+        #expect(error == VRenderError.output(path, reason))
+        #expect(try Self.contents(of: folder) == ["takes.json"])
+        #expect(FileManager.default.contents(atPath: path) == Data("old".utf8))
+    }
+
+    @Test func failedRenameRemovesTheTemporary() throws {
+        // A non-empty directory where the file should go: rename(2) refuses to replace it.
+        let path = folder + "/export.mkv"
+        try FileManager.default.createDirectory(atPath: path + "/inside", withIntermediateDirectories: true)
+        let error = Self.failure { try Self.write("data", with: AtomicFile(path: path)) }
+        #expect(error?.kind == .output)
+        #expect(error?.subject == path)
+        #expect(error?.reason.hasPrefix("cannot move into place: ") == true)
+        #expect(try Self.contents(of: folder) == ["export.mkv"])
+    }
+
+    @Test func commitsAFileSomeoneElseWrote() throws {
+        let file = AtomicFile(path: folder + "/export.mov")
+        #expect(FileManager.default.createFile(atPath: file.temporaryPath, contents: Data("muxed".utf8)))
+        try file.commit()
+        #expect(FileManager.default.contents(atPath: file.path) == Data("muxed".utf8))
+        #expect(try Self.contents(of: folder) == ["export.mov"])
+    }
+
+    @Test func discardRemovesWhatWasWrittenAndCommitThenFailsNamingTheTarget() throws {
+        let file = AtomicFile(path: folder + "/export.mov")
+        #expect(FileManager.default.createFile(atPath: file.temporaryPath, contents: Data("half".utf8)))
+        file.discard()
+        file.discard()  // nothing left to remove: harmless
+        #expect(try Self.contents(of: folder).isEmpty)
+        let error = Self.failure { try file.commit() }
+        #expect(error?.subject == file.path)
+        #expect(try Self.contents(of: folder).isEmpty)
+    }
+}
