@@ -1,3 +1,4 @@
+import Foundation
 import VRenderCore
 
 /// A plain-text script that drives a take, so batch runs and CI are reproducible.
@@ -62,6 +63,15 @@ public struct ActionScript: Sendable, Equatable {
         // A stable sort: equal times keep file order.
         self.actions = actions.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         self.source = source
+    }
+
+    /// Reads and parses the script file at `path`. Errors name the file (`path: cannot read
+    /// the script`) or the line (`path:3: …`).
+    public init(contentsOfFile path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw VRenderError.input(path, "cannot read the script")
+        }
+        try self.init(text: String(decoding: data, as: UTF8.self), source: path)
     }
 
     static let actionNames = "zoom, lens, torch, flip, focus, stop"

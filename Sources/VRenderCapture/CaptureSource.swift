@@ -68,20 +68,55 @@ public struct CaptureRequest: Sendable {
     /// Narrows the format choice to this size.
     public var size: (width: Int, height: Int)?
     public var position: CameraPosition
-    /// Initial zoom factor (a lens jump 0.5/1/2 is just a zoom to that factor).
+    /// Starting lens: 0.5, 1 or 2 (a quick jump, applied before `zoom`).
+    public var lens: Double?
+    /// Starting zoom factor.
     public var zoom: Double?
+    /// Start with the torch on.
     public var torch: Bool
     /// Pace frames to real time (the synthetic camera only; V4L2 is always live).
     public var realtime: Bool
 
     public init(frameRate: Rational = Rational(30, 1), size: (width: Int, height: Int)? = nil,
-                position: CameraPosition = .back, zoom: Double? = nil, torch: Bool = false, realtime: Bool = false) {
+                position: CameraPosition = .back, lens: Double? = nil, zoom: Double? = nil, torch: Bool = false,
+                realtime: Bool = false) {
         self.frameRate = frameRate
         self.size = size
         self.position = position
+        self.lens = lens
         self.zoom = zoom
         self.torch = torch
         self.realtime = realtime
+    }
+
+    /// The starting controls, in the order a source applies them at time 0, each with the
+    /// option that asked for it (the cause a clamp notice names).
+    public var startingControls: [(option: String, control: CameraControl)] {
+        var controls: [(option: String, control: CameraControl)] = []
+        if let lens { controls.append(("--lens", .lens(lens))) }
+        if let zoom { controls.append(("--zoom", .zoom(zoom))) }
+        if torch { controls.append(("--torch", .torch(level: 1))) }
+        return controls
+    }
+}
+
+/// How one of the request's starting settings came out: `option` names what asked for it
+/// (`--zoom`), `outcome` says whether it was applied, clamped or unsupported.
+public struct InitialControlOutcome: Sendable, Equatable {
+    public var option: String
+    public var outcome: ControlOutcome
+
+    public init(option: String, outcome: ControlOutcome) {
+        self.option = option
+        self.outcome = outcome
+    }
+
+    /// The notice a user sees for a clamped or unsupported setting; nil when it was applied.
+    public var notice: String? {
+        switch outcome {
+        case .applied: return nil
+        case .clamped(let message), .unsupported(let message): return "\(option): \(message)"
+        }
     }
 }
 
@@ -144,7 +179,8 @@ public struct CapturedFrameInfo: Sendable, Equatable {
 
 /// A camera: V4L2 or synthetic. Confined to the capture thread once started.
 ///
-/// Life cycle: `open` (in the backend's initializer) → `start()` → `nextFrame(into:)` repeatedly
+/// Life cycle: `open` (in the backend's initializer, which also applies the request's position,
+/// lens, zoom and torch and keeps their outcomes in `initialOutcomes`) → `start()` → `nextFrame(into:)` repeatedly
 /// → `stop()`. `nextFrame` blocks until a frame arrives (a live source) or renders it (a batch
 /// source), writes it into a 4:2:0 frame of `format`'s size, and returns nil when the source
 /// ends (a device unplugged: ENODEV).
@@ -156,6 +192,9 @@ public protocol CaptureSource: AnyObject {
     /// camera with --realtime): the recorder then drops the oldest frame instead of blocking.
     var isLive: Bool { get }
     var state: CameraState { get }
+    /// How the request's starting settings came out when the source was opened, in the order
+    /// they were applied; the recorder reports the clamped and unsupported ones.
+    var initialOutcomes: [InitialControlOutcome] { get }
 
     func start() throws
     func nextFrame(into destination: Frame) throws -> CapturedFrameInfo?

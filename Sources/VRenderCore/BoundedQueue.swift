@@ -8,19 +8,18 @@
 ///   returns nil.
 /// - Ending from the consumer side (error, or the user stopped): `cancel()`. Every blocked or
 ///   later `push` returns false at once and `pop` returns nil, so neither side can hang.
+// @unchecked Sendable: `slots`, `head`, `count` and `droppedCount` are only touched with `lock` held.
 public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     public enum FullPolicy: Sendable { case block, dropOldest }
 
     public let capacity: Int
     public let policy: FullPolicy
 
-    private let lock = ConditionLock()
+    private let lock = QueueLock()
     // A ring of fixed size: no allocation after init.
     private var slots: [Element?]
     private var head = 0
     private var count = 0
-    private var finished = false
-    private var cancelled = false
     private var droppedCount = 0
 
     public init(capacity: Int, policy: FullPolicy = .block) {
@@ -34,11 +33,9 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     /// or already finished by its producer.
     @discardableResult
     public func push(_ element: Element) -> Bool {
-        lock.withLock {
-            while count == capacity && policy == .block && !cancelled && !finished {
-                lock.wait()
-            }
-            guard !cancelled && !finished else { return false }
+        lock.update {
+            lock.wait(while: { count == capacity && policy == .block })
+            guard !lock.isCancelled && !lock.isFinished else { return false }
             if count == capacity {  // only reachable with .dropOldest
                 slots[head] = nil
                 head = (head + 1) % capacity
@@ -47,7 +44,6 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
             }
             slots[(head + count) % capacity] = element
             count += 1
-            lock.broadcast()
             return true
         }
     }
@@ -55,33 +51,25 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     /// Removes the oldest element, waiting while the queue is empty. Returns nil once the
     /// producer finished and everything was consumed, or at once after `cancel()`.
     public func pop() -> Element? {
-        lock.withLock {
-            while count == 0 && !finished && !cancelled { lock.wait() }
-            guard !cancelled, count > 0 else { return nil }
+        lock.update {
+            lock.wait(while: { count == 0 })
+            guard !lock.isCancelled, count > 0 else { return nil }
             let element = slots[head]
             slots[head] = nil
             head = (head + 1) % capacity
             count -= 1
-            lock.broadcast()
             return element
         }
     }
 
     /// The producer will push nothing more.
-    public func finish() {
-        lock.withLock {
-            finished = true
-            lock.broadcast()
-        }
-    }
+    public func finish() { lock.finish() }
 
     /// Stops both sides: pending elements are discarded, waiters return at once.
     public func cancel() {
-        lock.withLock {
-            cancelled = true
+        lock.cancel {
             for index in slots.indices { slots[index] = nil }
             count = 0
-            lock.broadcast()
         }
     }
 
@@ -91,5 +79,5 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     /// Elements waiting now.
     public var depth: Int { lock.withLock { count } }
 
-    public var isCancelled: Bool { lock.withLock { cancelled } }
+    public var isCancelled: Bool { lock.withLock { lock.isCancelled } }
 }

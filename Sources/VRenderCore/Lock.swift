@@ -6,6 +6,7 @@ import Darwin
 
 /// A mutex with one condition variable (pthread). The building block of the bounded queues:
 /// Swift's `Mutex` has no condition variable, and stages block on "not full" / "not empty".
+// @unchecked Sendable: the pthread mutex itself serializes every use of the two objects.
 public final class ConditionLock: @unchecked Sendable {
     // Heap-allocated so their addresses never move (pthread objects must not be copied).
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

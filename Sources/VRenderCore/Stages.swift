@@ -1,36 +1,39 @@
 import Foundation
+import Synchronization
 
 /// A flag any thread can raise to stop a pipeline (Ctrl-C, or a stage that failed).
-public final class StopSignal: @unchecked Sendable {
-    private let lock = ConditionLock()
-    private var raised = false
-    private var reasons: [any Error] = []
+public final class StopSignal: Sendable {
+    private struct State {
+        var raised = false
+        var reasons: [any Error] = []
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
-    public var isRaised: Bool { lock.withLock { raised } }
+    public var isRaised: Bool { state.withLock { $0.raised } }
 
     /// Raises the signal, remembering the first error (if any) as the reason.
     public func raise(_ error: (any Error)? = nil) {
-        lock.withLock {
-            raised = true
-            if let error { reasons.append(error) }
+        state.withLock { state in
+            state.raised = true
+            if let error { state.reasons.append(error) }
         }
     }
 
     /// The first error a stage reported, if any.
-    public var firstError: (any Error)? { lock.withLock { reasons.first } }
+    public var firstError: (any Error)? { state.withLock { $0.reasons.first } }
 }
 
 /// Runs pipeline stages, one dedicated thread each, and waits for all of them.
 ///
 /// A stage that throws raises `stop` and runs its `onFailure` so the queues around it are
 /// cancelled and its neighbours return instead of waiting forever.
-public final class StageGroup: @unchecked Sendable {
+public final class StageGroup: Sendable {
     private let group = DispatchGroup()
     public let stop: StopSignal
-    private let lock = ConditionLock()
-    private var cancelHandlers: [@Sendable () -> Void] = []
+    private let cancelHandlers = Mutex<[@Sendable () -> Void]>([])
 
     public init(stop: StopSignal = StopSignal()) {
         self.stop = stop
@@ -39,13 +42,13 @@ public final class StageGroup: @unchecked Sendable {
     /// Registers what to do when any stage fails or the group is cancelled: typically
     /// `queue.cancel()` for every queue of the pipeline.
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        lock.withLock { cancelHandlers.append(handler) }
+        cancelHandlers.withLock { $0.append(handler) }
     }
 
     /// Stops every stage: raises the signal and runs the cancel handlers.
     public func cancel(_ error: (any Error)? = nil) {
         stop.raise(error)
-        let handlers = lock.withLock { cancelHandlers }
+        let handlers = cancelHandlers.withLock { $0 }
         for handler in handlers { handler() }
     }
 

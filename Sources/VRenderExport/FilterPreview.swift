@@ -6,6 +6,34 @@ import VRenderMedia
 /// `vrender filters --preview`: one frame through every filter, as a labelled grid, to choose a
 /// filter by eye.
 public enum FilterPreview {
+    /// What `write` made: the grid's size, where the filters ran, and the time of the frame shown.
+    public struct Written: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        /// "cpu" or "vulkan: <device>".
+        public var backend: String
+        /// The frame's time: the last frame's when `atSeconds` lies past the end.
+        public var shownSeconds: Double
+    }
+
+    /// `vrender filters --preview`: renders the grid (see `render`) and writes it to the PNG
+    /// file `output`. Errors name the input or the output file.
+    @discardableResult
+    public static func write(input: String, atSeconds seconds: Double, filters: [any VideoFilter],
+                             backend: FilterBackendChoice, to output: String) throws -> Written {
+        let result: (image: RGBImage, backend: String, shownSeconds: Double)
+        do {
+            result = try render(input: input, atSeconds: seconds, filters: filters, backend: backend)
+        } catch let error as VRenderError {
+            throw error
+        } catch {
+            throw VRenderError.input(input, "\(error)")   // FFmpeg's errors name the call, not the file
+        }
+        try PNGWriter.write(result.image, to: output)
+        return Written(width: result.image.width, height: result.image.height, backend: result.backend,
+                       shownSeconds: result.shownSeconds)
+    }
+
     /// Decodes the frame of `input` at `seconds` (the last one when the video is shorter: the
     /// result says which time it shows), runs each filter on it with the backend `backend`
     /// picks, and lays the results out `columns` to a row, each `width` pixels wide, labelled

@@ -14,6 +14,9 @@ import VRenderMedia
 ///   take can begin with the seconds before it was started.
 /// - Ending: `finish()` (capture is done: the writer drains what is queued, then `next()` returns
 ///   nil) or `cancel()` (both sides return at once).
+// @unchecked Sendable: every mutable field is only touched with `lock` held; a slot's frame
+// belongs to whichever side holds its index (capture between acquire and commit, the writer
+// between next and release).
 public final class FrameRing: @unchecked Sendable {
     /// One captured frame waiting in the ring.
     public struct Entry: Sendable {
@@ -34,13 +37,11 @@ public final class FrameRing: @unchecked Sendable {
     public let slots: [Frame]
     private let live: Bool
     private let prerollFrames: Int
-    private let lock = ConditionLock()
+    private let lock = QueueLock()
     private var free: [Int]
     private var queue: [Item] = []
     private var retained: [Entry] = []   // pre-roll: captured while no take records
     private var droppedByTake: [Int: Int] = [:]
-    private var finished = false
-    private var cancelled = false
 
     public init(slotCount: Int, width: Int, height: Int, live: Bool, prerollFrames: Int) throws {
         precondition(slotCount > prerollFrames, "the ring must hold the pre-roll and room to work")
@@ -54,7 +55,7 @@ public final class FrameRing: @unchecked Sendable {
     public func acquire() -> Int? {
         lock.withLock {
             while true {
-                if cancelled { return nil }
+                if lock.isCancelled { return nil }
                 if let slot = free.popLast() { return slot }
                 if let oldest = retained.first {       // pre-roll is the first to give way
                     retained.removeFirst()
@@ -65,15 +66,17 @@ public final class FrameRing: @unchecked Sendable {
                     droppedByTake[entry.take, default: 0] += 1
                     return entry.slot
                 }
-                lock.wait()
+                // Capture may acquire after `finish()` (it ends only by itself), so wait for
+                // a released slot regardless of the producer's end.
+                lock.waitForChange()
             }
         }
     }
 
     /// Hands a filled slot on: to take `take`'s writer, or (nil) into the pre-roll.
     public func commit(slot: Int, info: CapturedFrameInfo, take: Int?) {
-        lock.withLock {
-            guard !cancelled else {
+        lock.update {
+            guard !lock.isCancelled else {
                 free.append(slot)
                 return
             }
@@ -84,7 +87,6 @@ public final class FrameRing: @unchecked Sendable {
                 retained.append(Entry(slot: slot, info: info, take: -1, capturedAt: now))
                 while retained.count > prerollFrames { free.append(retained.removeFirst().slot) }
             }
-            lock.broadcast()
         }
     }
 
@@ -92,7 +94,7 @@ public final class FrameRing: @unchecked Sendable {
     /// Returns how many pre-roll frames it received.
     @discardableResult
     public func beginTake(_ take: Int, prerollSince since: Double) -> Int {
-        lock.withLock {
+        lock.update {
             let kept = retained.filter { $0.info.time >= since }
             for entry in retained where entry.info.time < since { free.append(entry.slot) }
             retained.removeAll()
@@ -100,17 +102,13 @@ public final class FrameRing: @unchecked Sendable {
                 entry.take = take
                 queue.append(.frame(entry))
             }
-            lock.broadcast()
             return kept.count
         }
     }
 
     /// Marks the end of take `take` for the writer.
     public func endTake(_ take: Int) {
-        lock.withLock {
-            queue.append(.takeEnded(take: take))
-            lock.broadcast()
-        }
+        lock.update { queue.append(.takeEnded(take: take)) }
     }
 
     /// Frames of `take` dropped (live overflow, plus gaps the device reported). Final once the
@@ -127,33 +125,20 @@ public final class FrameRing: @unchecked Sendable {
     /// or cancelled.
     public func next() -> Item? {
         lock.withLock {
-            while queue.isEmpty && !finished && !cancelled { lock.wait() }
-            guard !cancelled, !queue.isEmpty else { return nil }
+            lock.wait(while: { queue.isEmpty })
+            guard !lock.isCancelled, !queue.isEmpty else { return nil }
             return queue.removeFirst()
         }
     }
 
     /// The writer is done with a slot.
     public func release(_ slot: Int) {
-        lock.withLock {
-            free.append(slot)
-            lock.broadcast()
-        }
+        lock.update { free.append(slot) }
     }
 
-    public func finish() {
-        lock.withLock {
-            finished = true
-            lock.broadcast()
-        }
-    }
+    public func finish() { lock.finish() }
 
-    public func cancel() {
-        lock.withLock {
-            cancelled = true
-            lock.broadcast()
-        }
-    }
+    public func cancel() { lock.cancel() }
 
     /// Frames waiting for the writer (for the status line).
     public var backlog: Int {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VRenderCapture
 import VRenderCore
 import VRenderMedia
@@ -14,27 +15,30 @@ public struct RecordingPlan: Sendable {
     public var preroll: Double
     public var codec: VideoCodecChoice
     public var script: ActionScript?
-    /// Test hook: extra time the writer spends per frame, to show that a slow encoder makes a
-    /// live capture drop frames instead of falling behind.
-    public var writerDelay: Double
 
     public init(outputDirectory: String, takes: Int = 1, duration: Double? = nil, preroll: Double = 0,
-                codec: VideoCodecChoice = .auto, script: ActionScript? = nil, writerDelay: Double = 0) {
+                codec: VideoCodecChoice = .auto, script: ActionScript? = nil) {
         self.outputDirectory = outputDirectory
         self.takes = takes
         self.duration = duration
         self.preroll = preroll
         self.codec = codec
         self.script = script
-        self.writerDelay = writerDelay
     }
+
+    /// True when nothing in the plan ends a take (no duration, no script `stop`): takes are
+    /// then started and stopped by keys.
+    public var isOpenEnded: Bool { duration == nil && script?.stopTime == nil }
 }
 
 /// What the recorder tells its user (the CLI's status line and messages).
 public enum RecorderEvent: Sendable {
+    /// The source is open and about to capture in this format.
+    case sourceOpened(name: String, format: NegotiatedFormat)
     case takeStarted(index: Int)
     case takeFinished(TakeEntry)
-    /// A control was clamped or is unsupported: the message says how.
+    /// A control (a starting option, a script line or a key) was clamped or is unsupported, or
+    /// the device went away: the message says how, naming the cause.
     case notice(String)
     /// Periodic status while recording.
     case status(RecorderStatus)
@@ -61,20 +65,34 @@ public enum LiveCommand: Sendable, Equatable {
 
 /// Records takes from a capture source through the frame ring into segment files and
 /// `takes.json`. The calling thread captures; one writer thread encodes.
+// @unchecked Sendable: the source is used only by the thread in `run()`; other threads only
+// call `requestStop()`, which touches the (thread-safe) StopSignal.
 public final class Recorder: @unchecked Sendable {
     private let source: any CaptureSource
     private let plan: RecordingPlan
     private let events: @Sendable (RecorderEvent) -> Void
-    private let stop = StopSignal()
+    private let stop: StopSignal
     /// Keys, for interactive capture (nil in batch mode).
     private let commands: BoundedQueue<LiveCommand>?
-    let log = TakeLog()
+    private let makeWriter: TakeWriterFactory
 
-    public init(source: any CaptureSource, plan: RecordingPlan, commands: BoundedQueue<LiveCommand>? = nil,
-                events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
+    /// - Parameters:
+    ///   - commands: keys, for interactive capture; nil records the plan's takes in batch.
+    ///   - stop: raised (from any thread, e.g. on Ctrl-C) to end the take in progress and stop.
+    public convenience init(source: any CaptureSource, plan: RecordingPlan, commands: BoundedQueue<LiveCommand>? = nil,
+                            stop: StopSignal = StopSignal(), events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
+        self.init(source: source, plan: plan, commands: commands, stop: stop, writers: SegmentWriter.factory, events: events)
+    }
+
+    /// As the public initializer, with the writer each take is written through (tests).
+    init(source: any CaptureSource, plan: RecordingPlan, commands: BoundedQueue<LiveCommand>? = nil,
+         stop: StopSignal = StopSignal(), writers: @escaping TakeWriterFactory,
+         events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
         self.source = source
         self.plan = plan
         self.commands = commands
+        self.stop = stop
+        self.makeWriter = writers
         self.events = events
     }
 
@@ -82,184 +100,66 @@ public final class Recorder: @unchecked Sendable {
     public func requestStop() { stop.raise() }
 
     /// Records until the planned takes are done (batch) or the user quits (interactive).
-    /// Returns the takes recorded, also saved in `takes.json`.
+    /// Returns the takes recorded, also saved in `takes.json`. First reports the source and
+    /// how its starting settings came out (`.sourceOpened`, then a `.notice` per clamp).
     public func run() throws -> [TakeEntry] {
+        announceSource()
         let format = source.format
-        let interval = 1 / format.frameRate.doubleValue
         let prerollFrames = Int((plan.preroll * format.frameRate.doubleValue).rounded(.up))
         // Room for the pre-roll plus half a second of encoder latency.
         let slotCount = prerollFrames + Swift.max(8, Int((format.frameRate.doubleValue / 2).rounded()))
         let ring = try FrameRing(slotCount: slotCount, width: format.width, height: format.height,
                                  live: source.isLive, prerollFrames: prerollFrames)
-        let manifest = try TakesManifest.load(from: plan.outputDirectory)
+        let log = TakeLog()
         let writer = TakeWriterStage(ring: ring, plan: plan, format: format, deviceName: source.name,
-                                     live: source.isLive, log: log, manifest: manifest,
-                                     firstNumber: try TakesFolder.nextTakeNumber(in: plan.outputDirectory), events: events)
-        let writerDone = DispatchSemaphore(value: 0)
-        let writerResult = ResultBox()
+                                     live: source.isLive, log: log, manifest: try TakesManifest.load(from: plan.outputDirectory),
+                                     firstNumber: try TakesFolder.nextTakeNumber(in: plan.outputDirectory),
+                                     writers: makeWriter, events: events)
+        let written = WriterOutcome()
         Thread {
-            do { writerResult.entries = try writer.run() } catch {
-                writerResult.error = error
-                ring.cancel()
-            }
-            writerDone.signal()
+            written.run(writer, ring: ring)
         }.start()
 
         var captureError: (any Error)?
         do {
-            try captureLoop(ring: ring, interval: interval)
+            var loop = CaptureLoop(source: source, ring: ring, log: log, plan: plan, events: events)
+            try loop.run(commands: commands, stop: stop)
         } catch {
             captureError = error
         }
         source.stop()
         ring.finish()
-        writerDone.wait()
-        if let error = captureError ?? writerResult.error { throw error }
-        return writerResult.entries
+        let entries = written.wait()
+        if let captureError { throw captureError }
+        return try entries.get()
     }
 
-    // MARK: - Capture loop
-
-    private func captureLoop(ring: FrameRing, interval: Double) throws {
-        try source.start()
-        let interactive = commands != nil
-        var take = -1                  // index of the take recording now, -1 when idle
-        var takesStarted = 0
-        var takeStart = 0.0
-        var takeEnd = Double.infinity  // take-relative end (duration or script stop)
-        var scriptIndex = 0
-        var lastTime: Double?
-        var triggerTime = plan.preroll // batch: the first take is "pressed" after the pre-roll
-        var quitting = false
-        var statusClock = 0.0
-        var framesSinceStatus = 0
-
-        func beginTake(at time: Double) {
-            takesStarted += 1
-            take = takesStarted - 1
-            takeStart = time
-            takeEnd = Swift.min(plan.duration ?? .infinity, plan.script?.stopTime ?? .infinity)
-            scriptIndex = 0
-            let preroll = ring.beginTake(take, prerollSince: time - plan.preroll)
-            log.begin(take: take, state: source.state, at: time, preroll: Double(preroll) * interval)
-            events(.takeStarted(index: take))
-        }
-        func endTake() {
-            ring.endTake(take)
-            take = -1
-        }
-        func apply(_ control: CameraControl, at time: Double, cause: String) {
-            let outcome = source.apply(control, at: time)
-            switch outcome {
-            case .applied: break
-            case .clamped(let message), .unsupported(let message): events(.notice("\(cause): \(message)"))
-            }
-            if take >= 0 { log.record(take: take, state: source.state, at: time - takeStart, cause: cause) }
-        }
-
-        while true {
-            let upcoming = lastTime.map { $0 + interval } ?? 0
-            if stop.isRaised { quitting = true }
-            // A take ends before the next one may begin on the same frame: no frame is lost
-            // between back-to-back takes.
-            if take >= 0 && (upcoming - takeStart >= takeEnd - interval / 2 || quitting) {
-                endTake()
-                triggerTime = upcoming
-            }
-            // Keys (interactive) or the batch plan start and stop takes.
-            if let commands {
-                while commands.depth > 0, let command = commands.pop() {
-                    switch command {
-                    case .toggleRecording:
-                        if take >= 0 { endTake() } else { beginTake(at: upcoming) }
-                    case .control(let control, let cause):
-                        apply(control, at: upcoming, cause: cause)
-                    case .toggleTorch:
-                        apply(.torch(level: source.state.torch > 0 ? 0 : 1), at: upcoming, cause: "key t")
-                    case .zoomStep(let up):
-                        let zoom = source.state.zoom
-                        apply(.rampZoom(to: up ? zoom * 2 : zoom / 2, rate: 2), at: upcoming, cause: up ? "key +" : "key -")
-                    case .quit:
-                        quitting = true
-                    }
-                }
-                if quitting && take >= 0 { endTake() }
-            } else if !quitting && take < 0 && takesStarted < plan.takes && upcoming >= triggerTime - interval / 2 {
-                beginTake(at: upcoming)
-            }
-            if quitting || (!interactive && take < 0 && takesStarted >= plan.takes) { break }
-            // Script actions due by the upcoming frame, relative to the take's start.
-            if take >= 0, let script = plan.script {
-                while scriptIndex < script.actions.count,
-                      script.actions[scriptIndex].time <= upcoming - takeStart + interval / 2 {
-                    let action = script.actions[scriptIndex]
-                    scriptIndex += 1
-                    if case .control(let control) = action.command {
-                        apply(control, at: upcoming, cause: "\(script.source):\(action.line)")
-                    }
-                }
-            }
-
-            guard let slot = ring.acquire() else { break }
-            let frame = ring.slots[slot]
-            try frame.makeWritable()
-            guard let info = try source.nextFrame(into: frame) else {
-                ring.release(slot)
-                if take >= 0 { endTake() }
-                events(.notice("\(source.name): the device went away; the take was ended and kept"))
-                break
-            }
-            lastTime = info.time
-            if take >= 0 { ring.addDeviceDrops(info.droppedBefore, take: take) }
-            ring.commit(slot: slot, info: info, take: take >= 0 ? take : nil)
-
-            framesSinceStatus += 1
-            if info.time - statusClock >= 0.5 {
-                let fps = Double(framesSinceStatus) / Swift.max(info.time - statusClock, interval)
-                events(.status(RecorderStatus(take: Swift.max(take, takesStarted - 1) + 1, recording: take >= 0,
-                                              seconds: take >= 0 ? info.time - takeStart : 0, fps: fps,
-                                              dropped: take >= 0 ? ring.dropped(take: take) : 0, camera: source.state)))
-                statusClock = info.time
-                framesSinceStatus = 0
-            }
-        }
-        if take >= 0 { endTake() }
+    private func announceSource() {
+        events(.sourceOpened(name: source.name, format: source.format))
+        for notice in source.initialOutcomes.compactMap(\.notice) { events(.notice(notice)) }
     }
 }
 
-/// Holds what the writer thread produced.
-private final class ResultBox: @unchecked Sendable {
-    var entries: [TakeEntry] = []
-    var error: (any Error)?
-}
+/// The writer thread's result, handed to the capture thread when the writer is done.
+private final class WriterOutcome: Sendable {
+    private let result = Mutex<Result<[TakeEntry], any Error>>(.success([]))
+    private let done = DispatchSemaphore(value: 0)
 
-/// Per-take facts the capture thread learns (start time, camera timeline) and the writer
-/// thread needs to write the manifest entry.
-final class TakeLog: @unchecked Sendable {
-    struct Record {
-        var created: Date
-        var preroll: Double
-        var timeline: [TakeEntry.TimelineEvent]
-    }
-
-    private let lock = ConditionLock()
-    private var records: [Int: Record] = [:]
-
-    func begin(take: Int, state: CameraState, at time: Double, preroll: Double) {
-        lock.withLock {
-            records[take] = Record(created: Date(), preroll: preroll, timeline: [
-                TakeEntry.TimelineEvent(time: 0, position: state.position, lens: state.lens, zoom: state.zoom,
-                                        torch: state.torch, cause: "start"),
-            ])
+    /// Runs `writer` to the end; a failure cancels the ring so capture stops too.
+    func run(_ writer: TakeWriterStage, ring: FrameRing) {
+        do {
+            let entries = try writer.run()
+            result.withLock { $0 = .success(entries) }
+        } catch {
+            result.withLock { $0 = .failure(error) }
+            ring.cancel()
         }
+        done.signal()
     }
 
-    func record(take: Int, state: CameraState, at time: Double, cause: String) {
-        lock.withLock {
-            records[take]?.timeline.append(TakeEntry.TimelineEvent(time: time, position: state.position, lens: state.lens,
-                                                                   zoom: state.zoom, torch: state.torch, cause: cause))
-        }
+    /// Waits for `run` to end.
+    func wait() -> Result<[TakeEntry], any Error> {
+        done.wait()
+        return result.withLock { $0 }
     }
-
-    func record(for take: Int) -> Record? { lock.withLock { records[take] } }
 }

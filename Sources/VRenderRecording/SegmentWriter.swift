@@ -10,8 +10,8 @@ import VRenderMedia
 /// plus a PNG thumbnail of the frame at 0.05 s. Confined to the writer thread.
 final class SegmentWriter {
     let fileName: String
-    let thumbnailName: String
-    private let directory: String
+    let thumbnailName: String?
+    private let thumbnailPath: String
     private let muxer: Muxer
     private let encoder: Encoder
     private let stream: Int
@@ -30,7 +30,7 @@ final class SegmentWriter {
         let stem = TakesFolder.takeFileStem(number: number)
         fileName = stem + ".mov"
         thumbnailName = stem + ".png"
-        self.directory = directory
+        thumbnailPath = directory + "/" + stem + ".png"
         frameRate = format.frameRate
         muxer = try Muxer(path: directory + "/" + fileName, formatPath: fileName)
         encoder = try Encoder.video(Self.encoderSettings(format: format, codec: codec, live: live),
@@ -68,7 +68,7 @@ final class SegmentWriter {
         // The first frame gives a thumbnail at once (a take may be shorter than 0.05 s); the
         // frame at 0.05 s replaces it.
         if frames == 0 || (!thumbnailFinal && relative >= Self.thumbnailTime - 1e-9) {
-            try PNGWriter.write(try thumbnailer.thumbnail(of: frame, width: 320), to: directory + "/" + thumbnailName)
+            try PNGWriter.write(try thumbnailer.thumbnail(of: frame, width: 320), to: thumbnailPath)
             thumbnailFinal = relative >= Self.thumbnailTime - 1e-9
         }
         frame.prepareForEncoding(pts: pts)

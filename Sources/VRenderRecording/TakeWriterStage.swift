@@ -6,6 +6,7 @@ import VRenderMedia
 /// The writer thread: drains the frame ring take by take into segment files, then records
 /// each finished take in `takes.json`.
 /// Created on the capture thread, then used only by the writer thread.
+// @unchecked Sendable: handed to the writer thread once, then used by it alone.
 final class TakeWriterStage: @unchecked Sendable {
     let ring: FrameRing
     let plan: RecordingPlan
@@ -16,10 +17,12 @@ final class TakeWriterStage: @unchecked Sendable {
     private var manifest: TakesManifest
     /// The number the next take's file gets; counts on from the takes already in the folder.
     private var nextNumber: Int
+    private let makeWriter: TakeWriterFactory
     let events: @Sendable (RecorderEvent) -> Void
 
     init(ring: FrameRing, plan: RecordingPlan, format: NegotiatedFormat, deviceName: String, live: Bool,
-         log: TakeLog, manifest: TakesManifest, firstNumber: Int, events: @escaping @Sendable (RecorderEvent) -> Void) {
+         log: TakeLog, manifest: TakesManifest, firstNumber: Int, writers: @escaping TakeWriterFactory,
+         events: @escaping @Sendable (RecorderEvent) -> Void) {
         self.ring = ring
         self.plan = plan
         self.format = format
@@ -28,32 +31,29 @@ final class TakeWriterStage: @unchecked Sendable {
         self.log = log
         self.manifest = manifest
         nextNumber = firstNumber
+        makeWriter = writers
         self.events = events
     }
 
     /// Runs until the ring is finished and drained. Returns the takes it wrote.
     func run() throws -> [TakeEntry] {
         var written: [TakeEntry] = []
-        var writer: SegmentWriter?
+        var writer: (any TakeFileWriter)?
         var writerTake = -1
         var latencies: [UInt64] = []
         while let item = ring.next() {
             switch item {
             case .frame(let entry):
-                if writerTake != entry.take {
-                    writer = try SegmentWriter(directory: plan.outputDirectory, number: nextNumber, format: format,
-                                               codec: plan.codec, live: live)
-                    nextNumber += 1
+                defer { ring.release(entry.slot) }
+                let current: any TakeFileWriter
+                if let writer, writerTake == entry.take {
+                    current = writer
+                } else {
+                    current = try openWriter()
+                    writer = current
                     writerTake = entry.take
                 }
-                if plan.writerDelay > 0 { Thread.sleep(forTimeInterval: plan.writerDelay) }
-                do {
-                    try writer!.write(ring.slots[entry.slot], info: entry.info)
-                } catch {
-                    ring.release(entry.slot)
-                    throw error
-                }
-                ring.release(entry.slot)
+                try current.write(ring.slots[entry.slot], info: entry.info)
                 latencies.append(DispatchTime.now().uptimeNanoseconds &- entry.capturedAt)
             case .takeEnded(let take):
                 guard let finishing = writer, writerTake == take else { continue }  // a take with no frames
@@ -73,7 +73,15 @@ final class TakeWriterStage: @unchecked Sendable {
         return written
     }
 
-    private func makeEntry(_ writer: SegmentWriter, take: Int, duration: Double, latency: LatencySummary?) -> TakeEntry {
+    /// The next take's file, numbered on from the last.
+    private func openWriter() throws -> any TakeFileWriter {
+        let request = TakeFileRequest(directory: plan.outputDirectory, number: nextNumber, format: format,
+                                      codec: plan.codec, live: live)
+        nextNumber += 1
+        return try makeWriter(request)
+    }
+
+    private func makeEntry(_ writer: any TakeFileWriter, take: Int, duration: Double, latency: LatencySummary?) -> TakeEntry {
         let record = log.record(for: take)
         let formatter = ISO8601DateFormatter()
         return TakeEntry(

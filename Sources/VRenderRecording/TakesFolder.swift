@@ -105,9 +105,29 @@ public enum TakesFolder {
         let (paths, _) = try takePaths(in: directory)
         let thumbnailer = Thumbnailer()
         let images = try paths.map { path in
-            try FrameGrabber.frame(in: path, atSeconds: SegmentWriter.thumbnailTime) { try thumbnailer.thumbnail(of: $0, width: width) }
+            do {
+                return try FrameGrabber.frame(in: path, atSeconds: SegmentWriter.thumbnailTime) {
+                    try thumbnailer.thumbnail(of: $0, width: width)
+                }
+            } catch let error as VRenderError {
+                throw error
+            } catch {
+                throw VRenderError.input(path, "\(error)")   // FFmpeg's errors name the call, not the file
+            }
         }
         return (RGBImage.grid(images, columns: columns), images.count)
+    }
+
+    /// `vrender takes thumbs`: writes the contact sheet of the takes folder `directory` (which
+    /// must have a `takes.json`) to the PNG file `output`. Returns its size and how many takes
+    /// it shows. Errors name the folder, the take or the output file.
+    @discardableResult
+    public static func writeContactSheet(of directory: String, to output: String, columns: Int,
+                                         width: Int) throws -> (width: Int, height: Int, takes: Int) {
+        _ = try manifest(in: directory)   // through takes.json, as every takes command reads a folder
+        let (sheet, takes) = try contactSheet(of: directory, columns: columns, width: width)
+        try PNGWriter.write(sheet, to: output)
+        return (sheet.width, sheet.height, takes)
     }
 
     // MARK: - Paths

@@ -47,30 +47,10 @@ enum JSONOutput {
     }
 }
 
-/// Prints `vrender: error: ...` for any error and turns it into the documented exit status.
-/// Subcommands may simply throw (`VRender.main` reports what reaches it); `exitCode(for:)` is
-/// for those that report an error early and exit with the code it returns.
-enum ErrorReporting {
-    /// Prints `error` once and returns its exit status. An `ExitCode` is passed through
-    /// unprinted: it means the error was reported already, so wrapping twice never prints twice.
-    static func exitCode(for error: any Error, context: String? = nil) -> ExitCode {
-        switch error {
-        case let code as ExitCode:
-            return code
-        case let error as VRenderError:
-            printError(error.description)
-            return ExitCode(error.kind == .cancelled ? 130 : 1)
-        default:
-            printError(context.map { "\($0): \(error)" } ?? "\(error)")
-            return ExitCode(1)
-        }
-    }
-
-    static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("vrender: error: \(message)\n".utf8))
-    }
-
-    static func printWarning(_ message: String) {
+/// `vrender: warning: ...` lines on standard error. Errors have no such helper: subcommands
+/// throw them, and `VRender.main` alone prints them, so each is printed exactly once.
+enum Warnings {
+    static func print(_ message: String) {
         FileHandle.standardError.write(Data("vrender: warning: \(message)\n".utf8))
     }
 }

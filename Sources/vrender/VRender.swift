@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import VRenderCore
 
-/// The root command only configures; each subcommand lives in `Subcommands/` and calls the
-/// library, mapping its result to an exit status.
+/// The root command only configures; each subcommand lives in `Subcommands/`, calls one library
+/// entry point and prints its result. Subcommands never print errors: they throw, and `main`
+/// prints each error once and turns it into the exit status.
 @main
 struct VRender: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,11 +37,11 @@ struct VRender: ParsableCommand {
     static func reportError(_ error: any Error) -> Int32 {
         switch error {
         case let code as ExitCode:
-            // A subcommand that throws an ExitCode has said what it had to say already (or
-            // nothing is wrong, as after Ctrl-C): never print it.
+            // An exit status with nothing to say (a capture ended by Ctrl-C exits 130 after
+            // printing its takes): never printed.
             return code.rawValue
         case let error as VRenderError:
-            ErrorReporting.printError(error.description)
+            printError(error.description)
             return error.kind == .cancelled ? 130 : 1
         default:
             break
@@ -55,14 +56,19 @@ struct VRender: ParsableCommand {
         // to EX_USAGE; anything else is a runtime error a subcommand let through.
         let text = oneLine(message(for: error))
         guard code == .validationFailure else {
-            ErrorReporting.printError(text.isEmpty ? "\(error)" : text)
+            printError(text.isEmpty ? "\(error)" : text)
             return code.rawValue
         }
-        ErrorReporting.printError(text)
+        printError(text)
         if let hint = helpHint(fullMessage(for: error)) {
             FileHandle.standardError.write(Data((hint + "\n").utf8))
         }
         return usageExitStatus
+    }
+
+    /// The one place an error is printed.
+    private static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("vrender: error: \(message)\n".utf8))
     }
 
     /// ArgumentParser's full message ends with "See 'vrender concat --help' for more

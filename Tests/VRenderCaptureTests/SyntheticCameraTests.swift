@@ -82,7 +82,20 @@ import VRenderMedia
     @Test func theRequestIsAppliedAtTimeZero() throws {
         let camera = try Self.camera(zoom: 10, torch: true, position: .front)
         #expect(camera.state == CameraState(position: .front, lens: 1, zoom: 6, torch: 1))
-        #expect(camera.initialOutcomes == [.clamped("zoom 10 → 6.0 (the quality limit)"), .applied])
+        #expect(camera.initialOutcomes == [
+            InitialControlOutcome(option: "--zoom", outcome: .clamped("zoom 10 → 6.0 (the quality limit)")),
+            InitialControlOutcome(option: "--torch", outcome: .applied),
+        ])
+        #expect(camera.initialOutcomes.compactMap(\.notice) == ["--zoom: zoom 10 → 6.0 (the quality limit)"])
+    }
+
+    @Test func theStartingLensComesBeforeTheZoom() throws {
+        let camera = try SyntheticCamera(specification: "synthetic:seed=7",
+                                         request: CaptureRequest(size: (128, 72), lens: 2, zoom: 3))
+        #expect(camera.initialOutcomes.map(\.option) == ["--lens", "--zoom"])
+        #expect(camera.state.zoom == 3)
+        let lensOnly = try SyntheticCamera(specification: "synthetic", request: CaptureRequest(size: (128, 72), lens: 0.5))
+        #expect(lensOnly.state == CameraState(position: .back, lens: 0.5, zoom: 0.5, torch: 0))
     }
 
     @Test func stateFollowsTheLastRenderedFrame() throws {

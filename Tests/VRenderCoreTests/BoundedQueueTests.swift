@@ -71,3 +71,28 @@ import Testing
 private final class ResultBox: @unchecked Sendable {
     var value: Bool?
 }
+
+/// The waiting and ending both queues share.
+@Suite struct QueueLockTests {
+    @Test func aWaiterReturnsWhenTheProducerFinishesOrEitherSideCancels() {
+        for end in [true, false] {
+            let lock = QueueLock()
+            let ended = DispatchSemaphore(value: 0)
+            Thread {
+                lock.withLock { lock.wait(while: { true }) }   // nothing will ever arrive
+                ended.signal()
+            }.start()
+            if end { lock.finish() } else { lock.cancel() }
+            ended.wait()
+            #expect(lock.withLock { end ? lock.isFinished && !lock.isCancelled : lock.isCancelled })
+        }
+    }
+
+    @Test func cancelDiscardsWithTheLockHeld() {
+        let lock = QueueLock()
+        var items = [1, 2, 3]
+        lock.cancel { items.removeAll() }
+        #expect(items.isEmpty)
+        lock.withLock { lock.wait(while: { true }) }   // returns at once: cancelled
+    }
+}

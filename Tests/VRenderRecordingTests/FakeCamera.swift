@@ -3,7 +3,8 @@ import VRenderCore
 import VRenderMedia
 
 /// A minimal capture source for recorder tests: flat frames whose brightness encodes the
-/// frame number, exact timestamps k/fps, optional device-reported gaps.
+/// frame number, exact timestamps k/fps, optional device-reported gaps. `onFrame` sees each
+/// frame's index as it is delivered.
 final class FakeCamera: CaptureSource {
     let name = "fake camera"
     let format: NegotiatedFormat
@@ -12,12 +13,19 @@ final class FakeCamera: CaptureSource {
     private var index = 0
     private let lastFrame: Int?
     private(set) var applied: [(CameraControl, Double)] = []
+    private(set) var initialOutcomes: [InitialControlOutcome] = []
+    var onFrame: (Int) -> Void = { _ in }
 
-    init(width: Int = 64, height: Int = 48, fps: Int = 30, live: Bool = false, lastFrame: Int? = nil) {
+    /// Applies the request's starting controls at time 0, as every source does when opened.
+    init(width: Int = 64, height: Int = 48, fps: Int = 30, live: Bool = false, lastFrame: Int? = nil,
+         request: CaptureRequest = CaptureRequest()) {
         format = NegotiatedFormat(pixelFormat: .yuv420p, width: width, height: height,
                                   frameRate: Rational(fps, 1), reason: "test")
         isLive = live
         self.lastFrame = lastFrame
+        initialOutcomes = request.startingControls.map {
+            InitialControlOutcome(option: $0.option, outcome: apply($0.control, at: 0))
+        }
     }
 
     func start() throws {}
@@ -31,7 +39,10 @@ final class FakeCamera: CaptureSource {
             image.cb.row(y).update(repeating: 128, count: image.cb.width)
             image.cr.row(y).update(repeating: 128, count: image.cr.width)
         }
-        defer { index += 1 }
+        defer {
+            onFrame(index)
+            index += 1
+        }
         return CapturedFrameInfo(time: Double(index) / format.frameRate.doubleValue, sequence: index)
     }
 

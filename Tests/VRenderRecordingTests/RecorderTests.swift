@@ -77,11 +77,75 @@ import VRenderTestSupport
     }
 
     @Test func aSlowEncoderMakesALiveCaptureDropNotFallBehind() throws {
-        // 20 ms of extra work per frame at 100 fps: the writer manages ~half the frames.
+        // The writer holds its first frame until the camera has delivered all 100 frames of
+        // the take: capture must go on, dropping the oldest frames the ring cannot hold.
         let camera = FakeCamera(fps: 100, live: true)
-        let takes = try record(camera, RecordingPlan(outputDirectory: directory, takes: 1, duration: 1, codec: .h264, writerDelay: 0.02))
-        #expect(takes[0].dropped > 0)
+        let captured = DispatchSemaphore(value: 0)
+        camera.onFrame = { if $0 == 99 { captured.signal() } }
+        let recorder = Recorder(source: camera, plan: RecordingPlan(outputDirectory: directory, takes: 1, duration: 1),
+                                writers: { CountingWriter($0, gate: captured) })
+        let takes = try recorder.run()
         #expect(takes[0].frames + takes[0].dropped == 100)
+        // The ring holds half a second (50 frames at 100 fps); the rest gave way.
+        #expect(takes[0].frames == 50)
+        #expect(takes[0].dropped == 50)
+    }
+
+    @Test func aBatchSourceWaitsForASlowEncoderInsteadOfDropping() throws {
+        let camera = FakeCamera(fps: 100, live: false)
+        let captured = DispatchSemaphore(value: 0)
+        camera.onFrame = { if $0 == 49 { captured.signal() } }   // the ring is full by then
+        let recorder = Recorder(source: camera, plan: RecordingPlan(outputDirectory: directory, takes: 1, duration: 1),
+                                writers: { CountingWriter($0, gate: captured) })
+        let takes = try recorder.run()
+        #expect(takes.map(\.frames) == [100])
+        #expect(takes.map(\.dropped) == [0])
+    }
+
+    @Test func startingSettingsAreReportedOnceAsNotices() throws {
+        let camera = FakeCamera(request: CaptureRequest(lens: 2, zoom: 10, torch: true))
+        let events = EventLog()
+        let recorder = Recorder(source: camera, plan: RecordingPlan(outputDirectory: directory, takes: 1, duration: 0.1),
+                                writers: { CountingWriter($0) }, events: events.append)
+        let takes = try recorder.run()
+        #expect(events.openedSources == ["fake camera"])
+        #expect(events.notices == ["--zoom: zoom 10.0 → 6.0"])
+        // Applied when the camera opened, before the take: its timeline starts there.
+        #expect(camera.applied.map(\.0) == [.lens(2), .zoom(10), .torch(level: 1)])
+        #expect(takes[0].timeline.map(\.cause) == ["start"])
+        #expect(takes[0].timeline[0].zoom == 6 && takes[0].timeline[0].torch == 1)
+    }
+
+    @Test func keysStartAndStopTakesAndChangeTheCamera() throws {
+        let camera = FakeCamera()
+        let keys = BoundedQueue<LiveCommand>(capacity: 8)
+        camera.onFrame = { frame in
+            switch frame {
+            case 2: keys.push(.toggleRecording)
+            case 5: keys.push(.toggleTorch)
+            case 9: keys.push(.toggleRecording)
+            case 11: keys.push(.quit)
+            default: break
+            }
+        }
+        let recorder = Recorder(source: camera, plan: RecordingPlan(outputDirectory: directory), commands: keys,
+                                writers: { CountingWriter($0) })
+        let takes = try recorder.run()
+        // Pressed while frame k was captured: acted on before frame k + 1.
+        #expect(takes.map(\.frames) == [7])   // frames 3 ... 9
+        #expect(takes[0].timeline.map(\.cause) == ["start", "key t"])
+        #expect(takes[0].timeline[1].torch == 1 && abs(takes[0].timeline[1].time - 3.0 / 30) < 1e-9)
+    }
+
+    @Test func aStopRequestEndsTheTakeAndKeepsIt() throws {
+        let camera = FakeCamera()
+        let stop = StopSignal()
+        camera.onFrame = { if $0 == 14 { stop.raise() } }
+        let recorder = Recorder(source: camera, plan: RecordingPlan(outputDirectory: directory, takes: 3, duration: 10),
+                                stop: stop, writers: { CountingWriter($0) })
+        let takes = try recorder.run()
+        #expect(takes.map(\.frames) == [15])
+        #expect(try TakesManifest.load(from: directory).takes.count == 1)
     }
 
     @Test func aDeviceThatGoesAwayEndsTheTakeCleanly() throws {

@@ -22,16 +22,6 @@ import VRenderTestSupport
         try TakesManifest(takes: files.map(entry)).save(to: directory)
     }
 
-    /// The error `body` throws, as the user would read it.
-    private func failure(_ body: () throws -> Any) -> VRenderError? {
-        do {
-            _ = try body()
-            return nil
-        } catch {
-            return error as? VRenderError
-        }
-    }
-
     @Test func manifestOrderWinsOverNames() throws {
         for name in ["b.mov", "a.mov", "c.mp4"] { touch(name) }
         try writeManifest(["c.mp4", "a.mov", "b.mov"])
@@ -57,7 +47,7 @@ import VRenderTestSupport
     func entriesOutsideTheFolderAreRefused(file: String, why: String) throws {
         touch("a.mov")
         try writeManifest(["a.mov", file])
-        let error = failure { try TakesFolder.takePaths(in: directory) }
+        let error = vrenderError { try TakesFolder.takePaths(in: directory) }
         #expect(error?.subject == directory + "/takes.json")
         #expect(error?.reason.hasPrefix("entry 2 '\(file)' \(why)") == true, "\(String(describing: error))")
     }
@@ -73,7 +63,7 @@ import VRenderTestSupport
         #expect(try TakesFolder.takePaths(in: directory).paths == [directory + "/alias.mov"])
 
         try writeManifest(["alias.mov", "link.mov"])
-        let error = failure { try TakesFolder.takePaths(in: directory) }
+        let error = vrenderError { try TakesFolder.takePaths(in: directory) }
         #expect(error?.subject == directory + "/takes.json")
         #expect(error?.reason.hasPrefix("entry 2 'link.mov' is a symbolic link leading outside the folder") == true,
                 "\(String(describing: error))")
@@ -82,31 +72,31 @@ import VRenderTestSupport
     @Test func aMissingTakeIsNamed() throws {
         touch("a.mov")
         try writeManifest(["a.mov", "gone.mov"])
-        let error = failure { try TakesFolder.takePaths(in: directory) }
+        let error = vrenderError { try TakesFolder.takePaths(in: directory) }
         #expect(error?.description == "\(directory)/gone.mov: listed in takes.json (entry 2) but missing")
     }
 
     @Test func anEmptyOrMissingFolderIsNamed() throws {
         touch("notes.txt")
-        #expect(failure { try TakesFolder.takePaths(in: directory) }?.subject == directory)
+        #expect(vrenderError { try TakesFolder.takePaths(in: directory) }?.subject == directory)
         try writeManifest([])
-        #expect(failure { try TakesFolder.takePaths(in: directory) }?.description
+        #expect(vrenderError { try TakesFolder.takePaths(in: directory) }?.description
                 == "\(directory): has no takes (takes.json lists none)")
-        #expect(failure { try TakesFolder.takePaths(in: directory + "/nope") }?.description == "\(directory)/nope: no such folder")
+        #expect(vrenderError { try TakesFolder.takePaths(in: directory + "/nope") }?.description == "\(directory)/nope: no such folder")
     }
 
     @Test func theManifestIsRequiredToListOrRemove() throws {
         touch("a.mov")
-        let error = failure { try TakesFolder.manifest(in: directory) }
+        let error = vrenderError { try TakesFolder.manifest(in: directory) }
         #expect(error?.subject == directory)
         #expect(error?.reason.hasPrefix("no takes.json (not a takes folder") == true)
-        #expect(failure { try TakesFolder.remove(["1"], from: directory) }?.subject == directory)
+        #expect(vrenderError { try TakesFolder.remove(["1"], from: directory) }?.subject == directory)
     }
 
     @Test func removeResolvesEveryNameBeforeDeletingAny() throws {
         for name in ["segment_0001_A.mov", "segment_0002_B.mov", "segment_0003_C.mov"] { touch(name) }
         try writeManifest(["segment_0001_A.mov", "segment_0002_B.mov", "segment_0003_C.mov"])
-        #expect(failure { try TakesFolder.remove(["1", "7"], from: directory) }?.subject == "7")
+        #expect(vrenderError { try TakesFolder.remove(["1", "7"], from: directory) }?.subject == "7")
         #expect(try TakesFolder.manifest(in: directory).takes.count == 3)
 
         let removed = try TakesFolder.remove(["3", directory + "/segment_0001_A.mov"], from: directory)

@@ -128,13 +128,7 @@ import VRenderTestSupport
 
     @Test func aKilledTakeStillPlays() throws {
         let out = directory + "/k"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLineTests.binary)
-        process.arguments = ["capture", "--device", "synthetic", "--out", out, "--duration", "30s", "--realtime",
-                             "--size", "320x240", "--codec", "h264"]
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try startLongCapture(into: out, size: "320x240", output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
         // Wait (bounded) until the take has written more than two one-second fragments.
         var take: String?
         for _ in 0..<200 where take == nil || (try? fragments(of: take!)) ?? 0 < 3 {
@@ -147,6 +141,48 @@ import VRenderTestSupport
         let frames = Int(ProgramRun.ffprobe(path, stream: "v", entries: "stream=nb_read_frames", countFrames: true)) ?? 0
         #expect(frames >= 60)    // at least the two complete seconds
         #expect(!FileManager.default.fileExists(atPath: out + "/takes.json"))   // never finished: not listed
+    }
+
+    @Test func ctrlCEndsTheTakeKeepsItAndExits130() throws {
+        let out = directory + "/i"
+        let output = Pipe(), errors = Pipe()
+        let process = try startLongCapture(into: out, size: "160x120", output: output, errors: errors)
+        // Interrupt once the take's file exists: it has frames then.
+        for _ in 0..<200 where ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).allSatisfy({ !$0.hasSuffix(".mov") }) {
+            usleep(50_000)
+        }
+        process.interrupt()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(printed.hasPrefix("captured 1 take(s)"), "\(printed)")
+        #expect(!complaints.contains("error"), "\(complaints)")
+        #expect(try manifest(out).count == 1)
+    }
+
+    @Test func demoRecordsAndExportsAndRerunsFromScratch() throws {
+        let out = directory + "/demo"
+        for _ in 0..<2 {
+            let result = vrender("demo", "--out", out, "--size", "160x120", "--gpu", "cpu")
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("demo: takes in \(out)/takes/"))
+            #expect(result.standardError.components(separatedBy: "take: segment_").count == 4)
+        }
+        #expect(try manifest(out + "/takes").count == 3)   // the rerun replaced the first run's takes
+        #expect(ProgramRun.ffprobe(out + "/export.mov", stream: "v", entries: "stream=nb_frames") == "270")
+    }
+
+    /// Starts a 30-second real-time synthetic capture into `out`, for a test to interrupt.
+    private func startLongCapture(into out: String, size: String, output: Any, errors: Any) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLineTests.binary)
+        process.arguments = ["capture", "--device", "synthetic", "--out", out, "--duration", "30s", "--realtime",
+                             "--size", size, "--codec", "h264"]
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        return process
     }
 
     /// Movie fragments ('moof' boxes) in a file: one per keyframe, each playable on its own.

@@ -4,6 +4,7 @@ import VRenderCore
 /// lens sample to its left/above and the weight (0...256) of the next one. Rebuilt every frame
 /// (a zoom ramp changes the crop every frame); a few thousand entries, negligible next to the
 /// pixels.
+// @unchecked Sendable: filled before a frame is composed, only read by the bands during it.
 final class AxisSampling: @unchecked Sendable {
     private(set) var index: UnsafeMutablePointer<Int32>
     private(set) var weight: UnsafeMutablePointer<Int32>
@@ -57,6 +58,7 @@ final class AxisSampling: @unchecked Sendable {
 
 /// Per-band scratch rows: one composed lens row and two enlarged rows (the lens rows above and
 /// below the output row being blended). Each band owns one, so bands never share memory.
+// @unchecked Sendable: each band uses its own scratch, so no two threads touch one.
 final class BandScratch: @unchecked Sendable {
     let capacity: Int
     let lensRow: UnsafeMutablePointer<UInt8>

@@ -13,6 +13,7 @@ import VRenderMedia
 /// thread; handing the camera to it transfers it, hence `@unchecked Sendable`, as V4L2Camera).
 /// `apply(_:at:)` and `state` may be called from any thread: the camera model is behind a lock,
 /// and each frame reads one consistent snapshot of it.
+// @unchecked Sendable: frame state belongs to the capture thread (see above); the model is behind `lock`.
 public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     /// One line for `vrender devices`.
     public static let summary = "deterministic test camera: any even size 16x16...7680x7680 (default 1280x720), any frame rate; "
@@ -27,9 +28,8 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     public let name: String
     public let format: NegotiatedFormat
     public let isLive: Bool
-    /// The outcomes of the request's position, zoom and torch, applied at time 0 (clamps are
-    /// reported here, as `V4L2Camera.initialOutcomes`).
-    public let initialOutcomes: [ControlOutcome]
+    /// The outcomes of the request's lens, zoom and torch, applied at time 0 (see `CaptureSource`).
+    public let initialOutcomes: [InitialControlOutcome]
     /// Render threads per frame (default: processors online, at most 8); the frames are the same
     /// bytes at any count. Capture-thread state, like `nextFrame`: set it before `start()`.
     public var renderThreads: Int {
@@ -52,7 +52,7 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
 
     /// - Parameters:
     ///   - specification: `synthetic` or `synthetic:seed=N` (N a whole number ≥ 0).
-    ///   - request: rate, size (default 1280x720), position, initial zoom and torch, realtime.
+    ///   - request: rate, size (default 1280x720), position, starting lens, zoom and torch, realtime.
     /// - Throws: `VRenderError.input(specification, …)` for any other specification;
     ///   `VRenderError.option("--size", …)` for an odd or out-of-range size;
     ///   `VRenderError.option("--fps", …)` for a frame rate that is not positive.
@@ -75,11 +75,10 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
         renderer = SceneRenderer(seed: seed)
 
         var model = CameraModel(position: request.position)
-        var outcomes: [ControlOutcome] = []
-        if let zoom = request.zoom { outcomes.append(model.apply(.zoom(zoom), at: 0)) }
-        if request.torch { outcomes.append(model.apply(.torch(level: 1), at: 0)) }
+        initialOutcomes = request.startingControls.map {
+            InitialControlOutcome(option: $0.option, outcome: model.apply($0.control, at: 0))
+        }
         self.model = model
-        initialOutcomes = outcomes
     }
 
     /// The camera model as it stands (settings and any ramp in progress).

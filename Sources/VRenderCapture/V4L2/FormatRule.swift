@@ -54,14 +54,15 @@ public enum FormatRule {
         }
 
         let fastest = candidates.map(\.maxFrameRate).max() ?? 0
-        guard fastest > 0 else {
+        // `candidates` is not empty (checked above), so neither can the fastest of them be.
+        guard let best = preferred(candidates.filter { $0.maxFrameRate >= fastest - 1e-9 }) else {
+            throw .input(device, "offers no format vrender can capture")
+        }
+        guard fastest > 0, let rate = best.frameRates.max(by: { $0.doubleValue < $1.doubleValue }) else {
             // The driver reported no rates at all: ask for the requested one and see what it sets.
-            let best = preferred(candidates)!
             return negotiated(best, rate: request.frameRate,
                               reason: "\(label(best)): the highest resolution\(sizeNote); the device reports no frame rates, so \(fps(request.frameRate)) fps is asked for")
         }
-        let best = preferred(candidates.filter { $0.maxFrameRate >= fastest - 1e-9 })!
-        let rate = best.frameRates.max { $0.doubleValue < $1.doubleValue }!
         return negotiated(best, rate: rate,
                           reason: "no format reaches \(fps(request.frameRate)) fps\(sizeNote); highest available is \(fps(rate)) fps at \(label(best))")
     }

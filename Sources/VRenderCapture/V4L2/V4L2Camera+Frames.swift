@@ -6,23 +6,13 @@ import VRenderCore
 import VRenderMedia
 
 extension V4L2Camera {
-    /// How long to wait for a frame before restarting streaming: four frame periods, and never
-    /// under 200 ms, so scheduling jitter is not mistaken for a stall. The period is the longer
-    /// of the locked one and the one observed (a webcam lengthens its exposure, and so its frame
-    /// interval, in low light), and the wait doubles after each restart that brought nothing.
-    func pollTimeoutMilliseconds(afterStalls stalls: Int) -> Int32 {
-        let period = max(1 / max(format.frameRate.doubleValue, 0.1), observedPeriod ?? 0)
-        let seconds = max(0.2, 4 * period) * Double(1 << min(stalls, 6))
-        return Int32(min(10, seconds) * 1000)
-    }
-
     /// Waits for the next frame (`poll`), VIDIOC_DQBUF, converts it into `destination` (a 4:2:0
     /// frame of `format`'s size; one without buffers is allocated) and VIDIOC_QBUF's the buffer
     /// back at once. Returns nil when the device is gone (ENODEV): the take ends cleanly.
     ///
     /// Buffers flagged V4L2_BUF_FLAG_ERROR, empty or undecodable are skipped and counted in
     /// `errorBuffers`; the sequence gap they leave shows in the next frame's `droppedBefore`.
-    /// When nothing arrives within `pollTimeoutMilliseconds`, streaming is restarted (STREAMOFF,
+    /// When nothing arrives within the clock's `pollTimeoutMilliseconds`, streaming is restarted (STREAMOFF,
     /// re-queue, STREAMON), up to `maximumRestarts` times, waiting longer each time, before this
     /// throws (after about 6 s without a frame at 25 fps).
     public func nextFrame(into destination: Frame) throws -> CapturedFrameInfo? {
@@ -44,7 +34,7 @@ extension V4L2Camera {
         var waited = 0
         var skipped = 0
         while true {
-            let timeout = pollTimeoutMilliseconds(afterStalls: stalls)
+            let timeout = clock.pollTimeoutMilliseconds(afterStalls: stalls)
             let events = try device.pollReadable(timeoutMilliseconds: timeout)
             if events == nil { waited += Int(timeout) }
             let buffer: v4l2_buffer?
@@ -68,7 +58,7 @@ extension V4L2Camera {
             } else {
                 // A timeout, POLLERR with nothing to dequeue, or a failed queue: the stream has
                 // stalled. A plain spurious wake-up (POLLIN, then EAGAIN) just polls again.
-                let stalled = queueFailed || events == nil || (events! & Int16(POLLERR)) != 0
+                let stalled = queueFailed || events.map { $0 & Int16(POLLERR) != 0 } ?? true
                 guard stalled else { continue }
             }
             stalls += 1
@@ -92,8 +82,7 @@ extension V4L2Camera {
         buffersQueued = true
         try buffers.streamOn()
         // The driver's sequence counter starts again from 0 after STREAMON.
-        lastSequence = nil
-        estimateGapFromTime = lastTimestamp != nil
+        clock.streamRestarted()
     }
 
     /// Converts one dequeued buffer and re-queues it; nil when it was skipped.
@@ -144,29 +133,8 @@ extension V4L2Camera {
             clock_gettime(CLOCK_MONOTONIC, &now)
             stamp = Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
         }
-        let sequence = Int(buffer.sequence)
-        var dropped = 0
-        if let lastSequence, sequence > lastSequence {
-            dropped = sequence - lastSequence - 1
-            if let lastTimestamp, stamp > lastTimestamp {
-                // A slow moving average: one late frame must not stretch the stall timeout.
-                let interval = min(2, (stamp - lastTimestamp) / Double(dropped + 1))
-                observedPeriod = observedPeriod.map { 0.75 * $0 + 0.25 * interval } ?? interval
-            }
-        } else if estimateGapFromTime, let lastTimestamp {
-            let periods = (stamp - lastTimestamp) * format.frameRate.doubleValue
-            dropped = max(0, Int(periods.rounded()) - 1)
-        }
-        estimateGapFromTime = false
-        lastSequence = sequence
-        lastTimestamp = stamp
-        droppedFrames += dropped
-
-        let first = firstTimestamp ?? stamp
-        firstTimestamp = first
-        // Never let time run backwards: a jittery clock must not produce decreasing timestamps.
-        lastTime = max(lastTime, stamp - first)
-        advanceZoomRamp(to: lastTime)
-        return CapturedFrameInfo(time: lastTime, sequence: sequence, droppedBefore: dropped)
+        let info = clock.frame(timestamp: stamp, sequence: Int(buffer.sequence))
+        advanceZoomRamp(to: info.time)
+        return info
     }
 }

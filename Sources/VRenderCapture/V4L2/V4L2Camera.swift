@@ -13,6 +13,7 @@ import VRenderMedia
 ///
 /// Ownership: the camera owns the device node and its buffers and is used by one thread at a
 /// time; handing it to the capture thread transfers it (hence `@unchecked Sendable`, as `Frame`).
+// @unchecked Sendable: one thread at a time owns the camera (see above).
 public final class V4L2Camera: CaptureSource, @unchecked Sendable {
     public let path: String
     public let name: String
@@ -23,8 +24,8 @@ public final class V4L2Camera: CaptureSource, @unchecked Sendable {
     public let card: String
     /// Everything the device offered that vrender can read, as the format rule saw it.
     public let offeredFormats: [CaptureFormat]
-    /// The outcomes of the request's position, initial zoom and torch, applied during setup.
-    public private(set) var initialOutcomes: [ControlOutcome] = []
+    /// The outcomes of the request's position, lens, zoom and torch, applied during setup.
+    public private(set) var initialOutcomes: [InitialControlOutcome] = []
 
     /// Buffers the driver flagged V4L2_BUF_FLAG_ERROR (or empty, or undecodable): skipped, and
     /// counted in the next frame's `droppedBefore` through the sequence gap they leave.
@@ -32,7 +33,7 @@ public final class V4L2Camera: CaptureSource, @unchecked Sendable {
     /// Times streaming was restarted because no frame came within the poll timeout.
     public internal(set) var restarts = 0
     /// Frames the device dropped (sequence gaps), over the camera's life.
-    public internal(set) var droppedFrames = 0
+    public var droppedFrames: Int { clock.droppedFrames }
 
     let device: V4L2Device
     let buffers: V4L2BufferQueue
@@ -44,14 +45,8 @@ public final class V4L2Camera: CaptureSource, @unchecked Sendable {
     var buffersQueued = false
     /// Set once the device is gone (ENODEV): every later `nextFrame` returns nil.
     var ended = false
-    var lastSequence: Int?
-    var firstTimestamp: Double?
-    var lastTimestamp: Double?
-    var lastTime = 0.0
-    /// After a restart the sequence counter starts again: estimate drops from the time gap.
-    var estimateGapFromTime = false
-    /// The frame interval the device actually keeps (seconds, smoothed), once known.
-    var observedPeriod: Double?
+    /// Frame times, drops and the stall timeout, from the buffers' timestamps and sequence numbers.
+    var clock: V4L2FrameClock
 
     var controls = ControlState()
 
@@ -92,8 +87,11 @@ public final class V4L2Camera: CaptureSource, @unchecked Sendable {
             }
             offeredFormats = offered.formats
             let chosen = try FormatRule.choose(from: offered.formats, for: request, device: path)
-            let fourcc = offered.fourccs[chosen.pixelFormat]!
+            guard let fourcc = offered.fourccs[chosen.pixelFormat] else {
+                throw VRenderError(.runtime, subject: path, reason: "the format rule chose \(chosen.pixelFormat.rawValue), which the device did not list")
+            }
             (format, picture) = try Self.configure(device, chosen: chosen, fourcc: fourcc)
+            clock = V4L2FrameClock(frameRate: format.frameRate.doubleValue)
             buffers = try V4L2BufferQueue(device: device, count: Self.bufferCount)
             try buffers.enqueueAll()
             buffersQueued = true
@@ -107,10 +105,12 @@ public final class V4L2Camera: CaptureSource, @unchecked Sendable {
             throw error.userError
         }
         if request.position == .front {
-            initialOutcomes.append(.unsupported("front camera: \(path) is a single camera; capturing from it as it is"))
+            initialOutcomes.append(InitialControlOutcome(
+                option: "--position", outcome: .unsupported("front camera: \(path) is a single camera; capturing from it as it is")))
         }
-        if let zoom = request.zoom { initialOutcomes.append(apply(.zoom(zoom), at: 0)) }
-        if request.torch { initialOutcomes.append(apply(.torch(level: 1), at: 0)) }
+        for (option, control) in request.startingControls {
+            initialOutcomes.append(InitialControlOutcome(option: option, outcome: apply(control, at: 0)))
+        }
     }
 
     /// VIDIOC_STREAMON (re-queueing the buffers first when a `stop()` took them back). Frame
@@ -127,11 +127,7 @@ public final class V4L2Camera: CaptureSource, @unchecked Sendable {
             throw error.userError
         }
         streaming = true
-        firstTimestamp = nil
-        lastTimestamp = nil
-        lastSequence = nil
-        lastTime = 0
-        observedPeriod = nil
+        clock.startStream()
     }
 
     /// VIDIOC_STREAMOFF. Errors are ignored: stopping a device that is gone has nothing to undo.

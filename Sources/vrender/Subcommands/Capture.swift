@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import VRenderCapture
 import VRenderCore
-import VRenderMedia
 import VRenderRecording
 
 extension VRender {
@@ -70,94 +69,35 @@ extension VRender {
         @Flag(help: "Print the recorded takes as JSON on standard output.")
         var json = false
 
+        private var badFrameRate: ValidationError { ValidationError("--fps '\(fps)' is not a frame rate (e.g. 30, 60)") }
+
         func validate() throws {
             if takes < 1 { throw ValidationError("--takes must be at least 1") }
             if let duration, (ValueSyntax.seconds(duration) ?? 0) <= 0 {
                 throw ValidationError("--duration '\(duration)' is not a positive time (e.g. 4s, 1500ms)")
             }
-            if ValueSyntax.frameRate(fps) == nil { throw ValidationError("--fps '\(fps)' is not a frame rate (e.g. 30, 60)") }
+            if ValueSyntax.frameRate(fps) == nil { throw badFrameRate }
             if let size, ValueSyntax.size(size) == nil { throw ValidationError("--size '\(size)' is not WxH with even sides") }
             if ValueSyntax.seconds(preroll) == nil { throw ValidationError("--preroll '\(preroll)' is not a time (e.g. 2s)") }
             if let lens, ![0.5, 1, 2].contains(lens) { throw ValidationError("--lens must be 0.5, 1 or 2") }
         }
 
         func run() throws {
-            FFmpegLog.configure(verbose: false)
-            let created = Self.missingFolders(out)
-            do {
-                try record()
-            } catch {
-                // A capture that failed must not leave behind folders it made for nothing.
-                // rmdir(2) removes a folder only while it is empty, so takes are never lost.
-                for folder in created {
-                    guard rmdir(folder) == 0 else { break }   // not empty: keep it and its parents
-                }
-                throw ErrorReporting.exitCode(for: error, context: device)
-            }
-        }
-
-        /// `path` and those of its parents that do not exist yet, deepest first: what
-        /// `createDirectory(withIntermediateDirectories:)` will make.
-        static func missingFolders(_ path: String) -> [String] {
-            var missing: [String] = []
-            var current = path
-            while current.count > 1 && current.hasSuffix("/") { current.removeLast() }
-            var status = stat()
-            while !current.isEmpty, current != "/", current != ".", lstat(current, &status) != 0, errno == ENOENT {
-                missing.append(current)
-                current = (current as NSString).deletingLastPathComponent
-            }
-            return missing
-        }
-
-        private func record() throws {
-            let script = try self.script.map { path -> ActionScript in
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw VRenderError.input(path, "cannot read the script")
-                }
-                return try ActionScript(text: String(decoding: data, as: UTF8.self), source: path)
-            }
-            let duration = self.duration.flatMap(ValueSyntax.seconds)
-            let interactive = duration == nil && script?.stopTime == nil
+            let options = try captureOptions()
+            // Without a duration or a script's stop, keys end the takes: that needs a terminal.
+            let interactive = options.plan.isOpenEnded
             if interactive && isatty(STDIN_FILENO) == 0 {
                 throw VRenderError.option("--duration", "needed when standard input is not a terminal (or a script with 'at <time> stop')")
             }
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-
-            let request = CaptureRequest(frameRate: ValueSyntax.frameRate(fps)!, size: size.flatMap(ValueSyntax.size),
-                                         position: position.value, realtime: realtime)
-            let source = try CaptureDevices.open(device, request: request)
-            let format = source.format
-            FileHandle.standardError.write(Data("capture: \(source.name): \(format.pixelFormat.rawValue) \(format.width)x\(format.height) at \(format.frameRate) fps (\(format.reason))\n".utf8))
-            // Starting controls go through the same path as script actions, so a clamp is reported.
-            var startControls: [(CameraControl, String)] = []
-            if let lens { startControls.append((.lens(lens), "--lens")) }
-            if let zoom { startControls.append((.zoom(zoom), "--zoom")) }
-            if torch { startControls.append((.torch(level: 1), "--torch")) }
-            for (control, option) in startControls {
-                switch source.apply(control, at: 0) {
-                case .applied: break
-                case .clamped(let message), .unsupported(let message):
-                    FileHandle.standardError.write(Data("vrender: notice: \(option): \(message)\n".utf8))
-                }
-            }
-
-            let commands = interactive ? BoundedQueue<LiveCommand>(capacity: 64) : nil
-            let status = StatusPrinter(enabled: isatty(STDERR_FILENO) != 0)
-            let plan = RecordingPlan(outputDirectory: out, takes: takes, duration: duration,
-                                     preroll: ValueSyntax.seconds(preroll) ?? 0, codec: codec.value, script: script)
-            let recorder = Recorder(source: source, plan: plan, commands: commands) { event in
-                status.handle(event)
-            }
-            let interrupts = InterruptHandling.install { recorder.requestStop() }
+            let job = CaptureJob(options: options)
+            let interrupts = InterruptHandling.install { job.requestStop() }
             defer { withExtendedLifetime(interrupts) {} }
-            var keyboard: KeyboardReader?
-            if let commands {
-                keyboard = KeyboardReader(commands: commands)
-                FileHandle.standardError.write(Data("capture: space starts/stops a take, 0/1/2 lens, +/- zoom, t torch, f flip, q quits\n".utf8))
-            }
+            let status = StatusPrinter(statusLine: isatty(STDERR_FILENO) != 0, announcesSource: true, keysHelp: interactive)
+            defer { status.finish() }
+            let keyboard = interactive ? KeyboardReader() : nil
             defer { keyboard?.restore() }
-            let recorded = try recorder.run()
+
+            let recorded = try job.run(commands: keyboard?.commands) { status.handle($0) }
             status.finish()
             if json {
                 try JSONOutput.print(recorded)
@@ -165,6 +105,18 @@ extension VRender {
                 print("captured \(recorded.count) take(s) into \(out) (\(TakesManifest.fileName))")
             }
             if InterruptHandling.wasInterrupted { throw ExitCode(130) }
+        }
+
+        /// The options as the library takes them; validate() has checked their syntax.
+        private func captureOptions() throws -> CaptureOptions {
+            guard let frameRate = ValueSyntax.frameRate(fps) else { throw badFrameRate }
+            let request = CaptureRequest(frameRate: frameRate, size: size.flatMap(ValueSyntax.size), position: position.value,
+                                         lens: lens, zoom: zoom, torch: torch, realtime: realtime)
+            var plan = RecordingPlan(outputDirectory: out, takes: takes, duration: duration.flatMap(ValueSyntax.seconds),
+                                     preroll: ValueSyntax.seconds(preroll) ?? 0,
+                                     script: try script.map(ActionScript.init(contentsOfFile:)))
+            codec.apply(to: &plan)
+            return CaptureOptions(device: device, request: request, plan: plan)
         }
     }
 }
@@ -176,11 +128,13 @@ enum PositionArgument: String, ExpressibleByArgument, CaseIterable {
 
 enum CaptureCodecArgument: String, ExpressibleByArgument, CaseIterable {
     case auto, hevc, h264
-    var value: VideoCodecChoice {
+
+    /// Sets the plan's codec (by case, so the CLI needs no FFmpeg module for its type).
+    func apply(to plan: inout RecordingPlan) {
         switch self {
-        case .auto: return .auto
-        case .hevc: return .hevc
-        case .h264: return .h264
+        case .auto: plan.codec = .auto
+        case .hevc: plan.codec = .hevc
+        case .h264: plan.codec = .h264
         }
     }
 }

@@ -84,37 +84,35 @@ extension VRender {
         }
 
         func run() throws {
+            // Until ExportOptions carries `verbose` and the Exporter configures FFmpeg's logging.
             FFmpegLog.configure(verbose: reporting.verbose)
-            let options: ExportOptions
-            do {
-                options = ExportOptions(
-                    inputs: inputs, output: output ?? "export.mov", outputIsDefault: output == nil, audioTrack: audioTrack,
-                    filter: try FilterRegistry.chain(filter),
-                    codec: codec.request, crf: crf, preset: preset,
-                    size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate),
-                    overwrite: overwrite, gpu: backend.gpu)
-            } catch {
-                throw ErrorReporting.exitCode(for: error)
-            }
+            let options = ExportOptions(
+                inputs: inputs, output: output ?? "export.mov", outputIsDefault: output == nil, audioTrack: audioTrack,
+                filter: try FilterRegistry.chain(filter),
+                codec: codec.request, crf: crf, preset: preset,
+                size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate),
+                overwrite: overwrite, gpu: backend.gpu)
             let printer = ProgressPrinter(style: reporting.resolvedStyle)
             let exporter = Exporter(options: options) { printer.report($0) }
             let interruptSources = InterruptHandling.install { exporter.cancel() }
             defer { withExtendedLifetime(interruptSources) {} }
 
+            defer { printer.finish() }   // on failure too: the error starts on a line of its own
             let summary: ExportSummary
             do {
                 let plan = try exporter.prepare()
                 printPlan(plan)
                 summary = try exporter.run(plan)
-                printer.finish()
+            } catch let error as VRenderError {
+                throw error
             } catch {
-                printer.finish()
-                throw ErrorReporting.exitCode(for: error, context: output ?? "export.mov")
+                // Until the Exporter names its output in every error it throws.
+                throw VRenderError(.runtime, subject: options.output, reason: "\(error)")
             }
-            for (path, count) in summary.damagedFrames.sorted(by: { $0.key < $1.key }) {
-                ErrorReporting.printWarning("\(path): \(count) damaged packet(s) or frame(s) skipped")
-            }
-            for warning in summary.warnings { ErrorReporting.printWarning(warning) }
+            printer.finish()
+            let damaged = summary.damagedFrames.sorted(by: { $0.key < $1.key })
+                .map { "\($0.key): \($0.value) damaged packet(s) or frame(s) skipped" }
+            (damaged + summary.warnings).forEach(Warnings.print)
             if reporting.json {
                 try JSONOutput.print(summary)
                 FileHandle.standardError.write(Data((Self.finalLine(summary) + "\n").utf8))

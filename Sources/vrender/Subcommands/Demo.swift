@@ -1,11 +1,7 @@
 import ArgumentParser
 import Foundation
-import VRenderCapture
 import VRenderCore
 import VRenderExport
-import VRenderFilters
-import VRenderMedia
-import VRenderRecording
 
 extension VRender {
     /// `vrender demo`: the whole job with no camera: synthetic takes → mono export.
@@ -22,49 +18,22 @@ extension VRender {
 
         @OptionGroup var backend: GPUOptions
 
-        /// The demo's script: every feature of the synthetic camera in three seconds.
-        static let script = """
-            # vrender demo: lens jumps, a zoom ramp and the torch
-            at 0s lens 0.5
-            at 0s torch off
-            at 0.75s lens 1
-            at 1.5s lens 2
-            at 1.6s zoom 4 ramp 2
-            at 2.2s torch on
-            at 3s stop
-            """
+        private var badSize: ValidationError { ValidationError("--size '\(size)' is not WxH with even sides") }
 
         func validate() throws {
-            if ValueSyntax.size(size) == nil { throw ValidationError("--size '\(size)' is not WxH with even sides") }
+            if ValueSyntax.size(size) == nil { throw badSize }
         }
 
         func run() throws {
-            FFmpegLog.configure(verbose: false)
-            let takesDirectory = out + "/takes"
-            try FileManager.default.createDirectory(atPath: takesDirectory, withIntermediateDirectories: true)
-            // The demo owns this folder: start from no takes so reruns give the same result.
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: takesDirectory)) ?? []
-            where name.hasPrefix(TakesFolder.takeFilePrefix) || name == TakesManifest.fileName {
-                unlink(takesDirectory + "/" + name)
-            }
-            let source = try SyntheticCamera(specification: "synthetic:seed=1",
-                                             request: CaptureRequest(size: ValueSyntax.size(size)))
-            let script = try ActionScript(text: Self.script, source: "demo script")
-            let status = StatusPrinter(enabled: false)
-            let recorder = Recorder(source: source, plan: RecordingPlan(outputDirectory: takesDirectory, takes: 3, script: script)) {
-                status.handle($0)
-            }
-            _ = try recorder.run()
-
-            let output = out + "/export.mov"
-            let options = ExportOptions(inputs: try TakesFolder.takePaths(in: takesDirectory).paths, output: output,
-                                        filter: try FilterRegistry.chain("mono"), overwrite: true, gpu: backend.gpu)
+            guard let canvas = ValueSyntax.size(size) else { throw badSize }
+            let demo = DemoJob(directory: out, size: canvas, gpu: backend.gpu)
+            let status = StatusPrinter(statusLine: false)
             let printer = ProgressPrinter(style: isatty(STDERR_FILENO) != 0 ? .bar : .none)
-            let exporter = Exporter(options: options) { printer.report($0) }
-            let summary = try exporter.run(try exporter.plan(try exporter.probe()))
+            defer { printer.finish() }   // on failure too: the error starts on a line of its own
+            let summary = try demo.run(recording: { status.handle($0) }, progress: { printer.report($0) })
             printer.finish()
             print(Concat.finalLine(summary))
-            print("demo: takes in \(takesDirectory)/, the finished video is \(URL(fileURLWithPath: output).standardizedFileURL.path)")
+            print("demo: takes in \(demo.takesDirectory)/, the finished video is \(URL(fileURLWithPath: demo.outputPath).standardizedFileURL.path)")
         }
     }
 }

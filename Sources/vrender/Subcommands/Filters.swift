@@ -1,10 +1,8 @@
 import ArgumentParser
 import Foundation
 import VRenderCore
-import VRenderImaging
 import VRenderExport
 import VRenderFilters
-import VRenderMedia
 
 extension VRender {
     /// `vrender filters`: what `--filter` accepts, and a preview of every filter on one frame.
@@ -28,26 +26,15 @@ extension VRender {
 
         @OptionGroup var backend: GPUOptions
 
+        private var badTime: ValidationError { ValidationError("--at '\(at)' is not a time (e.g. 1.0s)") }
+
         func validate() throws {
-            if ValueSyntax.seconds(at) == nil { throw ValidationError("--at '\(at)' is not a time (e.g. 1.0s)") }
+            if ValueSyntax.seconds(at) == nil { throw badTime }
         }
 
         func run() throws {
-            FFmpegLog.configure(verbose: false)
             if let preview {
-                do {
-                    let requested = ValueSyntax.seconds(at) ?? 1
-                    let result = try FilterPreview.render(input: preview, atSeconds: requested,
-                                                          filters: FilterRegistry.all, backend: backend.gpu)
-                    try PNGWriter.write(result.image, to: output)
-                    let shown = String(format: "%.2f s", result.shownSeconds)
-                    if result.shownSeconds < requested - 0.05 {
-                        ErrorReporting.printWarning("--at \(at) is past the end of \(preview): showing its last frame, at \(shown)")
-                    }
-                    print("\(output): \(FilterRegistry.all.count) filters on \(preview) at \(shown), \(result.image.width)x\(result.image.height) (\(result.backend))")
-                } catch {
-                    throw ErrorReporting.exitCode(for: error)
-                }
+                try writePreview(of: preview)
                 return
             }
             let auto = FilterExecutors.describe(.auto)
@@ -61,6 +48,17 @@ extension VRender {
                       + "  " + filter.descriptor.summary)
             }
             print("backend: --gpu auto runs them on \(auto); --gpu vulkan on \(FilterExecutors.describe(.vulkan)); --gpu cpu on the CPU")
+        }
+
+        private func writePreview(of input: String) throws {
+            guard let requested = ValueSyntax.seconds(at) else { throw badTime }
+            let written = try FilterPreview.write(input: input, atSeconds: requested, filters: FilterRegistry.all,
+                                                  backend: backend.gpu, to: output)
+            let shown = String(format: "%.2f s", written.shownSeconds)
+            if written.shownSeconds < requested - 0.05 {
+                Warnings.print("--at \(at) is past the end of \(input): showing its last frame, at \(shown)")
+            }
+            print("\(output): \(FilterRegistry.all.count) filters on \(input) at \(shown), \(written.width)x\(written.height) (\(written.backend))")
         }
     }
 }

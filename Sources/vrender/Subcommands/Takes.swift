@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import VRenderCore
-import VRenderImaging
-import VRenderMedia
 import VRenderRecording
 
 extension VRender {
@@ -26,19 +24,9 @@ extension VRender {
                 let manifest = try TakesFolder.manifest(in: directory)
                 if json {
                     try JSONOutput.print(manifest.takes)
-                    return
+                } else {
+                    print(TakesTable.text(manifest.takes))
                 }
-                func column(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
-                let fileWidth = manifest.takes.map(\.file.count).max() ?? 4
-                print(column("#", 3) + column("file", fileWidth + 2) + "duration  frames  dropped  " + column("size", 11)
-                      + column("fps", 6) + column("codec", 9) + "created")
-                for (index, take) in manifest.takes.enumerated() {
-                    print(column("\(index + 1)", 3) + column(take.file, fileWidth + 2)
-                          + String(format: "%7.2fs  %6d  %7d  ", take.duration, take.frames, take.dropped)
-                          + column("\(take.width)x\(take.height)", 11) + column(take.fps, 6) + column(take.codec, 9) + take.created)
-                }
-                let total = manifest.takes.reduce(0) { $0 + $1.duration }
-                print(String(format: "%d take(s), %.2f s", manifest.takes.count, total))
             }
         }
 
@@ -57,9 +45,8 @@ extension VRender {
             }
 
             func run() throws {
-                for take in try TakesFolder.remove(takes, from: directory) {
-                    print("removed \(take.file)")
-                }
+                let removed = try TakesFolder.remove(takes, from: directory)
+                print(removed.map { "removed \($0.file)" }.joined(separator: "\n"))
             }
         }
 
@@ -85,12 +72,8 @@ extension VRender {
             }
 
             func run() throws {
-                FFmpegLog.configure(verbose: false)
-                // Through takes.json, as every takes command reads a folder.
-                _ = try TakesFolder.manifest(in: directory)
-                let (sheet, count) = try TakesFolder.contactSheet(of: directory, columns: columns, width: width)
-                try PNGWriter.write(sheet, to: output)
-                print("\(output): \(count) take(s), \(sheet.width)x\(sheet.height)")
+                let sheet = try TakesFolder.writeContactSheet(of: directory, to: output, columns: columns, width: width)
+                print("\(output): \(sheet.takes) take(s), \(sheet.width)x\(sheet.height)")
             }
         }
     }

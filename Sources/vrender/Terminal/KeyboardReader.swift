@@ -4,14 +4,16 @@ import VRenderCore
 import VRenderRecording
 
 /// Reads single key presses from a terminal (raw mode, no echo) on a thread of its own and
-/// turns them into capture commands. `restore()` puts the terminal back as it was.
-final class KeyboardReader: @unchecked Sendable {
-    private var saved = termios()
-    private let commands: BoundedQueue<LiveCommand>
+/// turns them into capture commands in `commands`. `restore()` puts the terminal back as it was.
+final class KeyboardReader {
+    /// The keys pressed, as commands, for the recorder to drain before each frame.
+    let commands = BoundedQueue<LiveCommand>(capacity: 64)
+    private let saved: termios
 
-    init(commands: BoundedQueue<LiveCommand>) {
-        self.commands = commands
+    init() {
+        var saved = termios()
         tcgetattr(STDIN_FILENO, &saved)
+        self.saved = saved
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
@@ -29,6 +31,7 @@ final class KeyboardReader: @unchecked Sendable {
     }
 
     func restore() {
+        var saved = saved
         tcsetattr(STDIN_FILENO, TCSANOW, &saved)
     }
 

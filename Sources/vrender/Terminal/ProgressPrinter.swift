@@ -1,18 +1,20 @@
 import Foundation
+import Synchronization
 import VRenderExport
 
 /// Renders export progress on standard error: a bar redrawn in place, as wide as the terminal
 /// allows (see `TerminalWidth`), for people; `key=value` blocks
 /// for programs (the keys ffmpeg's `-progress` uses, plus `total_frames` and `eta`).
-final class ProgressPrinter: @unchecked Sendable {
+final class ProgressPrinter: Sendable {
     private let style: ProgressStyle
-    private var drewBar = false
+    /// Whether a bar is on screen (its line not yet ended).
+    private let drewBar = Mutex(false)
 
     init(style: ProgressStyle) {
         self.style = style
     }
 
-    /// Called from one pipeline thread at a time (the throttle serializes calls).
+    /// Called from pipeline threads (the throttle serializes calls).
     func report(_ progress: ExportProgress) {
         switch style {
         case .bar: drawBar(progress)
@@ -21,9 +23,13 @@ final class ProgressPrinter: @unchecked Sendable {
         }
     }
 
-    /// Ends the bar's line so later output starts on a fresh line.
+    /// Ends the bar's line so later output starts on a fresh line; a second call does nothing.
     func finish() {
-        if drewBar { write("\n") }
+        let ended = drewBar.withLock { drew in
+            defer { drew = false }
+            return drew
+        }
+        if ended { write("\n") }
     }
 
     /// Redraws the bar in place: `\r`, the line, then "clear to end of line" (ESC [K), so a
@@ -31,7 +37,7 @@ final class ProgressPrinter: @unchecked Sendable {
     /// because a wrapped line cannot be redrawn with `\r`.
     private func drawBar(_ progress: ExportProgress) {
         write("\r" + Self.barLine(progress, columns: TerminalWidth.current()) + "\u{1B}[K")
-        drewBar = true
+        drewBar.withLock { $0 = true }
     }
 
     /// The bar's text for a terminal `columns` wide: at most `columns - 1` characters (a

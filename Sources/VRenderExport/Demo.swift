@@ -1,0 +1,72 @@
+import Foundation
+import VRenderCapture
+import VRenderCore
+import VRenderFilters
+import VRenderMedia
+import VRenderRecording
+
+/// `vrender demo`: the whole job with no camera. Records three takes from the synthetic camera
+/// (opened through `CaptureDevices`, as `vrender capture --device synthetic:seed=1` would),
+/// driven by `script`, into `DIR/takes/`, then exports them with the mono filter to
+/// `DIR/export.mov`. The demo owns both: reruns replace them and give the same result.
+public struct DemoJob: Sendable {
+    /// The camera: the synthetic one, seed 1, so every run records the same frames.
+    public static let device = "synthetic:seed=1"
+    public static let takes = 3
+    public static let filter = "mono"
+
+    /// The demo's script: every feature of the synthetic camera in three seconds.
+    public static let script = """
+        # vrender demo: lens jumps, a zoom ramp and the torch
+        at 0s lens 0.5
+        at 0s torch off
+        at 0.75s lens 1
+        at 1.5s lens 2
+        at 1.6s zoom 4 ramp 2
+        at 2.2s torch on
+        at 3s stop
+        """
+
+    public var directory: String
+    public var size: (width: Int, height: Int)
+    public var gpu: FilterBackendChoice
+    /// Let FFmpeg's own warnings through to standard error.
+    public var verbose: Bool
+
+    public init(directory: String, size: (width: Int, height: Int), gpu: FilterBackendChoice = .auto, verbose: Bool = false) {
+        self.directory = directory
+        self.size = size
+        self.gpu = gpu
+        self.verbose = verbose
+    }
+
+    public var takesDirectory: String { directory + "/takes" }
+    public var outputPath: String { directory + "/export.mov" }
+
+    /// Records, then exports. `recording` sees the capture's events (finished takes, notices);
+    /// `progress` the export's. Returns the export's summary.
+    public func run(recording: @escaping @Sendable (RecorderEvent) -> Void = { _ in },
+                    progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }) throws -> ExportSummary {
+        FFmpegLog.configure(verbose: verbose)
+        removePreviousTakes()
+        let plan = RecordingPlan(outputDirectory: takesDirectory, takes: Self.takes,
+                                 script: try ActionScript(text: Self.script, source: "demo script"))
+        let capture = CaptureOptions(device: Self.device, request: CaptureRequest(size: size), plan: plan, verbose: verbose)
+        _ = try CaptureJob(options: capture).run(events: recording)
+
+        let options = ExportOptions(inputs: try TakesFolder.takePaths(in: takesDirectory).paths, output: outputPath,
+                                    filter: try FilterRegistry.chain(Self.filter), overwrite: true, gpu: gpu)
+        let exporter = Exporter(options: options, progress: progress)
+        return try exporter.run(try exporter.prepare())
+    }
+
+    /// Starts from no takes: removes what an earlier demo recorded (its takes, thumbnails and
+    /// `takes.json`), and nothing else.
+    private func removePreviousTakes() {
+        let folder = takesDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names where name.hasPrefix(TakesFolder.takeFilePrefix) || name == TakesManifest.fileName {
+            unlink(folder + "/" + name)
+        }
+    }
+}

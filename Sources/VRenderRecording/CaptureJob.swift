@@ -1,0 +1,110 @@
+import Foundation
+import VRenderCapture
+import VRenderCore
+import VRenderMedia
+
+/// Everything `vrender capture` can be asked, already parsed.
+public struct CaptureOptions: Sendable {
+    /// `synthetic[:seed=N]` or a V4L2 device path (see `CaptureDevices`).
+    public var device: String
+    /// Rate, size, position and the starting lens, zoom and torch.
+    public var request: CaptureRequest
+    /// Where the takes go, how many, how long, and the script.
+    public var plan: RecordingPlan
+    /// Let FFmpeg's own warnings through to standard error.
+    public var verbose: Bool
+
+    public init(device: String, request: CaptureRequest, plan: RecordingPlan, verbose: Bool = false) {
+        self.device = device
+        self.request = request
+        self.plan = plan
+        self.verbose = verbose
+    }
+}
+
+/// One `vrender capture`: makes the takes folder, opens the device through `CaptureDevices`,
+/// records, and, when that fails, takes back the folders it made (while they are empty, so
+/// no take is ever lost). Every error it throws is a `VRenderError` that names the device, the
+/// folder or the option at fault.
+public final class CaptureJob: Sendable {
+    public let options: CaptureOptions
+    private let stop = StopSignal()
+
+    public init(options: CaptureOptions) {
+        self.options = options
+    }
+
+    /// Ends the capture from any thread (Ctrl-C): the take in progress is finished and kept,
+    /// and `run` returns the takes recorded.
+    public func requestStop() { stop.raise() }
+
+    /// Records the takes. `commands`: keys, for interactive capture (nil: batch). `events`:
+    /// the source opened, notices, status and finished takes, for the user to see.
+    public func run(commands: BoundedQueue<LiveCommand>? = nil,
+                    events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) throws -> [TakeEntry] {
+        FFmpegLog.configure(verbose: options.verbose)
+        let folders = try FolderCreation(path: options.plan.outputDirectory)
+        do {
+            let source = try CaptureDevices.open(options.device, request: options.request)
+            let recorder = Recorder(source: source, plan: options.plan, commands: commands, stop: stop, events: events)
+            return try recorder.run()
+        } catch {
+            folders.undo()
+            throw naming(error)
+        }
+    }
+
+    /// Errors from below that name nothing (an encoder's, a file system's) get the device.
+    private func naming(_ error: any Error) -> any Error {
+        if error is VRenderError { return error }
+        return VRenderError(.runtime, subject: options.device, reason: "\(error)")
+    }
+}
+
+/// Makes a folder and its missing parents, remembering which it made, so a failed capture can
+/// take back exactly those and leave every folder that was there before.
+struct FolderCreation {
+    /// The folders made, deepest first.
+    let made: [String]
+
+    /// Creates `path` and its missing parents. Throws `VRenderError.output(path, …)`.
+    init(path: String) throws {
+        made = Self.missingFolders(path)
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw VRenderError.output(path, "cannot create the folder (\(Self.reason(error)))")
+        }
+    }
+
+    /// Removes the folders made, deepest first, stopping at the first that is not empty:
+    /// rmdir(2) removes a folder only while it is empty, so nothing inside is ever lost.
+    func undo() {
+        for folder in made {
+            guard rmdir(folder) == 0 else { return }
+        }
+    }
+
+    /// `path` and those of its parents that do not exist yet, deepest first: what
+    /// `createDirectory(withIntermediateDirectories:)` will make.
+    static func missingFolders(_ path: String) -> [String] {
+        var missing: [String] = []
+        var current = path
+        while current.count > 1 && current.hasSuffix("/") { current.removeLast() }
+        var status = stat()
+        while !current.isEmpty, current != "/", current != ".", lstat(current, &status) != 0, errno == ENOENT {
+            missing.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        return missing
+    }
+
+    /// Foundation's error, as the POSIX reason when it has one ("Not a directory").
+    private static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(code)))
+        }
+        return error.localizedDescription
+    }
+}

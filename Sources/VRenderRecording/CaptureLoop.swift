@@ -1,0 +1,120 @@
+import VRenderCapture
+import VRenderCore
+
+/// The recorder's capture thread: before each frame, asks the `TakeScheduler` what to do and
+/// does it (begin or end a take in the ring, apply a control and log it in the take's
+/// timeline), then captures the frame into the ring and reports status now and then.
+struct CaptureLoop {
+    let source: any CaptureSource
+    let ring: FrameRing
+    let log: TakeLog
+    let plan: RecordingPlan
+    let events: @Sendable (RecorderEvent) -> Void
+    /// Seconds between frames.
+    let interval: Double
+    /// The take recording now and its start, as the steps performed so far left it.
+    private var recording: (take: Int, start: Double)?
+
+    init(source: any CaptureSource, ring: FrameRing, log: TakeLog, plan: RecordingPlan,
+         events: @escaping @Sendable (RecorderEvent) -> Void) {
+        self.source = source
+        self.ring = ring
+        self.log = log
+        self.plan = plan
+        self.events = events
+        interval = 1 / source.format.frameRate.doubleValue
+    }
+
+    /// Captures until the scheduler is done, the ring is cancelled (the writer failed) or the
+    /// device goes away; any take in progress is ended, and kept.
+    mutating func run(commands: BoundedQueue<LiveCommand>?, stop: StopSignal) throws {
+        try source.start()
+        var scheduler = TakeScheduler(plan: plan, interval: interval, interactive: commands != nil)
+        var status = StatusTicker(interval: interval)
+        var nextTime = 0.0
+        while true {
+            let keys = commands.map(Self.drain) ?? []
+            perform(scheduler.steps(beforeFrameAt: nextTime, commands: keys, stopRequested: stop.isRaised), at: nextTime)
+            if scheduler.isDone { return }
+            guard let slot = ring.acquire() else { break }
+            let frame = ring.slots[slot]
+            try frame.makeWritable()
+            guard let info = try source.nextFrame(into: frame) else {
+                ring.release(slot)
+                events(.notice("\(source.name): the device went away; the take was ended and kept"))
+                break
+            }
+            nextTime = info.time + interval
+            if let take = recording?.take { ring.addDeviceDrops(info.droppedBefore, take: take) }
+            ring.commit(slot: slot, info: info, take: recording?.take)
+            if let fps = status.tick(at: info.time) {
+                events(.status(RecorderStatus(take: scheduler.takesStarted, recording: recording != nil,
+                                              seconds: recording.map { info.time - $0.start } ?? 0, fps: fps,
+                                              dropped: recording.map { ring.dropped(take: $0.take) } ?? 0,
+                                              camera: source.state)))
+            }
+        }
+        perform(scheduler.finish(), at: nextTime)
+    }
+
+    /// The keys pressed since the last frame, without waiting for more.
+    private static func drain(_ commands: BoundedQueue<LiveCommand>) -> [LiveCommand] {
+        var pressed: [LiveCommand] = []
+        while commands.depth > 0, let command = commands.pop() { pressed.append(command) }
+        return pressed
+    }
+
+    private mutating func perform(_ steps: [TakeStep], at time: Double) {
+        for step in steps {
+            switch step {
+            case .begin(let take, let start):
+                let preroll = ring.beginTake(take, prerollSince: start - plan.preroll)
+                log.begin(take: take, state: source.state, preroll: Double(preroll) * interval)
+                recording = (take, start)
+                events(.takeStarted(index: take))
+            case .end(let take):
+                ring.endTake(take)
+                recording = nil
+            case .control(let control, let cause):
+                apply(control, at: time, cause: cause)
+            case .toggleTorch:
+                apply(.torch(level: source.state.torch > 0 ? 0 : 1), at: time, cause: "key t")
+            case .zoomStep(let up):
+                let zoom = source.state.zoom
+                apply(.rampZoom(to: up ? zoom * 2 : zoom / 2, rate: 2), at: time, cause: up ? "key +" : "key -")
+            }
+        }
+    }
+
+    /// Applies a control, reports a clamp, and logs the camera's new state in the take.
+    private func apply(_ control: CameraControl, at time: Double, cause: String) {
+        switch source.apply(control, at: time) {
+        case .applied: break
+        case .clamped(let message), .unsupported(let message): events(.notice("\(cause): \(message)"))
+        }
+        if let recording { log.record(take: recording.take, state: source.state, at: time - recording.start, cause: cause) }
+    }
+}
+
+/// Paces the status line: one report per half second of capture time, with the frame rate
+/// captured over it.
+struct StatusTicker {
+    /// Seconds between frames (the shortest span a rate is measured over).
+    let interval: Double
+    private var since = 0.0
+    private var frames = 0
+
+    init(interval: Double) {
+        self.interval = interval
+    }
+
+    /// Counts a frame captured at `time`; returns the frame rate when a report is due.
+    mutating func tick(at time: Double) -> Double? {
+        frames += 1
+        guard time - since >= 0.5 else { return nil }
+        let fps = Double(frames) / Swift.max(time - since, interval)
+        since = time
+        frames = 0
+        return fps
+    }
+}

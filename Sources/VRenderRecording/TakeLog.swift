@@ -1,0 +1,34 @@
+import Foundation
+import Synchronization
+import VRenderCapture
+
+/// Per-take facts the capture thread learns (start time, camera timeline) and the writer
+/// thread needs to write the manifest entry.
+final class TakeLog: Sendable {
+    struct Record: Sendable {
+        var created: Date
+        var preroll: Double
+        var timeline: [TakeEntry.TimelineEvent]
+    }
+
+    private let records = Mutex<[Int: Record]>([:])
+
+    /// Take `take` began with the camera in `state`, with `preroll` seconds before its trigger.
+    func begin(take: Int, state: CameraState, preroll: Double) {
+        let record = Record(created: Date(), preroll: preroll, timeline: [Self.event(state, at: 0, cause: "start")])
+        records.withLock { $0[take] = record }
+    }
+
+    /// The camera changed to `state` at `time` into take `take`, because of `cause`.
+    func record(take: Int, state: CameraState, at time: Double, cause: String) {
+        let event = Self.event(state, at: time, cause: cause)
+        records.withLock { $0[take]?.timeline.append(event) }
+    }
+
+    func record(for take: Int) -> Record? { records.withLock { $0[take] } }
+
+    private static func event(_ state: CameraState, at time: Double, cause: String) -> TakeEntry.TimelineEvent {
+        TakeEntry.TimelineEvent(time: time, position: state.position, lens: state.lens, zoom: state.zoom,
+                                torch: state.torch, cause: cause)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import VRenderCapture
+import VRenderCore
+import VRenderTestSupport
+@testable import VRenderRecording
+
+@Suite struct CaptureJobTests {
+    let directory = TestMedia.scratchDirectory()
+
+    private func job(_ device: String, out: String, request: CaptureRequest = CaptureRequest(size: (64, 48))) -> CaptureJob {
+        CaptureJob(options: CaptureOptions(device: device, request: request,
+                                           plan: RecordingPlan(outputDirectory: out, duration: 0.1, codec: .h264)))
+    }
+
+    @Test func opensTheDeviceThroughTheFactoryAndReportsItsStart() throws {
+        let events = EventLog()
+        let out = directory + "/takes"
+        let takes = try job("synthetic:seed=3", out: out, request: CaptureRequest(size: (64, 48), zoom: 10))
+            .run(events: events.append)
+        #expect(takes.map(\.frames) == [3])
+        #expect(events.openedSources == ["synthetic seed=3"])
+        #expect(events.notices == ["--zoom: zoom 10 → 6.0 (the quality limit)"])
+        #expect(try TakesManifest.load(from: out).takes.count == 1)
+    }
+
+    @Test func aFailedCaptureRemovesOnlyTheFoldersItMade() throws {
+        let out = directory + "/new/deeper"
+        let error = vrenderError { try job("/dev/nonexistent-camera", out: out).run() }
+        #expect(error?.subject == "/dev/nonexistent-camera")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/new"))
+        #expect(FileManager.default.fileExists(atPath: directory))
+
+        let bad = vrenderError { try job("synthetic:seed=x", out: directory + "/kept").run() }
+        #expect(bad?.subject == "synthetic:seed=x")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/kept"))
+    }
+
+    @Test func aFolderThatCannotBeMadeIsNamed() throws {
+        let file = directory + "/plain-file"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        let error = vrenderError { try job("synthetic", out: file + "/takes").run() }
+        #expect(error?.kind == .output)
+        #expect(error?.subject == file + "/takes")
+        #expect(error?.reason.hasPrefix("cannot create the folder") == true)
+    }
+
+    @Test func missingFoldersAreListedDeepestFirst() {
+        #expect(FolderCreation.missingFolders(directory + "/a/b/") == [directory + "/a/b", directory + "/a"])
+        #expect(FolderCreation.missingFolders(directory).isEmpty)
+    }
+
+    @Test func aScriptFileIsReadAndErrorsNameIt() throws {
+        let path = directory + "/take.actions"
+        try "at 0s lens 2\nat 1s stop\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try ActionScript(contentsOfFile: path).stopTime == 1)
+        #expect(vrenderError { try ActionScript(contentsOfFile: directory + "/missing.actions") }
+            == VRenderError.input(directory + "/missing.actions", "cannot read the script"))
+        try "at 1s zom 2\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(vrenderError { try ActionScript(contentsOfFile: path) }?.subject == path + ":1")
+    }
+}
