@@ -42,12 +42,6 @@ public struct YUVImage: Sendable {
     public var chroma: ChromaGeometry {
         ChromaGeometry(lumaWidth: luma.width, lumaHeight: luma.height, chromaWidth: cb.width, chromaHeight: cb.height)
     }
-
-    /// The chroma row where luma row `lumaRow` starts (the plane's height past the last row).
-    @inline(__always)
-    public func chromaRow(forLumaRow lumaRow: Int) -> Int {
-        lumaRow >= luma.height ? cb.height : lumaRow / chroma.blockHeight
-    }
 }
 
 extension YUVImage {

@@ -112,11 +112,13 @@ public final class Frame: @unchecked Sendable {
     func plane(_ index: Int) -> (base: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int) {
         let frame = pointer.pointee
         let descriptor = av_pix_fmt_desc_get(pixelFormat)!.pointee
-        let shiftX = index == 0 ? 0 : Int(descriptor.log2_chroma_w), shiftY = index == 0 ? 0 : Int(descriptor.log2_chroma_h)
         let base = withUnsafeBytes(of: frame.data) { $0.load(fromByteOffset: index * MemoryLayout<UnsafeMutableRawPointer?>.stride,
                                                              as: UnsafeMutableRawPointer?.self)! }
         let stride = withUnsafeBytes(of: frame.linesize) { $0.load(fromByteOffset: index * 4, as: Int32.self) }
-        return (base, Int(stride), -((-Int(frame.width)) >> shiftX), -((-Int(frame.height)) >> shiftY))
+        let blocks = index == 0 ? ChromaGeometry.yuv444
+            : ChromaGeometry(blockWidth: 1 << Int(descriptor.log2_chroma_w), blockHeight: 1 << Int(descriptor.log2_chroma_h))
+        let size = blocks.chromaSize(lumaWidth: Int(frame.width), lumaHeight: Int(frame.height))
+        return (base, Int(stride), size.width, size.height)
     }
 }
 

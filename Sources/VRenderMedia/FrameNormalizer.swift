@@ -117,7 +117,8 @@ public final class FrameNormalizer {
         var planes = Planes(frame)
         let sampleBytes = tenBit ? 2 : 1
         for plane in 0..<3 {
-            let (x, y) = plane == 0 ? (rect.x, rect.y) : (rect.x / 2, rect.y / 2)
+            let blocks = plane == 0 ? ChromaGeometry.yuv444 : .yuv420
+            let (x, y) = (rect.x / blocks.blockWidth, rect.y / blocks.blockHeight)
             let (base, stride) = planes[plane]
             planes[plane] = (base.map { $0 + y * stride + x * sampleBytes }, stride)
         }

@@ -23,7 +23,7 @@ public final class RawPictureConverter {
 
     /// Bytes a picture of this layout needs in a buffer whose (luma) rows are `bytesPerLine` apart.
     public static func requiredBytes(layout: Layout, width: Int, height: Int, bytesPerLine: Int) -> Int {
-        let chromaRows = (height + 1) / 2
+        let chromaRows = ChromaGeometry.yuv420.chromaSize(lumaWidth: width, lumaHeight: height).height
         switch layout {
         case .yuyv: return bytesPerLine * height
         case .nv12: return bytesPerLine * (height + chromaRows)
@@ -68,7 +68,8 @@ public final class RawPictureConverter {
             let u = base + bytesPerLine * height
             planes[0] = (base, bytesPerLine)
             planes[1] = (u, chromaStride)
-            planes[2] = (u + chromaStride * ((height + 1) / 2), chromaStride)
+            planes[2] = (u + chromaStride * ChromaGeometry.yuv420.chromaSize(lumaWidth: width, lumaHeight: height).height,
+                         chromaStride)
         }
         let source = PictureScaler.Source(planes: planes, format: format, width: width, height: height, fullRange: fullRange)
         try scaler.scale(source, crop: crop, into: destination)

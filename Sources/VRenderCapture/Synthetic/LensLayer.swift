@@ -26,7 +26,7 @@ final class LensLayer: @unchecked Sendable {
         magnification = Self.magnification(ofLens: lens)
         self.width = width
         self.height = height
-        let chromaWidth = width / 2, chromaHeight = height / 2
+        let (chromaWidth, chromaHeight) = ChromaGeometry.yuv420.chromaSize(lumaWidth: width, lumaHeight: height)
         let lumaBytes = width * height, chromaBytes = chromaWidth * chromaHeight
         storage = .allocate(capacity: lumaBytes + 2 * chromaBytes)
         luma = PlaneView(base: storage, stride: width, width: width, height: height)
@@ -68,7 +68,7 @@ final class LensLayer: @unchecked Sendable {
                     out[x] = UInt8(clamping: (sum + 2) >> 2)
                 }
             }
-            for chromaY in (band.lowerBound / 2)..<(band.upperBound / 2) {
+            for chromaY in ChromaGeometry.yuv420.chromaRows(covering: band) {
                 let cbRow = cb.row(chromaY), crRow = cr.row(chromaY)
                 let top = rows[2 * chromaY].2, bottom = rows[2 * chromaY + 1].2
                 for chromaX in 0..<cb.width {

@@ -51,7 +51,7 @@ public final class SceneRenderer {
             let scratch = self.scratch(count: bands.count, capacity: width)
             SceneRowBands.run(bands) { index, rows in
                 composers[0].render(rows: rows, scratch: scratch[index])
-                let chromaRows = (rows.lowerBound / 2)..<(rows.upperBound / 2)
+                let chromaRows = ChromaGeometry.yuv420.chromaRows(covering: rows)
                 composers[1].render(rows: chromaRows, scratch: scratch[index])
                 composers[2].render(rows: chromaRows, scratch: scratch[index])
             }

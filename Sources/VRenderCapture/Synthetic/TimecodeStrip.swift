@@ -35,7 +35,7 @@ enum TimecodeStrip {
         guard stripHeight > 0 else { return }
         let top = height - stripHeight
         for y in top..<height { image.luma.row(y).update(repeating: 16, count: width) }
-        for y in image.chromaRow(forLumaRow: top)..<image.cb.height {
+        for y in image.chroma.chromaRows(covering: top..<height) {
             image.cb.row(y).update(repeating: 128, count: image.cb.width)
             image.cr.row(y).update(repeating: 128, count: image.cr.width)
         }
