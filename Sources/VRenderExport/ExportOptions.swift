@@ -32,12 +32,16 @@ public struct ExportOptions: Sendable {
     public var filterThreads: Int
     /// Where filters run (`--gpu`).
     public var gpu: FilterBackendChoice
+    /// `--verbose`: FFmpeg's own warnings go to stderr (otherwise it is silent); applied by
+    /// `Exporter.export`.
+    public var verbose: Bool
 
     public init(inputs: [String], output: String, outputIsDefault: Bool = false, audioTrack: Int? = nil,
                 filter: FilterChain = FilterChain([]),
                 codec: CodecRequest = .auto, crf: Int? = nil, preset: String? = nil,
                 size: (width: Int, height: Int)? = nil, frameRate: Rational? = nil,
-                overwrite: Bool = false, filterThreads: Int = 0, gpu: FilterBackendChoice = .auto) {
+                overwrite: Bool = false, filterThreads: Int = 0, gpu: FilterBackendChoice = .auto,
+                verbose: Bool = false) {
         self.inputs = inputs
         self.output = output
         self.outputIsDefault = outputIsDefault
@@ -51,5 +55,6 @@ public struct ExportOptions: Sendable {
         self.overwrite = overwrite
         self.filterThreads = filterThreads
         self.gpu = gpu
+        self.verbose = verbose
     }
 }

@@ -22,28 +22,24 @@ public enum FilterExecutors {
     /// for the CPU kernels; width and height are the pictures' size (the GPU engine is built
     /// for it, and rebuilt only if a later picture differs).
     ///
-    /// - Throws: `VRenderError` naming `--gpu vulkan` when no Vulkan device exists.
+    /// - Throws: `VRenderError` naming `--gpu vulkan` when no Vulkan device exists. The Vulkan
+    ///   executor reports its own failures the same way, with the hint to use `--gpu cpu`.
     public static func make(chain: FilterChain, choice: FilterBackendChoice, threads: Int,
                             width: Int, height: Int) throws -> any FilterExecutor {
         let cpuThreads = threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount
         if chain.isIdentity || choice == .cpu {
             return CPUFilterExecutor(chain: chain, threads: cpuThreads)
         }
-        let programs = try chain.filters.filter { !($0 is IdentityFilter) }.map { filter -> ColorProgram in
-            guard let colour = filter as? any ColorProgramFilter else {
-                throw VRenderError.option("--gpu", "filter '\(filter.descriptor.name)' has no GPU kernel")
-            }
-            return colour.program
-        }
+        let programs = try VulkanFilterExecutor.programs(for: chain)
         switch choice {
         case .vulkan:
-            return try VulkanFilterExecutor(context: VulkanContext(preference: .any), programs: programs)
+            return try VulkanFilterExecutor(preference: .any, programs: programs)
         case .auto:
             guard VulkanDevices.list().contains(where: { !$0.isSoftware }),
-                  let context = try? VulkanContext(preference: .hardwareOnly) else {
+                  let gpu = try? VulkanFilterExecutor(preference: .hardwareOnly, programs: programs) else {
                 return CPUFilterExecutor(chain: chain, threads: cpuThreads)
             }
-            return VulkanFilterExecutor(context: context, programs: programs)
+            return gpu
         case .cpu:
             return CPUFilterExecutor(chain: chain, threads: cpuThreads)
         }

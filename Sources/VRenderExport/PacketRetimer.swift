@@ -48,7 +48,7 @@ struct PacketRetimer {
         let shift = Int64(((placement.takeOffset - placement.videoStart) / timeBase.doubleValue).rounded())
         packet.pts = packet.pts.map { $0 + shift }
         packet.dts = packet.dts.map { $0 + shift }
-        if isAudio, let pts = packet.pts {
+        if isAudio, var pts = packet.pts {
             let duration = Swift.max(packet.duration, audioFrameDuration ?? 0, 0)
             packet.duration = duration
             if let end = audioEnd[stream] {
@@ -56,9 +56,10 @@ struct PacketRetimer {
                 if pts != end, pts - end < duration {           // within a frame: end to end
                     packet.dts = packet.dts.map { $0 + end - pts }
                     packet.pts = end
+                    pts = end
                 }
             }
-            audioEnd[stream] = packet.pts! + duration
+            audioEnd[stream] = pts + duration
         }
         if let dts = packet.dts, let last = lastDts[stream], dts <= last {
             if isAudio { return false }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VRenderCore
 
 /// A snapshot of a running export, delivered to the progress reporter.
@@ -53,11 +54,12 @@ public struct ExportSummary: Sendable, Codable {
 
 /// Calls a reporter at most every `interval` seconds (and always for the final snapshot), so
 /// per-frame progress costs a clock read, not terminal output.
-final class ProgressThrottle: @unchecked Sendable {
+final class ProgressThrottle: Sendable {
     private let report: @Sendable (ExportProgress) -> Void
     private let interval: Double
-    private let start = DispatchTime.now()
-    private var lastReport = -Double.infinity
+    private let startNanoseconds = DispatchTime.now().uptimeNanoseconds
+    /// Seconds since the start at the last report.
+    private let lastReport = Mutex(-Double.infinity)
     private let total: Int
     private let frameRate: Double
 
@@ -68,13 +70,17 @@ final class ProgressThrottle: @unchecked Sendable {
         self.report = report
     }
 
-    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
+    private var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - startNanoseconds) / 1e9 }
 
-    /// Called from one thread (the stage that counts frames).
+    /// Called by the stage that counts frames (one thread; any thread would be safe).
     func update(framesDone: Int, finished: Bool = false) {
         let now = elapsed
-        guard finished || now - lastReport >= interval else { return }
-        lastReport = now
+        let due = lastReport.withLock { last in
+            guard finished || now - last >= interval else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
         report(ExportProgress(framesDone: framesDone, framesTotal: total,
                               outputSeconds: Double(framesDone) / frameRate, elapsed: now, finished: finished))
     }

@@ -6,7 +6,7 @@ import VRenderMedia
 struct StreamCopy {
     let plan: ExportPlan
     let output: OutputFile
-    let stop: StopSignal
+    let cancellation: ExportCancellation
     let progress: ProgressThrottle
 
     /// Returns the number of video packets written and the output duration in seconds.
@@ -25,7 +25,9 @@ struct StreamCopy {
                 videoOut = try muxer.addStream(copying: take.video.index, of: demuxer)
                 if case .keepMetadata(_, let matrix?) = plan.rotation { muxer.setDisplayMatrix(matrix, stream: videoOut) }
                 for track in 0..<plan.audio.trackCount {
-                    let source = plan.audio.source(take: take, takeIndex: 0, track: track)!
+                    guard let source = plan.audio.source(take: take, takeIndex: 0, track: track) else {
+                        preconditionFailure("a stream-copy plan has every audio track in every take")
+                    }
                     audioOut.append(try muxer.addStream(copying: source.index, of: demuxer))
                 }
                 try muxer.writeHeader(options: muxer.finishedFileOptions)
@@ -40,7 +42,7 @@ struct StreamCopy {
             let placement = PacketRetimer.Placement(takeOffset: offsetSeconds, videoStart: take.video.startTime,
                                                     takeDuration: take.duration)
             while demuxer.read(into: packet) {
-                if stop.isRaised { throw VRenderError.cancelled }
+                if cancellation.isCancelled { throw VRenderError.cancelled }
                 guard let outIndex = routes[packet.streamIndex] else { continue }
                 let isVideo = packet.streamIndex == take.video.index
                 if isVideo, let pts = packet.pts {

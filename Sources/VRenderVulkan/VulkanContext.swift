@@ -35,8 +35,7 @@ public final class VulkanContext {
         case .success(let created):
             instance = created
         case .failure(let error) where error.result == VK_ERROR_INCOMPATIBLE_DRIVER.rawValue:
-            throw VRenderError(.runtime, subject: preference == .any ? "--gpu vulkan" : "--gpu auto",
-                               reason: PhysicalDevice.noDriverReason)
+            throw VRenderError(.runtime, subject: preference.option, reason: PhysicalDevice.noDriverReason)
         case .failure(let error):
             throw error
         }

@@ -8,6 +8,9 @@ public enum VulkanDevicePreference: Sendable, Hashable {
     case hardwareOnly
     /// `--gpu vulkan`: any device, software ones such as lavapipe ("llvmpipe") included.
     case any
+
+    /// The option a user wrote to ask for this preference, named in errors.
+    var option: String { self == .any ? "--gpu vulkan" : "--gpu auto" }
 }
 
 /// One Vulkan device as `vrender devices` shows it.
@@ -122,7 +125,7 @@ struct PhysicalDevice {
     /// The device `preference` picks among `devices` (sorted best first), or the error that
     /// says why there is none, naming `--gpu vulkan` or `--gpu auto`.
     static func select(from devices: [PhysicalDevice], preference: VulkanDevicePreference) throws -> PhysicalDevice {
-        let option = preference == .any ? "--gpu vulkan" : "--gpu auto"
+        let option = preference.option
         let usable = devices.filter { $0.computeQueueFamily != nil }
         let accepted = preference == .any ? usable : usable.filter { !$0.info.isSoftware }
         if let best = accepted.first { return best }

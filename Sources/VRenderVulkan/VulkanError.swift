@@ -4,8 +4,9 @@ import VRenderCore
 /// A failed Vulkan call: which one (`vkCreateDevice`, ...) and the `VkResult` it returned, or
 /// what could not be set up when no single call is at fault (no memory type fits a buffer).
 ///
-/// Thrown by the one chokepoint, `check`. `userError` turns it into the `VRenderError` the
-/// command line prints.
+/// Thrown by the one chokepoint, `check`, inside this module. At its public boundary with
+/// work a user asked for (`VulkanFilterExecutor`), `userError` turns it into the `VRenderError`
+/// the command line prints, hint included.
 public struct VulkanError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The Vulkan function that failed, or the step that could not be done.
     public let call: String
@@ -28,7 +29,8 @@ public struct VulkanError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(call): \(reason)" }
 
-    /// The error a user sees for `option` (`--gpu vulkan`), with a hint for the common causes.
+    /// The error a user sees for `option` (`--gpu vulkan` or `--gpu auto`): what failed, and
+    /// what to do about it. Every Vulkan failure has a way out: the CPU runs the same filters.
     public func userError(option: String) -> VRenderError {
         switch result {
         case VK_ERROR_DEVICE_LOST.rawValue:
@@ -38,7 +40,8 @@ public struct VulkanError: Error, Sendable, Equatable, CustomStringConvertible {
             return VRenderError(.runtime, subject: option, reason: "out of memory (\(description)); "
                                 + "close other GPU programs or use --gpu cpu")
         default:
-            return VRenderError(.runtime, subject: option, reason: description)
+            return VRenderError(.runtime, subject: option, reason: "Vulkan failed (\(description)); "
+                                + "retry, or use --gpu cpu")
         }
     }
 
@@ -67,6 +70,17 @@ public struct VulkanError: Error, Sendable, Equatable, CustomStringConvertible {
         case VK_ERROR_UNKNOWN.rawValue: return "VK_ERROR_UNKNOWN"
         default: return "VkResult \(result)"
         }
+    }
+}
+
+/// Runs `body`, turning a `VulkanError` it throws into `userError(option:)`: the boundary where
+/// Vulkan's errors leave this module for a user's eyes. Other errors pass unchanged.
+@inline(__always)
+func reportingToUser<Result>(option: String, _ body: () throws -> Result) throws -> Result {
+    do {
+        return try body()
+    } catch let error as VulkanError {
+        throw error.userError(option: option)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VRenderCore
 import VRenderFilters
@@ -20,8 +21,10 @@ import VRenderTestSupport
                                     overwrite: overwrite)
         let exporter = Exporter(options: options, progress: progress)
         configure(exporter)
-        let plan = try exporter.plan(try exporter.probe())
-        return (try exporter.run(plan), path)
+        var plans: [ExportPlan] = []
+        let summary = try exporter.export { plans.append($0) }
+        #expect(plans.count == 1 && plans.first?.output == summary.output)
+        return (summary, path)
     }
 
     private func seconds(_ file: String, _ stream: String) -> Double {
@@ -57,7 +60,7 @@ import VRenderTestSupport
         let stats = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-vf", "signalstats,metadata=print:file=-",
                                                       "-f", "null", "-"]).standardOutput
         let chroma = stats.split(separator: "\n").filter { $0.contains("UAVG") || $0.contains("VAVG") }
-            .compactMap { Double($0.split(separator: "=").last!) }
+            .compactMap { $0.split(separator: "=").last.flatMap { Double($0) } }
         #expect(chroma.count == 2 * 90)
         #expect(chroma.allSatisfy { abs($0 - 128) <= 1.5 })
     }
@@ -114,7 +117,8 @@ import VRenderTestSupport
         let box = ExporterBox()
         #expect(throws: VRenderError.cancelled) {
             try export(["same_1.mov", "same_2.mov"], "cancelled.mov", codec: codec,
-                       progress: { _ in box.exporter?.cancel() }, configure: { box.exporter = $0 })
+                       progress: { _ in box.exporter.withLock { $0?.cancel() } },
+                       configure: { exporter in box.exporter.withLock { $0 = exporter } })
         }
         #expect(!FileManager.default.fileExists(atPath: directory + "/cancelled.mov"))
         #expect(TestMedia.files(in: directory, containing: "vrender-partial").isEmpty)
@@ -129,6 +133,7 @@ import VRenderTestSupport
     }
 }
 
-private final class ExporterBox: @unchecked Sendable {
-    var exporter: Exporter?
+/// The exporter under test, for its own progress callback (another thread) to cancel.
+private final class ExporterBox: Sendable {
+    let exporter = Mutex<Exporter?>(nil)
 }

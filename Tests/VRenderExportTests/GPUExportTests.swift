@@ -19,8 +19,7 @@ struct GPUExportTests {
         let output = directory + "/\(filter.replacingOccurrences(of: ",", with: "+"))-\(gpu.rawValue).mkv"
         let options = ExportOptions(inputs: [TestMedia.path("small_a.mov"), TestMedia.path("hevc_640x480_25_aac44k_mono.mp4")],
                                     output: output, filter: try FilterRegistry.chain(filter), codec: .encode(.ffv1), gpu: gpu)
-        let exporter = Exporter(options: options)
-        return (try exporter.run(try exporter.plan(try exporter.probe())), output)
+        return (try Exporter(options: options).export(), output)
     }
 
     /// Decoded frames' checksums, one line per frame (ffmpeg's framemd5 of the video stream).

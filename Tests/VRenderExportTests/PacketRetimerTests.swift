@@ -11,7 +11,7 @@ import VRenderMedia
         [(-1024, 1024)] + (0..<46).map { (Int64($0) * 1024, 1024) } + [(47_104, 896)]
     }
 
-    private func join(takes: Int, trimsStart: Bool) -> [Int64] {
+    private func join(takes: Int, trimsStart: Bool) throws -> [Int64] {
         var retimer = PacketRetimer(containerTrimsStart: trimsStart)
         var kept: [Int64] = []
         for take in 0..<takes {
@@ -23,7 +23,7 @@ import VRenderMedia
                 packet.duration = duration
                 if retimer.retime(packet, stream: 1, isAudio: true, timeBase: Rational(1, 48_000), placement,
                                   audioFrameDuration: 1024) {
-                    kept.append(packet.pts!)
+                    kept.append(try #require(packet.pts, "a kept audio packet has a timestamp"))
                     #expect(packet.duration == 1024)
                 }
             }
@@ -31,23 +31,23 @@ import VRenderMedia
         return kept
     }
 
-    @Test func joinedAudioNeverDriftsMoreThanHalfAFrame() {
-        let starts = join(takes: 20, trimsStart: true)
+    @Test func joinedAudioNeverDriftsMoreThanHalfAFrame() throws {
+        let starts = try join(takes: 20, trimsStart: true)
         // Packets lie end to end: what a player decodes.
         for (previous, next) in zip(starts, starts.dropFirst()) { #expect(next - previous == 1024) }
-        let end = starts.last! + 1024
+        let end = try #require(starts.last, "some audio is kept") + 1024
         let videoEnd: Int64 = 20 * 48_000
         #expect(abs(end - videoEnd) <= 512, "audio ends at \(end), video at \(videoEnd)")
         // Without the drops, 20 takes of 47 frames would end 20 x 128 samples late.
         #expect(starts.count < 20 * 47)
     }
 
-    @Test func audioBeforeTheFirstPictureIsDroppedWhereTheContainerCannotTrimIt() {
-        #expect(join(takes: 1, trimsStart: true).first == -1024)   // .mov: its edit list trims priming
-        #expect(join(takes: 1, trimsStart: false).first == 0)      // .mkv: would shift the whole file
+    @Test func audioBeforeTheFirstPictureIsDroppedWhereTheContainerCannotTrimIt() throws {
+        #expect(try join(takes: 1, trimsStart: true).first == -1024)   // .mov: its edit list trims priming
+        #expect(try join(takes: 1, trimsStart: false).first == 0)      // .mkv: would shift the whole file
     }
 
-    @Test func videoTimestampsStayStrictlyIncreasingAcrossJoins() {
+    @Test func videoTimestampsStayStrictlyIncreasingAcrossJoins() throws {
         var retimer = PacketRetimer(containerTrimsStart: true)
         var last: Int64 = .min
         for take in 0..<3 {
@@ -59,8 +59,9 @@ import VRenderMedia
                 packet.duration = 512
                 let kept = retimer.retime(packet, stream: 0, isAudio: false, timeBase: Rational(1, 15_360), placement)
                 #expect(kept)
-                #expect(packet.dts! > last)
-                last = packet.dts!
+                let dts = try #require(packet.dts, "a video packet keeps its decoding timestamp")
+                #expect(dts > last)
+                last = dts
             }
         }
     }

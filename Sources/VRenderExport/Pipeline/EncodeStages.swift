@@ -40,9 +40,9 @@ struct VideoEncodeStage {
     }
 }
 
-/// Stage 2+4 (audio): decodes each take's audio, converts it to 48 kHz stereo, pads or trims
-/// it to exactly the take's share of the timeline (silence for takes without audio), and
-/// encodes AAC. Audio is light work: one thread does all of it.
+/// Stage 2+4 (audio): decodes each take's audio, converts it to 48 kHz stereo, fits it to the
+/// take's share of the timeline (`AudioAligner`: silence for late audio and takes without any,
+/// early and surplus audio cut) and encodes it. Audio is light work: one thread does all of it.
 struct AudioStage {
     let plan: ExportPlan
     /// The output audio track this stage makes.
@@ -60,12 +60,10 @@ struct AudioStage {
         let converter = AudioConverter(sampleRate: plan.timeline.sampleRate, channels: 2,
                                        interleaved: encoder.takesInterleavedAudio)
         let frameSize = encoder.frameSize > 0 ? encoder.frameSize : 1024
+        var aligner = AudioAligner(timeline: plan.timeline)
         var encodedSamples: Int64 = 0
         var decoder: Decoder?
-        var takeIndex = 0
-        var written = 0          // samples of the current take in the converter so far
-        var sawFirstFrame = false
-        var toDrop = 0           // converted samples still to cut from the start of the take
+        var videoStart = 0.0
         let shell = Frame()
 
         let send: (Packet) throws -> Void = { packet in
@@ -79,45 +77,27 @@ struct AudioStage {
             }
         }
         func accept(_ frame: Frame) throws {
-            let take = plan.takes[takeIndex]
-            let target = plan.timeline.takes[takeIndex].sampleCount
-            if !sawFirstFrame {
-                // Line the take's audio up with its video: silence before late audio, and
-                // early audio (before the first picture) cut.
-                sawFirstFrame = true
-                let offset = decoder?.seconds(of: frame).map { $0 - take.video.startTime } ?? 0
-                let offsetSamples = Int((offset * Double(converter.sampleRate)).rounded())
-                if offsetSamples > 0 {
-                    let silence = Swift.min(offsetSamples, target)
-                    try converter.appendSilence(silence)
-                    written += silence
-                } else {
-                    toDrop = -offsetSamples
-                }
-            }
-            let appended = try converter.append(frame, dropFirst: toDrop, limit: Swift.max(0, target - written))
-            toDrop -= appended.dropped
-            written += appended.kept
+            let cut = aligner.cut(frameStartingAt: decoder?.seconds(of: frame).map { $0 - videoStart })
+            try converter.appendSilence(cut.silenceBefore)
+            let appended = try converter.append(frame, dropFirst: cut.dropFirst, limit: cut.limit)
+            aligner.record(dropped: appended.dropped, kept: appended.kept)
             try encodeBuffered(final: false)
         }
 
         while let event = input.pop() {
             switch event {
             case .takeStart(let index, let transfer):
-                takeIndex = index
+                aligner.beginTake(index)
                 decoder = transfer?.take()
-                written = 0
-                toDrop = 0
-                sawFirstFrame = false
+                videoStart = plan.takes[index].video.startTime
             case .packet(let packet):
                 try decoder?.decode(packet, makeFrame: { shell.unref(); return shell }, output: accept)
                 packet.unref()
                 packets.recycle(packet)
             case .takeEnd(let index):
                 try decoder?.decode(nil, makeFrame: { shell.unref(); return shell }, output: accept)
-                let target = plan.timeline.takes[index].sampleCount
-                written += try converter.flushResampler(limit: Swift.max(0, target - written))
-                if written < target { try converter.appendSilence(target - written) }
+                aligner.record(dropped: 0, kept: try converter.flushResampler(limit: aligner.room))
+                try converter.appendSilence(aligner.endTake())
                 if let decoder { damage.add(decoder.damaged, in: plan.takes[index].path) }
                 decoder = nil
                 try encodeBuffered(final: false)

@@ -1,3 +1,4 @@
+import Synchronization
 import VRenderCore
 import VRenderMedia
 
@@ -36,18 +37,17 @@ struct MuxItem: Sendable {
 }
 
 /// Counts the producers of a queue and finishes it when the last one is done.
-final class ProducerCount: @unchecked Sendable {
-    private let lock = ConditionLock()
-    private var remaining: Int
+final class ProducerCount: Sendable {
+    private let remaining: Mutex<Int>
     private let queue: BoundedQueue<MuxItem>
 
     init(_ count: Int, of queue: BoundedQueue<MuxItem>) {
-        remaining = count
+        remaining = Mutex(count)
         self.queue = queue
     }
 
     func producerDone() {
-        let last = lock.withLock { () -> Bool in
+        let last = remaining.withLock { remaining in
             remaining -= 1
             return remaining == 0
         }
@@ -55,19 +55,21 @@ final class ProducerCount: @unchecked Sendable {
     }
 }
 
-/// Damage found while reading and decoding, per input, reported at the end.
-final class DamageLog: @unchecked Sendable {
-    private let lock = ConditionLock()
-    private var counts: [String: Int] = [:]
-    private var notes: [String] = []
+/// Damage found while reading and decoding, per input, reported at the end. Any stage adds.
+final class DamageLog: Sendable {
+    private struct Entries {
+        var counts: [String: Int] = [:]
+        var notes: [String] = []
+    }
+    private let entries = Mutex(Entries())
 
     func add(_ count: Int, in path: String) {
         guard count > 0 else { return }
-        lock.withLock { counts[path, default: 0] += count }
+        entries.withLock { $0.counts[path, default: 0] += count }
     }
 
-    func warn(_ note: String) { lock.withLock { notes.append(note) } }
+    func warn(_ note: String) { entries.withLock { $0.notes.append(note) } }
 
-    var damaged: [String: Int] { lock.withLock { counts } }
-    var warnings: [String] { lock.withLock { notes } }
+    var damaged: [String: Int] { entries.withLock { $0.counts } }
+    var warnings: [String] { entries.withLock { $0.notes } }
 }

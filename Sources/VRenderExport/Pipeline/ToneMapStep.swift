@@ -24,10 +24,13 @@ final class ToneMapStep {
         let source = decoded.yuvImage16()
         let mapper = try self.mapper ?? makeMapper(source, path: path)
         self.mapper = mapper
-        if output == nil || output!.width != decoded.width || output!.height != decoded.height {
-            output = try Frame.picture(width: decoded.width, height: decoded.height)
+        let picture: Frame
+        if let output, output.width == decoded.width, output.height == decoded.height {
+            picture = output
+        } else {
+            picture = try Frame.picture(width: decoded.width, height: decoded.height)
+            output = picture
         }
-        let picture = output!
         try picture.makeWritable()
         mapper.convert(source, into: picture.yuvImage())
         return picture

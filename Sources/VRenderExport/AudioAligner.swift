@@ -1,0 +1,88 @@
+/// Fits each take's decoded audio to exactly the samples its video spans on the output
+/// timeline (`Timeline.Take.sampleCount`), so that audio and video meet at every join:
+///
+/// - audio that starts after the take's first picture is preceded by silence;
+/// - audio that starts before it loses the samples before it;
+/// - audio that runs past the take's last picture is cut there, shorter audio padded with
+///   silence, and a take without audio is silence throughout.
+///
+/// It counts converted samples (the output rate), so the takes' own sample rates do not
+/// matter. Pure arithmetic for one output track: the audio stage converts and writes what it
+/// is told, and reports back what it did.
+///
+///     aligner.beginTake(index)
+///     for frame in decoded {
+///         let cut = aligner.cut(frameStartingAt: seconds(frame) - videoStart)
+///         write(silence: cut.silenceBefore)
+///         let done = convert(frame, dropFirst: cut.dropFirst, limit: cut.limit)
+///         aligner.record(dropped: done.dropped, kept: done.kept)
+///     }
+///     write(silence: aligner.endTake())
+struct AudioAligner {
+    /// What to do with the next decoded frame's converted samples.
+    struct Cut: Equatable {
+        /// Silence to write before them (late audio; only ever at a take's first frame).
+        var silenceBefore: Int
+        /// How many to drop from their front (early audio).
+        var dropFirst: Int
+        /// The most to keep after dropping: the room left in the take.
+        var limit: Int
+    }
+
+    let sampleRate: Int
+    private let takeSamples: [Int]
+    /// The current take's share of the track, and what has been written of it.
+    private var target = 0
+    private var written = 0
+    /// Early samples still to cut from the take's audio.
+    private var toDrop = 0
+    private var sawAudio = false
+
+    init(timeline: Timeline) {
+        sampleRate = timeline.sampleRate
+        takeSamples = timeline.takes.map(\.sampleCount)
+    }
+
+    /// Samples the current take can still take.
+    var room: Int { Swift.max(0, target - written) }
+
+    /// Take `index` of the timeline begins.
+    mutating func beginTake(_ index: Int) {
+        target = takeSamples[index]
+        written = 0
+        toDrop = 0
+        sawAudio = false
+    }
+
+    /// The cut for the next decoded frame, which starts `offset` seconds after the take's first
+    /// picture (negative: before it; nil: no timestamp, taken as on time). Only the take's first
+    /// frame places the audio; later frames follow on from it, as a decoder delivers them.
+    mutating func cut(frameStartingAt offset: Double?) -> Cut {
+        var silence = 0
+        if !sawAudio {
+            sawAudio = true
+            let offsetSamples = Int(((offset ?? 0) * Double(sampleRate)).rounded())
+            if offsetSamples > 0 {
+                silence = Swift.min(offsetSamples, target)
+                written += silence
+            } else {
+                toDrop = -offsetSamples
+            }
+        }
+        return Cut(silenceBefore: silence, dropFirst: toDrop, limit: room)
+    }
+
+    /// What the converter did with the last cut (or, with nothing dropped, with a flush of its
+    /// resampler limited to `room`).
+    mutating func record(dropped: Int, kept: Int) {
+        toDrop = Swift.max(0, toDrop - dropped)
+        written += kept
+    }
+
+    /// The take ended: the silence that fills it to its length.
+    mutating func endTake() -> Int {
+        let padding = room
+        written = target
+        return padding
+    }
+}

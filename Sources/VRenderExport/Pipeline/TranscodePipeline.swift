@@ -1,0 +1,168 @@
+import VRenderCore
+import VRenderFilters
+import VRenderMedia
+
+/// The threads of an export that re-encodes: reader → video decode → process (normalize +
+/// filter) → video encode → mux, with one audio decode+encode thread per output track beside
+/// them. For `.copyVideo` one video-copy stage stands in for decode, process and encode, and
+/// only the audio is re-encoded.
+///
+/// Every pair of stages is joined by a `BoundedQueue` that blocks when full (batch work loses
+/// nothing). A stage that fails, or `stopAction` called from any thread, cancels every queue,
+/// so each stage returns instead of waiting. Frames and packets come from pools and go back to
+/// them. Made for one run, by one thread; only `stopAction` is for other threads.
+final class TranscodePipeline {
+    /// What the pipeline wrote, for the summary.
+    struct Result {
+        var videoCodec: String
+        var audioCodec: String?
+        /// Where the filters ran ("cpu", "vulkan: <device>"); nil when the video was copied.
+        var filterBackend: String?
+    }
+
+    /// Builds the filter executor for a plan (`FilterExecutors.make` with the options' choice;
+    /// tests inject failures here).
+    typealias ExecutorFactory = @Sendable (ExportPlan) throws -> any FilterExecutor
+
+    private let plan: ExportPlan
+    private let options: ExportOptions
+    private let progress: ProgressThrottle
+    private let damage: DamageLog
+    private let makeExecutor: ExecutorFactory
+    private let stages = StageGroup()
+
+    // Queue capacities: deep enough to absorb per-frame jitter between stages, small enough
+    // that memory stays flat however long the takes are.
+    private let videoPackets = BoundedQueue<PacketEvent>(capacity: 64)
+    /// One per output audio track.
+    private let audioPackets: [BoundedQueue<PacketEvent>]
+    private let decoded = BoundedQueue<FrameEvent>(capacity: 4)
+    private let toEncode = BoundedQueue<EncodeItem>(capacity: 4)
+    private let toMux = BoundedQueue<MuxItem>(capacity: 128)
+    /// The video stage and every audio stage: the last one done ends `toMux`.
+    private let producers: ProducerCount
+    private let packetPool = ObjectPool<Packet>(limit: 512) { Packet() }
+    /// Decoded frames' shells, and canvas pictures for frames that are scaled or filtered.
+    private let shellPool = ObjectPool<Frame>(limit: 32) { Frame() }
+    private let canvasPool: ObjectPool<Frame>
+
+    init(plan: ExportPlan, options: ExportOptions, progress: ProgressThrottle, damage: DamageLog,
+         makeExecutor: @escaping ExecutorFactory) {
+        self.plan = plan
+        self.options = options
+        self.progress = progress
+        self.damage = damage
+        self.makeExecutor = makeExecutor
+        audioPackets = (0..<plan.audio.trackCount).map { _ in BoundedQueue<PacketEvent>(capacity: 256) }
+        producers = ProducerCount(1 + plan.audio.trackCount, of: toMux)
+        let (width, height, tenBit) = (plan.canvasWidth, plan.canvasHeight, plan.colour.tenBit)
+        canvasPool = ObjectPool<Frame>(limit: 8) { try Frame.picture(width: width, height: height, tenBit: tenBit) }
+        stages.onCancel { [videoPackets, audioPackets, decoded, toEncode, toMux] in
+            videoPackets.cancel()
+            audioPackets.forEach { $0.cancel() }
+            decoded.cancel()
+            toEncode.cancel()
+            toMux.cancel()
+        }
+    }
+
+    /// Stops every stage, from any thread; `run` then throws `VRenderError.cancelled`.
+    var stopAction: @Sendable () -> Void {
+        { [stages] in stages.cancel(VRenderError.cancelled) }
+    }
+
+    /// Writes the output's temporary file and waits for every stage. Everything that can fail
+    /// before the stages start (encoders, the muxer's header, the filter executor) fails
+    /// before any thread exists.
+    func run(into output: OutputFile) throws -> Result {
+        let muxer = try Muxer(path: output.temporaryPath, formatPath: output.path)
+        let videoEncoder = plan.mode == .copyVideo ? nil : try makeVideoEncoder(globalHeader: muxer.needsGlobalHeader)
+        let audioEncoders = try (0..<plan.audio.trackCount).map { _ in
+            try makeAudioEncoder(globalHeader: muxer.needsGlobalHeader)
+        }
+        let videoStream = try addVideoStream(to: muxer, encoder: videoEncoder)
+        let audioStreams = try audioEncoders.map { try muxer.addStream(from: $0) }
+        try muxer.writeHeader(options: muxer.finishedFileOptions)
+        let executor = try videoEncoder.map { _ in try makeExecutor(plan) }
+
+        startReader()
+        if let videoEncoder, let executor {
+            startVideoStages(encoder: videoEncoder, executor: executor)
+        } else {
+            startVideoCopy()
+        }
+        startAudioStages(audioEncoders)
+        let mux = MuxStage(muxer: OwnershipTransfer(muxer), videoStream: videoStream, audioStreams: audioStreams,
+                           input: toMux)
+        stages.start("vrender.mux") { try mux.run() }
+        try stages.wait()
+        return Result(videoCodec: videoEncoder?.name ?? plan.takes[0].video.codecName,
+                      audioCodec: audioEncoders.first?.name, filterBackend: executor?.backendName)
+    }
+
+    // MARK: - Setup
+
+    /// The video encoder for a transcode: the plan's codec, canvas, rate, colours and depth.
+    private func makeVideoEncoder(globalHeader: Bool) throws -> Encoder {
+        var settings = VideoEncoderSettings(codec: plan.videoCodec, width: plan.canvasWidth, height: plan.canvasHeight,
+                                            frameRate: plan.frameRate, crf: options.crf, preset: options.preset ?? "veryfast")
+        settings.colour = plan.colour.output
+        settings.tenBit = plan.colour.tenBit
+        return try Encoder.video(settings, globalHeader: globalHeader)
+    }
+
+    private func makeAudioEncoder(globalHeader: Bool) throws -> Encoder {
+        switch plan.audioCodec {
+        case .opus: return try Encoder.opus(globalHeader: globalHeader)
+        case .aac: return try Encoder.aac(sampleRate: plan.timeline.sampleRate, globalHeader: globalHeader)
+        }
+    }
+
+    /// The output's video stream: the encoder's, or a copy of the first take's; with the
+    /// rotation the plan keeps as metadata.
+    private func addVideoStream(to muxer: Muxer, encoder: Encoder?) throws -> Int {
+        let stream: Int
+        if let encoder {
+            stream = try muxer.addStream(from: encoder)
+        } else {
+            stream = try muxer.addStream(copying: plan.takes[0].video.index, of: try openDemuxer(plan.takes[0].path))
+        }
+        if case .keepMetadata(_, let matrix?) = plan.rotation { muxer.setDisplayMatrix(matrix, stream: stream) }
+        return stream
+    }
+
+    // MARK: - Stages, one thread each
+
+    private func startReader() {
+        let reader = ReaderStage(plan: plan, video: videoPackets, audio: audioPackets, packets: packetPool, damage: damage)
+        stages.start("vrender.read") { try reader.run() }
+    }
+
+    /// Decode → process (normalize + filter) → encode.
+    private func startVideoStages(encoder: Encoder, executor: any FilterExecutor) {
+        let decode = VideoDecodeStage(plan: plan, input: videoPackets, output: decoded, packets: packetPool,
+                                      shells: shellPool, damage: damage)
+        let process = ProcessStage(plan: plan, filter: options.filter, executor: OwnershipTransfer(executor),
+                                   input: decoded, output: toEncode, shells: shellPool, canvases: canvasPool,
+                                   damage: damage)
+        let encode = VideoEncodeStage(encoder: OwnershipTransfer(encoder), input: toEncode, output: toMux,
+                                      producers: producers, shells: shellPool, canvases: canvasPool, progress: progress)
+        stages.start("vrender.decode") { try decode.run() }
+        stages.start("vrender.process") { try process.run() }
+        stages.start("vrender.encode") { try encode.run() }
+    }
+
+    private func startVideoCopy() {
+        let copy = VideoCopyStage(plan: plan, input: videoPackets, output: toMux, producers: producers, progress: progress)
+        stages.start("vrender.video-copy") { try copy.run() }
+    }
+
+    private func startAudioStages(_ encoders: [Encoder]) {
+        for (track, encoder) in encoders.enumerated() {
+            let audio = AudioStage(plan: plan, track: track, encoder: OwnershipTransfer(encoder),
+                                   input: audioPackets[track], output: toMux, producers: producers,
+                                   packets: packetPool, damage: damage)
+            stages.start("vrender.audio\(track)") { try audio.run() }
+        }
+    }
+}
