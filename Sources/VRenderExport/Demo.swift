@@ -55,9 +55,9 @@ public struct DemoJob: Sendable {
         _ = try CaptureJob(options: capture).run(events: recording)
 
         let options = ExportOptions(inputs: try TakesFolder.takePaths(in: takesDirectory).paths, output: outputPath,
-                                    filter: try FilterRegistry.chain(Self.filter), overwrite: true, gpu: gpu)
-        let exporter = Exporter(options: options, progress: progress)
-        return try exporter.run(try exporter.prepare())
+                                    filter: try FilterRegistry.chain(Self.filter), overwrite: true, gpu: gpu,
+                                    verbose: verbose)
+        return try Exporter(options: options, progress: progress).export()
     }
 
     /// Starts from no takes: removes what an earlier demo recorded (its takes, thumbnails and

@@ -42,12 +42,19 @@ public final class Exporter: Sendable {
     /// The whole export: `prepare`, then `onPlan` with the plan (to show it), then `run`.
     /// First sets FFmpeg's log level for the process from `options.verbose` (the libraries'
     /// warnings on stderr, or silence), so that callers need not touch FFmpeg; `prepare` and
-    /// `run` alone leave it to their caller.
+    /// `run` alone leave it to their caller. Every error it throws is a `VRenderError`; one
+    /// that comes up without a subject is reported against the output file.
     public func export(onPlan: (ExportPlan) -> Void = { _ in }) throws -> ExportSummary {
         FFmpegLog.configure(verbose: options.verbose)
-        let plan = try prepare()
-        onPlan(plan)
-        return try run(plan)
+        do {
+            let plan = try prepare()
+            onPlan(plan)
+            return try run(plan)
+        } catch let error as VRenderError {
+            throw error
+        } catch {
+            throw VRenderError(.runtime, subject: options.output, reason: "\(error)")
+        }
     }
 
     /// Everything before writing: the output is checked first (a missing folder or an existing
@@ -56,7 +63,7 @@ public final class Exporter: Sendable {
     public func prepare() throws -> ExportPlan {
         _ = try OutputFile(path: options.output, inputs: options.inputs, overwrite: options.overwrite)
         let probed = try probeInputs()
-        var plan = try self.plan(probed.takes)
+        var plan = try ExportPlanner.plan(takes: probed.takes, options: options)
         plan.notices = probed.notices + plan.notices
         return plan
     }
@@ -82,16 +89,6 @@ public final class Exporter: Sendable {
     }
 
     /// Probes every input; the first unusable one stops everything before any output exists.
-    /// (`prepare` does this too, and checks the output first.)
-    public func probe() throws -> [MediaInfo] {
-        try probeInputs().takes
-    }
-
-    /// The plan for probed `takes` (`prepare` does this too).
-    public func plan(_ takes: [MediaInfo]) throws -> ExportPlan {
-        try ExportPlanner.plan(takes: takes, options: options)
-    }
-
     private func probeInputs() throws -> (takes: [MediaInfo], notices: [String]) {
         let inputs = try resolveInputs()
         return (try inputs.paths.map { try Probe.probe($0) }, inputs.notices)

@@ -3,7 +3,6 @@ import Foundation
 import VRenderCore
 import VRenderExport
 import VRenderFilters
-import VRenderMedia
 
 extension VRender {
     /// `vrender concat`: join takes into one finished video.
@@ -84,31 +83,19 @@ extension VRender {
         }
 
         func run() throws {
-            // Until ExportOptions carries `verbose` and the Exporter configures FFmpeg's logging.
-            FFmpegLog.configure(verbose: reporting.verbose)
             let options = ExportOptions(
                 inputs: inputs, output: output ?? "export.mov", outputIsDefault: output == nil, audioTrack: audioTrack,
                 filter: try FilterRegistry.chain(filter),
                 codec: codec.request, crf: crf, preset: preset,
                 size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate),
-                overwrite: overwrite, gpu: backend.gpu)
+                overwrite: overwrite, gpu: backend.gpu, verbose: reporting.verbose)
             let printer = ProgressPrinter(style: reporting.resolvedStyle)
             let exporter = Exporter(options: options) { printer.report($0) }
             let interruptSources = InterruptHandling.install { exporter.cancel() }
             defer { withExtendedLifetime(interruptSources) {} }
 
             defer { printer.finish() }   // on failure too: the error starts on a line of its own
-            let summary: ExportSummary
-            do {
-                let plan = try exporter.prepare()
-                printPlan(plan)
-                summary = try exporter.run(plan)
-            } catch let error as VRenderError {
-                throw error
-            } catch {
-                // Until the Exporter names its output in every error it throws.
-                throw VRenderError(.runtime, subject: options.output, reason: "\(error)")
-            }
+            let summary = try exporter.export(onPlan: printPlan)
             printer.finish()
             let damaged = summary.damagedFrames.sorted(by: { $0.key < $1.key })
                 .map { "\($0.key): \($0.value) damaged packet(s) or frame(s) skipped" }
