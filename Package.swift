@@ -1,8 +1,22 @@
 // swift-tools-version: 6.1
 // vrender: record video takes and render them offline on Linux, fast.
-// Layout (see README "How it works"): C interop at the bottom (CFFmpeg), a pure-Swift core
-// (VRenderCore), one module per stage (VRenderMedia, VRenderFilters, VRenderExport) and a thin
-// command line on top (vrender).
+//
+// Layout (README "How it works" draws the data flow). Each module imports only those below it:
+//   CFFmpeg, CPNG, CVulkan, CV4L2   C libraries and shims (FFmpeg, libpng, Vulkan loader, V4L2 ioctls)
+//   VRenderCore       pure Swift: errors, parsing, geometry, chroma geometry, picture views and
+//                     ops, bounded queues/locks, pools, stage threads, atomic file writes
+//   VRenderImaging    RGB pictures, PNG read/write (libpng), text and grids        <- Core
+//   VRenderFilters    filter descriptors, colour programs, CPU kernels, tone map   <- Core
+//   VRenderMedia      FFmpeg only: probe, demux, decode, one swscale wrapper, normalize,
+//                     audio conversion, encode, mux, thumbnails                    <- Core, Imaging
+//   VRenderVulkan     Vulkan context, devices, GPU filter engine and executor      <- Core, Filters
+//   VRenderCapture    CaptureSource, device factory, V4L2 and synthetic cameras,
+//                     action scripts                                               <- Core, Media
+//   VRenderRecording  frame ring, take scheduler, take writer, takes.json, takes folder,
+//                     the capture job                                              <- Capture, Media, Imaging
+//   VRenderExport     plan, timeline, stream copy, transcode pipeline, audio aligner,
+//                     filter previews, the demo job                                <- Recording, Vulkan, ...
+//   vrender           the command line: parses, calls one entry point, prints      <- Export, Recording, ...
 import PackageDescription
 
 let package = Package(
@@ -45,15 +59,15 @@ let package = Package(
         .target(name: "VRenderRecording",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderCapture"]),
         .target(name: "VRenderVulkan", dependencies: ["CVulkan", "VRenderCore", "VRenderFilters"]),
-        // Export reads a takes folder through its manifest (VRenderRecording's TakesFolder).
+        // Export reads a takes folder through its manifest (VRenderRecording's TakesFolder) and
+        // runs the demo (a capture job, then an export).
         .target(name: "VRenderExport",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
                                "VRenderCapture", "VRenderRecording"]),
         .executableTarget(
             name: "vrender",
             dependencies: [
-                "VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderExport",
-                "VRenderCapture", "VRenderRecording", "VRenderVulkan",
+                "VRenderCore", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderRecording", "VRenderVulkan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

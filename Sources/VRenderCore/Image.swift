@@ -21,8 +21,28 @@ public struct PlaneView: @unchecked Sendable {
     public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { base + y * stride }
 }
 
+/// Three planes of one picture, Y', Cb and Cr, of any sample size: what the 8- and 16-bit
+/// pictures share (their size and chroma geometry, and the bars and turns of `ImageOps`).
+public protocol PlanarYUV {
+    associatedtype Plane: SamplePlane
+    var luma: Plane { get }
+    var cb: Plane { get }
+    var cr: Plane { get }
+}
+
+extension PlanarYUV {
+    public var width: Int { luma.width }
+    public var height: Int { luma.height }
+
+    /// How the chroma planes sample this picture, derived from the plane sizes (rounding up,
+    /// so an odd-width 4:2:0 picture, 853 luma over 427 chroma columns, still has 2×2 blocks).
+    public var chroma: ChromaGeometry {
+        ChromaGeometry(lumaWidth: luma.width, lumaHeight: luma.height, chromaWidth: cb.width, chromaHeight: cb.height)
+    }
+}
+
 /// Planar 8-bit Y'CbCr picture (4:2:0, 4:2:2 or 4:4:4), limited ("TV") range, as filters see it.
-public struct YUVImage: Sendable {
+public struct YUVImage: PlanarYUV, Sendable {
     public var luma: PlaneView
     public var cb: PlaneView
     public var cr: PlaneView
@@ -32,15 +52,6 @@ public struct YUVImage: Sendable {
         self.luma = luma
         self.cb = cb
         self.cr = cr
-    }
-
-    public var width: Int { luma.width }
-    public var height: Int { luma.height }
-
-    /// How the chroma planes sample this picture, derived from the plane sizes (rounding up,
-    /// so an odd-width 4:2:0 picture, 853 luma over 427 chroma columns, still has 2×2 blocks).
-    public var chroma: ChromaGeometry {
-        ChromaGeometry(lumaWidth: luma.width, lumaHeight: luma.height, chromaWidth: cb.width, chromaHeight: cb.height)
     }
 }
 

@@ -26,7 +26,7 @@ public struct PlaneView16: @unchecked Sendable {
 }
 
 /// Planar high-bit-depth Y'CbCr picture (4:2:0, 4:2:2 or 4:4:4).
-public struct YUVImage16: Sendable {
+public struct YUVImage16: PlanarYUV, Sendable {
     public var luma: PlaneView16
     public var cb: PlaneView16
     public var cr: PlaneView16
@@ -40,14 +40,6 @@ public struct YUVImage16: Sendable {
         self.cr = cr
         self.bitDepth = bitDepth
     }
-
-    public var width: Int { luma.width }
-    public var height: Int { luma.height }
-
-    /// How the chroma planes sample the picture, as `YUVImage.chroma`.
-    public var chroma: ChromaGeometry {
-        ChromaGeometry(lumaWidth: luma.width, lumaHeight: luma.height, chromaWidth: cb.width, chromaHeight: cb.height)
-    }
 }
 
 /// `ImageOps` for 16-bit canvases (10-bit HDR exports): bars and quarter turns, by the same
@@ -56,13 +48,11 @@ public enum ImageOps16 {
     /// Paints everything outside `rect` (even origin and size) limited-range black.
     public static func fillBlack(_ image: YUVImage16, outside rect: PixelRect) {
         let black = UInt16(16 << (image.bitDepth - 8)), neutral = UInt16(128 << (image.bitDepth - 8))
-        ImageOps.fillBlack(image.luma, image.cb, image.cr, chroma: image.chroma, outside: rect,
-                           black: black, neutral: neutral)
+        ImageOps.fillBlack(image, outside: rect, black: black, neutral: neutral)
     }
 
     /// Writes `source` turned clockwise by `rotation` into `destination` at (`x`, `y`) (even).
     public static func rotate(_ source: YUVImage16, by rotation: Rotation, into destination: YUVImage16, x: Int, y: Int) {
-        ImageOps.rotatePlanes(source.luma, source.cb, source.cr, chroma: source.chroma, by: rotation,
-                              into: destination.luma, destination.cb, destination.cr, x: x, y: y)
+        ImageOps.rotatePlanes(source, by: rotation, into: destination, x: x, y: y)
     }
 }

@@ -10,16 +10,15 @@ public enum ImageOps {
     /// `rect`) counts as inside and is left alone, like the last chroma column of an odd-sized
     /// picture. Odd-sized pictures keep their 2x2 blocks: the chroma block size rounds up.
     public static func fillBlack(_ image: YUVImage, outside rect: PixelRect) {
-        fillBlack(image.luma, image.cb, image.cr, chroma: image.chroma, outside: rect,
-                  black: blackLuma, neutral: neutralChroma)
+        fillBlack(image, outside: rect, black: blackLuma, neutral: neutralChroma)
     }
 
-    /// The three planes of a picture painted `black` (luma) and `neutral` (chroma) outside `rect`.
-    static func fillBlack<Plane: SamplePlane>(_ luma: Plane, _ cb: Plane, _ cr: Plane, chroma: ChromaGeometry,
-                                              outside rect: PixelRect, black: Plane.Sample, neutral: Plane.Sample) {
-        fill(luma, outside: rect, blocks: .yuv444, with: black)
-        fill(cb, outside: rect, blocks: chroma, with: neutral)
-        fill(cr, outside: rect, blocks: chroma, with: neutral)
+    /// A picture painted `black` (luma) and `neutral` (chroma) outside `rect`.
+    static func fillBlack<Image: PlanarYUV>(_ image: Image, outside rect: PixelRect,
+                                            black: Image.Plane.Sample, neutral: Image.Plane.Sample) {
+        fill(image.luma, outside: rect, blocks: .yuv444, with: black)
+        fill(image.cb, outside: rect, blocks: image.chroma, with: neutral)
+        fill(image.cr, outside: rect, blocks: image.chroma, with: neutral)
     }
 
     /// Paints the samples of `plane` (sampling the picture in `blocks`) outside `rect`.
@@ -45,20 +44,19 @@ public enum ImageOps {
     /// Writes `source` turned clockwise by `rotation` into `destination` with its top-left corner
     /// at (`x`, `y`) (even). The rotated source must fit inside the destination.
     public static func rotate(_ source: YUVImage, by rotation: Rotation, into destination: YUVImage, x: Int, y: Int) {
-        rotatePlanes(source.luma, source.cb, source.cr, chroma: source.chroma, by: rotation,
-                     into: destination.luma, destination.cb, destination.cr, x: x, y: y)
+        rotatePlanes(source, by: rotation, into: destination, x: x, y: y)
     }
 
     /// The three planes of a picture turned by `rotation`, its chroma planes placed at the
     /// block holding (`x`, `y`). Odd-sized 4:2:0 sources keep 2x2 blocks (853 luma, 427 chroma).
-    static func rotatePlanes<Plane: SamplePlane>(_ luma: Plane, _ cb: Plane, _ cr: Plane, chroma: ChromaGeometry,
-                                                 by rotation: Rotation, into lumaOut: Plane, _ cbOut: Plane,
-                                                 _ crOut: Plane, x: Int, y: Int) {
-        rotatePlane(luma, rotation, lumaOut, x, y)
+    static func rotatePlanes<Image: PlanarYUV>(_ source: Image, by rotation: Rotation, into destination: Image,
+                                               x: Int, y: Int) {
+        rotatePlane(source.luma, rotation, destination.luma, x, y)
         // 4:2:0 only: a quarter turn keeps the chroma plane's own geometry consistent.
+        let chroma = source.chroma
         let chromaX = x / chroma.blockWidth, chromaY = y / chroma.blockHeight
-        rotatePlane(cb, rotation, cbOut, chromaX, chromaY)
-        rotatePlane(cr, rotation, crOut, chromaX, chromaY)
+        rotatePlane(source.cb, rotation, destination.cb, chromaX, chromaY)
+        rotatePlane(source.cr, rotation, destination.cr, chromaX, chromaY)
     }
 
     /// One plane. For a clockwise quarter turn, destination pixel (u, v) comes from source
