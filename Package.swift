@@ -73,8 +73,8 @@ let package = Package(
         ),
         // Test helpers shared by the test targets: test media, running programs, ffprobe.
         .target(name: "VRenderTestSupport", path: "Tests/Support"),
-        .testTarget(name: "VRenderCoreTests", dependencies: ["VRenderCore"]),
-        .testTarget(name: "VRenderImagingTests", dependencies: ["VRenderImaging", "VRenderCore"]),
+        .testTarget(name: "VRenderCoreTests", dependencies: ["VRenderCore", "VRenderTestSupport"]),
+        .testTarget(name: "VRenderImagingTests", dependencies: ["VRenderImaging", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderFiltersTests", dependencies: ["VRenderFilters", "VRenderCore"]),
         .testTarget(name: "VRenderMediaTests",
                     dependencies: ["VRenderMedia", "VRenderCore", "CFFmpeg", "VRenderTestSupport"]),

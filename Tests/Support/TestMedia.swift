@@ -89,3 +89,17 @@ final class ReadAll: @unchecked Sendable {
         return data
     }
 }
+
+/// A fresh empty folder for one test, removed with everything in it when the test's suite
+/// instance goes (Swift Testing makes one instance per test).
+public final class ScratchFolder {
+    public let path: String
+
+    public init() {
+        path = TestMedia.scratchDirectory()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

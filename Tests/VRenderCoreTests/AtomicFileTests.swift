@@ -1,21 +1,15 @@
 import Foundation
 import Testing
+import VRenderTestSupport
 @testable import VRenderCore
 
 /// `AtomicFile`: the target is either untouched or complete, and no temporary file survives a
 /// failure at any step. Failures of `write` and `fsync` are simulated through its system calls;
 /// a failing rename is real (the target is a directory).
 @Suite final class AtomicFileTests {
-    /// A fresh folder for each test (Swift Testing makes one instance per test), removed after it.
-    let folder = NSTemporaryDirectory() + "vrender-atomic-" + UUID().uuidString
-
-    init() throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: folder)
-    }
+    /// A fresh folder for each test, removed after it.
+    private let scratch = ScratchFolder()
+    private var folder: String { scratch.path }
 
     private static func contents(of folder: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder).sorted()

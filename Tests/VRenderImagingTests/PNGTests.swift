@@ -1,21 +1,15 @@
 import Foundation
 import Testing
+import VRenderTestSupport
 import VRenderCore
 import VRenderImaging
 
 /// `PNGWriter` and `PNGReader`: what is written reads back pixel for pixel, and failures name
 /// the file and leave nothing behind.
 @Suite final class PNGTests {
-    /// A fresh folder for each test (Swift Testing makes one instance per test), removed after it.
-    let folder = NSTemporaryDirectory() + "vrender-png-" + UUID().uuidString
-
-    init() throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: folder)
-    }
+    /// A fresh folder for each test, removed after it.
+    private let scratch = ScratchFolder()
+    private var folder: String { scratch.path }
 
     /// A picture with every channel varying, so a swapped channel or a shifted row shows.
     private static func pattern(width: Int, height: Int) -> RGBImage {
