@@ -11,12 +11,16 @@ public final class Thumbnailer {
 
     /// The picture scaled to `width` pixels wide (height follows the aspect ratio, even).
     ///
-    /// Colours are read as swscale reads an untagged picture: BT.601, full range only for the
-    /// "J" formats (the frame's own colour tags are not consulted).
+    /// Colours are read as the frame is tagged (matrix and range), and as a player would guess
+    /// where it is not: BT.709 for HD, BT.601 for SD, full range for the "J" formats.
     public func thumbnail(of frame: Frame, width: Int) throws -> RGBImage {
         let height = Swift.max(2, Int((Double(width) * Double(frame.height) / Double(frame.width)).rounded()) & ~1)
+        let tags = frame.pointer.pointee
+        let colour = ColourDescription(primaries: Int32(tags.color_primaries.rawValue), transfer: Int32(tags.color_trc.rawValue),
+                                       matrix: Int32(tags.colorspace.rawValue), fullRange: frame.isFullRange)
+            .resolved(width: frame.width, height: frame.height, pixelFormatIsFullRange: frame.pixelFormat.isJPEGRange)
         let source = SwscaleContext.Picture(width: frame.width, height: frame.height, format: frame.pixelFormat,
-                                            fullRange: frame.pixelFormat.isJPEGRange)
+                                            matrix: colour.matrix, fullRange: colour.fullRange)
         let destination = SwscaleContext.Picture(width: width, height: height, format: AV_PIX_FMT_RGB24, fullRange: true)
         var image = RGBImage(width: width, height: height)
         try image.pixels.withUnsafeMutableBufferPointer { pixels in
@@ -41,6 +45,7 @@ public enum FrameGrabber {
     /// video's start: less than asked when the take is shorter) and the probed file.
     public static func frame<T>(in path: String, atSeconds seconds: Double,
                                 _ body: (Frame, Double, MediaInfo) throws -> T) throws -> T {
+        try Probe.checkReadableFile(path)   // "no such file", as every command says it
         let demuxer = try Demuxer(path: path)
         let info = try demuxer.info()
         let decoder = try Decoder(demuxer: demuxer, streamIndex: info.video.index, threads: 1)

@@ -65,6 +65,23 @@ import VRenderCore
         paint(frame, luma: 16)
         #expect(try thumbnailer.thumbnail(of: frame, width: 16).pixels.allSatisfy { $0 <= 5 })
     }
+
+    /// An untagged HD frame is read as BT.709 (as players guess), an SD one as BT.601: pure red
+    /// coded in each matrix shows as red. Read as BT.601, the HD red would come out at R 233.
+    @Test(arguments: [(1280, 720, UInt8(63), UInt8(102)), (640, 480, UInt8(81), UInt8(90))])
+    func untaggedFramesAreReadInTheMatrixTheirSizeImplies(width: Int, height: Int, luma: UInt8, cb: UInt8) throws {
+        let frame = try Frame.picture(width: width, height: height)
+        let image = frame.yuvImage()
+        for y in 0..<image.luma.height { image.luma.row(y).update(repeating: luma, count: image.luma.width) }
+        for y in 0..<image.cb.height {
+            image.cb.row(y).update(repeating: cb, count: image.cb.width)
+            image.cr.row(y).update(repeating: 240, count: image.cr.width)
+        }
+        let red = try Thumbnailer().thumbnail(of: frame, width: 32)
+        let centre = (red.height / 2 * red.width + 16) * 3
+        #expect(red.pixels[centre] >= 248, "R of \(width)x\(height)")
+        #expect(red.pixels[centre + 1] <= 8 && red.pixels[centre + 2] <= 8, "G, B of \(width)x\(height)")
+    }
 }
 
 @Suite struct NormalizerColourTests {

@@ -99,7 +99,7 @@ import VRenderTestSupport
         // filters
         Case(["filters", "--at", "x"], 2, "--at 'x' is not a time"),
         Case(["filters", "--gpu", "quantum"], 2, "--gpu"),
-        Case(["filters", "--preview", "$D/missing.mov", "-o", "$D/p1.png"], 1, "$D/missing.mov: "),
+        Case(["filters", "--preview", "$D/missing.mov", "-o", "$D/p1.png"], 1, "$D/missing.mov: no such file"),
         Case(["filters", "--preview", "$D/notes.txt", "-o", "$D/p2.png"], 1, "$D/notes.txt: "),
         Case(["filters", "--preview", "$M/small_a.mov", "--gpu", "cpu", "-o", "$D/missing-folder/p.png"], 1,
              "$D/missing-folder/p.png: cannot create"),
