@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // vrender: record video takes and render them offline on Linux, fast.
 //
-// Layout (README "How it works" draws the data flow). Each module imports only those below it:
+// Layout (README "How it works" draws the data flow). Each module imports only modules listed
+// before it here:
 //   CFFmpeg, CPNG, CVulkan, CV4L2   C libraries and shims (FFmpeg, libpng, Vulkan loader, V4L2 ioctls)
 //   VRenderCore       pure Swift: errors, parsing, geometry, chroma geometry, picture views and
 //                     ops, bounded queues/locks, pools, stage threads, atomic file writes
