@@ -41,4 +41,17 @@ public struct VRenderError: Error, CustomStringConvertible, Sendable, Equatable 
     public static let cancelled = VRenderError(.cancelled, subject: "interrupted", reason: "stopped by the user")
 
     public var description: String { "\(subject): \(reason)" }
+
+    /// Runs `body`, letting a `VRenderError` through as it is and turning any other error (an
+    /// FFmpeg or system error, which names the call that failed but not the file or device) into
+    /// a `kind` error about `subject`, so what reaches the user always names what was at fault.
+    public static func attributing<T>(to subject: String, as kind: Kind, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as VRenderError {
+            throw error
+        } catch {
+            throw VRenderError(kind, subject: subject, reason: "\(error)")
+        }
+    }
 }

@@ -48,25 +48,15 @@ public struct DemoJob: Sendable {
     public func run(recording: @escaping @Sendable (RecorderEvent) -> Void = { _ in },
                     progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }) throws -> ExportSummary {
         FFmpegLog.configure(verbose: verbose)
-        removePreviousTakes()
+        TakesFolder.removeAllTakes(in: takesDirectory)
         let plan = RecordingPlan(outputDirectory: takesDirectory, takes: Self.takes,
                                  script: try ActionScript(text: Self.script, source: "demo script"))
         let capture = CaptureOptions(device: Self.device, request: CaptureRequest(size: size), plan: plan, verbose: verbose)
         _ = try CaptureJob(options: capture).run(events: recording)
 
-        let options = ExportOptions(inputs: try TakesFolder.takePaths(in: takesDirectory).paths, output: outputPath,
+        let options = ExportOptions(inputs: [takesDirectory], output: outputPath,
                                     filter: try FilterRegistry.chain(Self.filter), overwrite: true, gpu: gpu,
                                     verbose: verbose)
         return try Exporter(options: options, progress: progress).export()
-    }
-
-    /// Starts from no takes: removes what an earlier demo recorded (its takes, thumbnails and
-    /// `takes.json`), and nothing else.
-    private func removePreviousTakes() {
-        let folder = takesDirectory
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        for name in names where name.hasPrefix(TakesFolder.takeFilePrefix) || name == TakesManifest.fileName {
-            unlink(folder + "/" + name)
-        }
     }
 }

@@ -46,14 +46,10 @@ public final class Exporter: Sendable {
     /// that comes up without a subject is reported against the output file.
     public func export(onPlan: (ExportPlan) -> Void = { _ in }) throws -> ExportSummary {
         FFmpegLog.configure(verbose: options.verbose)
-        do {
+        return try VRenderError.attributing(to: options.output, as: .runtime) {
             let plan = try prepare()
             onPlan(plan)
             return try run(plan)
-        } catch let error as VRenderError {
-            throw error
-        } catch {
-            throw VRenderError(.runtime, subject: options.output, reason: "\(error)")
         }
     }
 

@@ -21,13 +21,8 @@ public enum FilterPreview {
     @discardableResult
     public static func write(input: String, atSeconds seconds: Double, filters: [any VideoFilter],
                              backend: FilterBackendChoice, to output: String) throws -> Written {
-        let result: (image: RGBImage, backend: String, shownSeconds: Double)
-        do {
-            result = try render(input: input, atSeconds: seconds, filters: filters, backend: backend)
-        } catch let error as VRenderError {
-            throw error
-        } catch {
-            throw VRenderError.input(input, "\(error)")   // FFmpeg's errors name the call, not the file
+        let result = try VRenderError.attributing(to: input, as: .input) {
+            try render(input: input, atSeconds: seconds, filters: filters, backend: backend)
         }
         try PNGWriter.write(result.image, to: output)
         return Written(width: result.image.width, height: result.image.height, backend: result.backend,

@@ -45,19 +45,16 @@ public final class CaptureJob: Sendable {
         FFmpegLog.configure(verbose: options.verbose)
         let folders = try FolderCreation(path: options.plan.outputDirectory)
         do {
-            let source = try CaptureDevices.open(options.device, request: options.request)
-            let recorder = Recorder(source: source, plan: options.plan, commands: commands, stop: stop, events: events)
-            return try recorder.run()
+            // Errors from below that name nothing (an encoder's, a file system's) get the device.
+            return try VRenderError.attributing(to: options.device, as: .runtime) {
+                let source = try CaptureDevices.open(options.device, request: options.request)
+                let recorder = Recorder(source: source, plan: options.plan, commands: commands, stop: stop, events: events)
+                return try recorder.run()
+            }
         } catch {
             folders.undo()
-            throw naming(error)
+            throw error
         }
-    }
-
-    /// Errors from below that name nothing (an encoder's, a file system's) get the device.
-    private func naming(_ error: any Error) -> any Error {
-        if error is VRenderError { return error }
-        return VRenderError(.runtime, subject: options.device, reason: "\(error)")
     }
 }
 

@@ -64,6 +64,16 @@ public enum TakesFolder {
         return removed
     }
 
+    /// Empties a takes folder of what vrender records into it (takes, thumbnails, `takes.json`),
+    /// leaving every other file; a missing folder is already empty. The demo starts from this,
+    /// so reruns give the same takes.
+    public static func removeAllTakes(in directory: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(takeFilePrefix) || name == TakesManifest.fileName {
+            unlink(join(directory, name))
+        }
+    }
+
     /// The takes to join, in order, as paths `DIR/FILE` (a trailing `/` on `directory` is dropped).
     ///
     /// With `takes.json`: its entries in order. Each must name a file inside the folder (no
@@ -105,14 +115,10 @@ public enum TakesFolder {
         let (paths, _) = try takePaths(in: directory)
         let thumbnailer = Thumbnailer()
         let images = try paths.map { path in
-            do {
-                return try FrameGrabber.frame(in: path, atSeconds: SegmentWriter.thumbnailTime) {
+            try VRenderError.attributing(to: path, as: .input) {
+                try FrameGrabber.frame(in: path, atSeconds: SegmentWriter.thumbnailTime) {
                     try thumbnailer.thumbnail(of: $0, width: width)
                 }
-            } catch let error as VRenderError {
-                throw error
-            } catch {
-                throw VRenderError.input(path, "\(error)")   // FFmpeg's errors name the call, not the file
             }
         }
         return (RGBImage.grid(images, columns: columns), images.count)
