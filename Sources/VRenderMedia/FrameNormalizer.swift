@@ -93,7 +93,7 @@ public final class FrameNormalizer {
         }
         guard needsMatrixConversion(colour), let target else {
             try scaler.scale(.init(source: input, destination: canvas(matrix: input.matrix), filter: .bilinear),
-                             from: Planes(source), rows: source.height, into: planes(of: destination, at: rect))
+                             from: Planes(source), rows: source.height, into: try Planes(destination).moved(to: rect, format: canvasFormat))
             return
         }
         // Between two Y'CbCr formats FFmpeg 5.1's swscale converts the range but not the matrix:
@@ -109,20 +109,7 @@ public final class FrameNormalizer {
         var rgbInput = rgbPicture
         rgbInput.matrix = target.matrix
         try matrixScaler.scale(.init(source: rgbInput, destination: canvas(matrix: target.matrix), filter: .bilinear),
-                               from: Planes(rgb), rows: rect.height, into: planes(of: destination, at: rect))
-    }
-
-    /// The planes of `frame` (a planar 4:2:0 canvas) starting at the corner of `rect`.
-    private func planes(of frame: Frame, at rect: PixelRect) -> Planes {
-        var planes = Planes(frame)
-        let sampleBytes = tenBit ? 2 : 1
-        for plane in 0..<3 {
-            let blocks = plane == 0 ? ChromaGeometry.yuv444 : .yuv420
-            let (x, y) = (rect.x / blocks.blockWidth, rect.y / blocks.blockHeight)
-            let (base, stride) = planes[plane]
-            planes[plane] = (base.map { $0 + y * stride + x * sampleBytes }, stride)
-        }
-        return planes
+                               from: Planes(rgb), rows: rect.height, into: try Planes(destination).moved(to: rect, format: canvasFormat))
     }
 
     /// `frame` when it has this size, otherwise a new one from `make`: staging frames follow

@@ -30,35 +30,8 @@ final class PictureScaler {
             destination: .init(width: destination.width, height: destination.height, format: AV_PIX_FMT_YUV420P,
                                fullRange: false),
             filter: .bilinear)
-        try scaler.scale(conversion, from: try Self.planes(of: source, at: crop), rows: crop.height,
+        try scaler.scale(conversion, from: try source.planes.moved(to: crop, format: source.format), rows: crop.height,
                          into: Planes(destination))
-    }
-
-    /// `source`'s planes moved to the crop's corner: chroma planes in units of their own
-    /// subsampled grid, and in bytes of that plane's pixel step (2 for YUYV and NV12's UV).
-    private static func planes(of source: Source, at crop: PixelRect) throws -> Planes {
-        guard let descriptor = av_pix_fmt_desc_get(source.format)?.pointee else {
-            throw VRenderError(.runtime, subject: "scaler", reason: "unknown pixel format \(source.format.rawValue)")
-        }
-        var planes = source.planes
-        for plane in 0..<4 {
-            let (base, stride) = planes[plane]
-            guard let base else { continue }
-            let (step, isChroma) = layout(of: plane, descriptor)
-            let x = isChroma ? crop.x >> Int(descriptor.log2_chroma_w) : crop.x
-            let y = isChroma ? crop.y >> Int(descriptor.log2_chroma_h) : crop.y
-            planes[plane] = (base + y * stride + x * step, stride)
-        }
-        return planes
-    }
-
-    /// Bytes per pixel step in `plane`, and whether it holds chroma (so is subsampled).
-    private static func layout(of plane: Int, _ descriptor: AVPixFmtDescriptor) -> (step: Int, isChroma: Bool) {
-        let components = withUnsafeBytes(of: descriptor.comp) { Array($0.bindMemory(to: AVComponentDescriptor.self)) }
-        for index in 0..<Int(descriptor.nb_components) where Int(components[index].plane) == plane {
-            return (Int(components[index].step), index == 1 || index == 2)
-        }
-        return (1, false)
     }
 
     /// The crop inside the picture with even origin and size (the whole picture when nil).

@@ -153,6 +153,39 @@ struct Planes {
     }
 }
 
+extension Planes {
+    /// These planes, of a picture in `format`, moved to the corner of `rect` (whose origin is on
+    /// a chroma block boundary): chroma planes in units of their own subsampled grid, each in
+    /// bytes of its plane's pixel step (2 for YUYV, NV12's UV and 10-bit samples). How a crop is
+    /// read and how a picture is written into part of a canvas.
+    func moved(to rect: PixelRect, format: AVPixelFormat) throws -> Planes {
+        guard let descriptor = av_pix_fmt_desc_get(format)?.pointee else {
+            throw VRenderError(.runtime, subject: "scaler", reason: "unknown pixel format \(format.rawValue)")
+        }
+        let chroma = ChromaGeometry(blockWidth: 1 << Int(descriptor.log2_chroma_w),
+                                    blockHeight: 1 << Int(descriptor.log2_chroma_h))
+        var planes = self
+        for plane in 0..<4 {
+            let (base, stride) = planes[plane]
+            guard let base else { continue }
+            let (step, isChroma) = Self.layout(of: plane, descriptor)
+            let blocks = isChroma ? chroma : .yuv444
+            let x = rect.x / blocks.blockWidth, y = rect.y / blocks.blockHeight
+            planes[plane] = (base + y * stride + x * step, stride)
+        }
+        return planes
+    }
+
+    /// Bytes per pixel step in `plane`, and whether it holds chroma (so is subsampled).
+    private static func layout(of plane: Int, _ descriptor: AVPixFmtDescriptor) -> (step: Int, isChroma: Bool) {
+        let components = withUnsafeBytes(of: descriptor.comp) { Array($0.bindMemory(to: AVComponentDescriptor.self)) }
+        for index in 0..<Int(descriptor.nb_components) where Int(components[index].plane) == plane {
+            return (Int(components[index].step), index == 1 || index == 2)
+        }
+        return (1, false)
+    }
+}
+
 extension AVPixelFormat {
     /// The deprecated "J" formats, whose samples are full range whatever `color_range` says;
     /// swscale treats them so.
