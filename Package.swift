@@ -17,6 +17,10 @@
 //                     the capture job                                              <- Capture, Media, Imaging
 //   VRenderExport     plan, timeline, stream copy, transcode pipeline, audio aligner,
 //                     filter previews, the demo job                                <- Recording, Vulkan, ...
+//   VRenderVerify     golden frames: per-frame hash lines, reference PNGs, PSNR/SSIM,
+//                     heat-map diffs (record, check, diff)                         <- Media, Imaging, Core
+//   VRenderBench      `vrender bench`: runs concat/capture/filter with stage timings,
+//                     renders the report (JSON schema, SVG plot)                   <- Export, Recording, ...
 //   vrender           the command line: parses, calls one entry point, prints      <- Export, Recording, ...
 import PackageDescription
 
@@ -32,6 +36,8 @@ let package = Package(
         .library(name: "VRenderCapture", targets: ["VRenderCapture"]),
         .library(name: "VRenderRecording", targets: ["VRenderRecording"]),
         .library(name: "VRenderVulkan", targets: ["VRenderVulkan"]),
+        .library(name: "VRenderVerify", targets: ["VRenderVerify"]),
+        .library(name: "VRenderBench", targets: ["VRenderBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,10 +71,17 @@ let package = Package(
         .target(name: "VRenderExport",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
                                "VRenderCapture", "VRenderRecording"]),
+        // Golden frames: what `vrender golden` and testdata/golden/ check exports with.
+        .target(name: "VRenderVerify", dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia"]),
+        // `vrender bench`: the real pipelines, run with stage timings, and their report.
+        .target(name: "VRenderBench",
+                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
+                               "VRenderCapture", "VRenderRecording", "VRenderExport"]),
         .executableTarget(
             name: "vrender",
             dependencies: [
                 "VRenderCore", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderRecording", "VRenderVulkan",
+                "VRenderVerify", "VRenderBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -86,6 +99,11 @@ let package = Package(
         .testTarget(name: "VRenderRecordingTests",
                     dependencies: ["VRenderRecording", "VRenderCapture", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderVulkanTests", dependencies: ["VRenderVulkan", "VRenderFilters", "VRenderCore"]),
+        .testTarget(name: "VRenderVerifyTests",
+                    dependencies: ["VRenderVerify", "VRenderExport", "VRenderRecording", "VRenderCapture", "VRenderFilters",
+                                   "VRenderImaging", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
+        .testTarget(name: "VRenderBenchTests",
+                    dependencies: ["VRenderBench", "VRenderExport", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "vrenderTests", dependencies: ["VRenderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

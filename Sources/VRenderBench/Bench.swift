@@ -1,0 +1,1 @@
+// Placeholder: `vrender bench` lands here (issue 9).

@@ -1,0 +1,1 @@
+// Placeholder: golden frames land here (issue 9).
