@@ -14,7 +14,7 @@ public enum FilterExecutors {
         case .vulkan:
             return VulkanDevices.list().first.map { "vulkan: \($0.name)" } ?? "vulkan: no device"
         case .auto:
-            return VulkanDevices.list().first { !$0.isSoftware }.map { "vulkan: \($0.name)" } ?? "cpu"
+            return VulkanDevices.hardware().first.map { "vulkan: \($0.name)" } ?? "cpu"
         }
     }
 
@@ -35,7 +35,7 @@ public enum FilterExecutors {
         case .vulkan:
             return try VulkanFilterExecutor(preference: .any, programs: programs)
         case .auto:
-            guard VulkanDevices.list().contains(where: { !$0.isSoftware }),
+            guard !VulkanDevices.hardware().isEmpty,
                   let gpu = try? VulkanFilterExecutor(preference: .hardwareOnly, programs: programs) else {
                 return CPUFilterExecutor(chain: chain, threads: cpuThreads)
             }

@@ -1,4 +1,5 @@
 internal import CVulkan
+import Foundation
 import VRenderCore
 
 /// Which Vulkan devices a caller accepts.
@@ -42,6 +43,30 @@ public enum VulkanDevices {
         guard let instance = try? createInstance() else { return [] }
         defer { vkDestroyInstance(instance, nil) }
         return ((try? PhysicalDevice.all(of: instance)) ?? []).map(\.info)
+    }
+
+    /// The hardware devices (`--gpu auto`'s candidates), best first. Without a GPU device node
+    /// (`/dev/dri/renderD*`, `/dev/nvidia<N>`) no hardware driver can work, so the loader is
+    /// not asked at all: asking loads every installed driver, and a software one (lavapipe
+    /// maps LLVM) stays resident for the rest of the process, ~45 MB on an export that never
+    /// uses it.
+    public static func hardware() -> [VulkanDeviceInfo] {
+        guard GPUDeviceNodes.present() else { return [] }
+        return list().filter { !$0.isSoftware }
+    }
+}
+
+/// The device nodes through which Linux GPU drivers are reached.
+enum GPUDeviceNodes {
+    static func present(dri: String = "/dev/dri", dev: String = "/dev") -> Bool {
+        let fileManager = FileManager.default
+        let render = (try? fileManager.contentsOfDirectory(atPath: dri))?.contains { $0.hasPrefix("renderD") } ?? false
+        // nvidia0, nvidia1, ...: not nvidiactl or nvidia-uvm, which exist without a usable GPU.
+        let nvidia = (try? fileManager.contentsOfDirectory(atPath: dev))?.contains { name in
+            let number = name.dropFirst("nvidia".count)
+            return name.hasPrefix("nvidia") && !number.isEmpty && number.allSatisfy(\.isNumber)
+        } ?? false
+        return render || nvidia
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import VRenderCore
-import VRenderVulkan
+@testable import VRenderVulkan
 
 @Suite("Vulkan devices")
 struct VulkanDeviceTests {
@@ -82,5 +82,44 @@ enum ChildTestRun {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, text)
+    }
+}
+
+@Suite("GPU device nodes")
+struct GPUDeviceNodeTests {
+    /// A fake /dev with the given entries, and its dri/ folder with `dri` entries.
+    private func fakeDev(_ entries: [String], dri: [String]) throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vrender-dev-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root + "/dri", withIntermediateDirectories: true)
+        for name in entries { try Data().write(to: URL(fileURLWithPath: root + "/" + name)) }
+        for name in dri { try Data().write(to: URL(fileURLWithPath: root + "/dri/" + name)) }
+        return root
+    }
+
+    @Test("a render node or an NVIDIA device node means a hardware driver may work; nothing else does")
+    func nodes() throws {
+        let cases: [(entries: [String], dri: [String], present: Bool)] = [
+            ([], [], false),
+            (["null", "nvidiactl", "nvidia-uvm", "nvidia-modeset"], ["card0"], false),
+            ([], ["card0", "renderD128"], true),
+            (["nvidia0", "nvidiactl"], [], true),
+        ]
+        for (entries, dri, present) in cases {
+            let root = try fakeDev(entries, dri: dri)
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            #expect(GPUDeviceNodes.present(dri: root + "/dri", dev: root) == present, "\(entries) \(dri)")
+        }
+        #expect(GPUDeviceNodes.present(dri: "/nonexistent/dri", dev: "/nonexistent") == false)
+    }
+
+    @Test("hardware() lists exactly the non-software devices, or none without device nodes")
+    func hardwareList() {
+        let hardware = VulkanDevices.hardware()
+        #expect(hardware.allSatisfy { !$0.isSoftware })
+        if GPUDeviceNodes.present() {
+            #expect(hardware == VulkanDevices.list().filter { !$0.isSoftware })
+        } else {
+            #expect(hardware.isEmpty)
+        }
     }
 }
