@@ -36,6 +36,13 @@ test-media: deps
 test: deps test-media
 	VRENDER_TEST_MEDIA=$(abspath $(TEST_MEDIA)) $(SWIFT) test
 
+# Rewrites every golden in testdata/golden/ from the current code (DemoGoldenTests with
+# VRENDER_GOLDEN_UPDATE=1). The run still fails, so that the rewrite is reviewed (git diff,
+# the PNGs) and committed on purpose.
+.PHONY: golden-update
+golden-update: deps test-media
+	VRENDER_GOLDEN_UPDATE=1 VRENDER_TEST_MEDIA=$(abspath $(TEST_MEDIA)) $(SWIFT) test --filter DemoGoldenTests
+
 # V4L2 capture against the kernel's vivid driver, booted in qemu (CI runs this too).
 # A release build: under qemu's emulation a debug build's encoder can fall behind.
 test-vivid: release

@@ -34,6 +34,18 @@ final class SwscaleContext {
         case bilinear
         /// Smoother for strong downscaling, e.g. thumbnails (`SWS_BICUBIC`).
         case bicubic
+        /// Golden references: bicubic with accurate rounding and bit-exact arithmetic
+        /// (`SWS_ACCURATE_RND | SWS_BITEXACT`), so a frame converts to the same bytes on every
+        /// machine, whatever SIMD it has.
+        case bitExact
+
+        var swsFlags: Int64 {
+            switch self {
+            case .bilinear: Int64(SWS_BILINEAR)
+            case .bicubic: Int64(SWS_BICUBIC)
+            case .bitExact: Int64(SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT)
+            }
+        }
     }
 
     /// The matrix swscale assumes when none is given (`SWS_CS_DEFAULT`, BT.601).
@@ -101,7 +113,7 @@ final class SwscaleContext {
             "src_range": source.fullRange ? 1 : 0,
             "dstw": Int64(destination.width), "dsth": Int64(destination.height),
             "dst_format": Int64(destination.format.rawValue), "dst_range": destination.fullRange ? 1 : 0,
-            "sws_flags": Int64(conversion.filter == .bicubic ? SWS_BICUBIC : SWS_BILINEAR),
+            "sws_flags": conversion.filter.swsFlags,
         ]
         for (name, value) in options where av_opt_set_int(UnsafeMutableRawPointer(context), name, value, 0) < 0 {
             sws_freeContext(context)

@@ -15,21 +15,38 @@ public final class Thumbnailer {
     /// where it is not: BT.709 for HD, BT.601 for SD, full range for the "J" formats.
     public func thumbnail(of frame: Frame, width: Int) throws -> RGBImage {
         let height = Swift.max(2, Int((Double(width) * Double(frame.height) / Double(frame.width)).rounded()) & ~1)
+        var image = RGBImage(width: width, height: height)
+        try convert(frame, into: &image, filter: .bicubic)
+        return image
+    }
+
+    /// The picture at its own size, with colours read as `thumbnail` reads them, converted the
+    /// same way on every machine (`SwscaleContext.Filter.bitExact`): golden reference frames.
+    /// `image` is reused when it already has the frame's size, so a loop over frames allocates
+    /// once.
+    public func fullSizePicture(of frame: Frame, into image: inout RGBImage) throws {
+        if image.width != frame.width || image.height != frame.height {
+            image = RGBImage(width: frame.width, height: frame.height)
+        }
+        try convert(frame, into: &image, filter: .bitExact)
+    }
+
+    private func convert(_ frame: Frame, into image: inout RGBImage, filter: SwscaleContext.Filter) throws {
         let tags = frame.pointer.pointee
         let colour = ColourDescription(primaries: Int32(tags.color_primaries.rawValue), transfer: Int32(tags.color_trc.rawValue),
                                        matrix: Int32(tags.colorspace.rawValue), fullRange: frame.isFullRange)
             .resolved(width: frame.width, height: frame.height, pixelFormatIsFullRange: frame.pixelFormat.isJPEGRange)
         let source = SwscaleContext.Picture(width: frame.width, height: frame.height, format: frame.pixelFormat,
                                             matrix: colour.matrix, fullRange: colour.fullRange)
-        let destination = SwscaleContext.Picture(width: width, height: height, format: AV_PIX_FMT_RGB24, fullRange: true)
-        var image = RGBImage(width: width, height: height)
+        let destination = SwscaleContext.Picture(width: image.width, height: image.height, format: AV_PIX_FMT_RGB24,
+                                                 fullRange: true)
+        let width = image.width
         try image.pixels.withUnsafeMutableBufferPointer { pixels in
             var target = Planes()
             target[0] = (pixels.baseAddress, width * 3)
-            try scaler.scale(.init(source: source, destination: destination, filter: .bicubic),
+            try scaler.scale(.init(source: source, destination: destination, filter: filter),
                              from: Planes(frame), rows: frame.height, into: target)
         }
-        return image
     }
 }
 

@@ -1,1 +1,0 @@
-// Placeholder: golden frames land here (issue 9).
