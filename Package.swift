@@ -103,7 +103,8 @@ let package = Package(
                     dependencies: ["VRenderVerify", "VRenderExport", "VRenderRecording", "VRenderCapture", "VRenderFilters",
                                    "VRenderImaging", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderBenchTests",
-                    dependencies: ["VRenderBench", "VRenderExport", "VRenderCore", "VRenderTestSupport"]),
+                    dependencies: ["VRenderBench", "VRenderExport", "VRenderRecording", "VRenderCapture", "VRenderFilters",
+                                   "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "vrenderTests", dependencies: ["VRenderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,7 +8,10 @@
 ///   returns nil.
 /// - Ending from the consumer side (error, or the user stopped): `cancel()`. Every blocked or
 ///   later `push` returns false at once and `pop` returns nil, so neither side can hang.
-// @unchecked Sendable: `slots`, `head`, `count` and `droppedCount` are only touched with `lock` held.
+/// - Occupancy: after `trackOccupancy()`, every push counts the depth it found (for
+///   `vrender bench`); until then a push pays one nil check.
+// @unchecked Sendable: `slots`, `head`, `count`, `droppedCount` and `depths` are only touched
+// with `lock` held.
 public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     public enum FullPolicy: Sendable { case block, dropOldest }
 
@@ -21,6 +24,7 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private var head = 0
     private var count = 0
     private var droppedCount = 0
+    private var depths: OccupancyHistogram?
 
     public init(capacity: Int, policy: FullPolicy = .block) {
         precondition(capacity > 0, "a queue needs room for at least one element")
@@ -34,6 +38,7 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     @discardableResult
     public func push(_ element: Element) -> Bool {
         lock.update {
+            depths?.record(depth: count)  // before waiting: a full queue is what a blocked producer met
             lock.wait(while: { count == capacity && policy == .block })
             guard !lock.isCancelled && !lock.isFinished else { return false }
             if count == capacity {  // only reachable with .dropOldest
@@ -80,4 +85,14 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     public var depth: Int { lock.withLock { count } }
 
     public var isCancelled: Bool { lock.withLock { lock.isCancelled } }
+
+    /// From now on, counts the depth every push finds (`occupancy`).
+    public func trackOccupancy() {
+        lock.withLock {
+            if depths == nil { depths = OccupancyHistogram(capacity: capacity) }
+        }
+    }
+
+    /// The depths pushes found since `trackOccupancy()`; nil when not tracked.
+    public var occupancy: OccupancyHistogram? { lock.withLock { depths } }
 }

@@ -35,13 +35,16 @@ public struct ExportOptions: Sendable {
     /// `--verbose`: FFmpeg's own warnings go to stderr (otherwise it is silent); applied by
     /// `Exporter.export`.
     public var verbose: Bool
+    /// `--timings FILE.json`: after the export, per-stage frame timings, queue occupancy and
+    /// resource use are written there (README "Measuring"); nil measures nothing.
+    public var timingsOutput: String?
 
     public init(inputs: [String], output: String, outputIsDefault: Bool = false, audioTrack: Int? = nil,
                 filter: FilterChain = FilterChain([]),
                 codec: CodecRequest = .auto, crf: Int? = nil, preset: String? = nil,
                 size: (width: Int, height: Int)? = nil, frameRate: Rational? = nil,
                 overwrite: Bool = false, filterThreads: Int = 0, gpu: FilterBackendChoice = .auto,
-                verbose: Bool = false) {
+                verbose: Bool = false, timingsOutput: String? = nil) {
         self.inputs = inputs
         self.output = output
         self.outputIsDefault = outputIsDefault
@@ -56,5 +59,6 @@ public struct ExportOptions: Sendable {
         self.filterThreads = filterThreads
         self.gpu = gpu
         self.verbose = verbose
+        self.timingsOutput = timingsOutput
     }
 }

@@ -16,20 +16,26 @@ public final class Exporter: Sendable {
     private let reportProgress: @Sendable (ExportProgress) -> Void
     private let makeExecutor: TranscodePipeline.ExecutorFactory
     private let cancellation = ExportCancellation()
+    /// Where the run's stage timings go; nil unless given, or made for `options.timingsOutput`.
+    private let timings: StageTimings?
 
-    public convenience init(options: ExportOptions, progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }) {
-        self.init(options: options, progress: progress) { plan in
+    /// `timings`: a collector the stages record their frame times into (`vrender bench`
+    /// reads its report afterwards); without one, `options.timingsOutput` gets its own.
+    public convenience init(options: ExportOptions, timings: StageTimings? = nil,
+                            progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }) {
+        self.init(options: options, timings: timings, progress: progress) { plan in
             try FilterExecutors.make(chain: options.filter, choice: options.gpu, threads: options.filterThreads,
                                      width: plan.canvasWidth, height: plan.canvasHeight)
         }
     }
 
     /// `makeExecutor` builds the filter executor of a transcode (tests inject failing ones).
-    init(options: ExportOptions, progress: @escaping @Sendable (ExportProgress) -> Void,
+    init(options: ExportOptions, timings: StageTimings? = nil, progress: @escaping @Sendable (ExportProgress) -> Void,
          makeExecutor: @escaping TranscodePipeline.ExecutorFactory) {
         self.options = options
         self.reportProgress = progress
         self.makeExecutor = makeExecutor
+        self.timings = timings ?? options.timingsOutput.map { _ in StageTimings(kind: "concat") }
     }
 
     /// Stops a running export from any thread (Ctrl-C): every stage returns, the temporary
@@ -58,6 +64,7 @@ public final class Exporter: Sendable {
     /// The plan's notices begin with how takes folders were read.
     public func prepare() throws -> ExportPlan {
         _ = try OutputFile(path: options.output, inputs: options.inputs, overwrite: options.overwrite)
+        try checkTimingsOutput()
         let probed = try probeInputs()
         var plan = try ExportPlanner.plan(takes: probed.takes, options: options)
         plan.notices = probed.notices + plan.notices
@@ -97,6 +104,7 @@ public final class Exporter: Sendable {
         let progress = ProgressThrottle(total: plan.timeline.totalSlots, frameRate: plan.frameRate.doubleValue,
                                         report: reportProgress)
         let damage = DamageLog()
+        timings?.start()
         var summary: ExportSummary
         do {
             summary = try write(plan, to: output, progress: progress, damage: damage)
@@ -110,7 +118,44 @@ public final class Exporter: Sendable {
         summary.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         summary.damagedFrames = damage.damaged
         summary.warnings = damage.warnings
+        try finishTimings(summary, plan: plan)
         return summary
+    }
+
+    /// `--timings FILE`: a folder that exists, and neither the output nor an input.
+    private func checkTimingsOutput() throws {
+        guard let path = options.timingsOutput else { return }
+        let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        for other in options.inputs + [options.output]
+        where URL(fileURLWithPath: other).standardizedFileURL.resolvingSymlinksInPath().path == target {
+            throw VRenderError.output(path, "is also \(other == options.output ? "the output" : "an input"); give --timings a file of its own")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw VRenderError.output(path, "is a directory")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw VRenderError.output(path, "directory \(directory) does not exist")
+        }
+    }
+
+    /// Stops the timings' clocks, notes what the export was made with, and writes the report
+    /// to `options.timingsOutput` when asked (atomically). Frames in: video packets read.
+    private func finishTimings(_ summary: ExportSummary, plan: ExportPlan) throws {
+        guard let timings else { return }
+        timings.finish(framesIn: timings.frames(of: ExportTimers.Stage.demux), framesOut: summary.frames,
+                       mediaSeconds: summary.duration)
+        let settings = [
+            "inputs": summary.inputs.joined(separator: " "), "output": summary.output, "mode": summary.mode,
+            "size": "\(summary.width)x\(summary.height)", "fps": summary.frameRate,
+            "videoCodec": summary.videoCodec, "audioCodec": summary.audioCodec ?? "none",
+            "filter": summary.filters.joined(separator: ","), "filterBackend": summary.filterBackend ?? "none",
+            "preset": plan.mode == .transcode ? options.preset ?? "veryfast" : "none",
+            "crf": plan.mode == .transcode ? options.crf.map(String.init) ?? "default" : "none",
+        ]
+        for (key, value) in settings { timings.setting(key, value) }
+        if let path = options.timingsOutput { try timings.report().write(to: path) }
     }
 
     /// Runs the pipeline the plan's mode asks for into `output`'s temporary file.
@@ -118,13 +163,14 @@ public final class Exporter: Sendable {
                        damage: DamageLog) throws -> ExportSummary {
         switch plan.mode {
         case .streamCopy:
-            let copied = try StreamCopy(plan: plan, output: output, cancellation: cancellation, progress: progress).run()
+            let copied = try StreamCopy(plan: plan, output: output, cancellation: cancellation, progress: progress,
+                                        timings: timings).run()
             return makeSummary(plan, output: output, frames: copied.frames, duration: copied.duration,
                                videoCodec: plan.takes[0].video.codecName, audioCodec: plan.takes[0].audio?.codecName,
                                filterBackend: nil)
         case .copyVideo, .transcode:
             let pipeline = TranscodePipeline(plan: plan, options: options, progress: progress, damage: damage,
-                                             makeExecutor: makeExecutor)
+                                             timings: timings, makeExecutor: makeExecutor)
             let result = try cancellation.run(stoppingWith: pipeline.stopAction) { try pipeline.run(into: output) }
             return makeSummary(plan, output: output, frames: plan.timeline.totalSlots, duration: plan.timeline.duration,
                                videoCodec: result.videoCodec, audioCodec: result.audioCodec,

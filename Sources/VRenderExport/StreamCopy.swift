@@ -8,6 +8,8 @@ struct StreamCopy {
     let output: OutputFile
     let cancellation: ExportCancellation
     let progress: ProgressThrottle
+    /// Where demux and mux record their times (nil: nothing is measured). One thread does both.
+    var timings: StageTimings? = nil
 
     /// Returns the number of video packets written and the output duration in seconds.
     func run() throws -> (frames: Int, duration: Double) {
@@ -18,6 +20,7 @@ struct StreamCopy {
         var offsetSeconds = 0.0
         var frames = 0
         let packet = Packet()
+        let timers = ExportTimers(timings, mode: .streamCopy, audioTracks: plan.audio.trackCount)
 
         for (takeIndex, take) in plan.takes.enumerated() {
             let demuxer = try openDemuxer(take.path)
@@ -41,7 +44,7 @@ struct StreamCopy {
             var takeEnd = take.video.startTime
             let placement = PacketRetimer.Placement(takeOffset: offsetSeconds, videoStart: take.video.startTime,
                                                     takeDuration: take.duration)
-            while demuxer.read(into: packet) {
+            while timers.demux.timedRead(demuxer, into: packet, video: take.video.index) {
                 if cancellation.isCancelled { throw VRenderError.cancelled }
                 guard let outIndex = routes[packet.streamIndex] else { continue }
                 let isVideo = packet.streamIndex == take.video.index
@@ -56,11 +59,15 @@ struct StreamCopy {
                     frames += 1
                     progress.update(framesDone: frames)
                 }
+                timers.mux?.begin()
                 try muxer.write(packet, stream: outIndex)
+                if isVideo { timers.mux?.frameDone() } else { timers.mux?.otherDone() }
             }
             offsetSeconds += Swift.max(takeEnd - take.video.startTime, 0)
         }
+        timers.mux?.begin()
         try muxer.finish()
+        timers.mux?.otherDone()
         progress.update(framesDone: frames, finished: true)
         return (frames, offsetSeconds)
     }

@@ -11,7 +11,7 @@ public enum VideoCodecChoice: String, Sendable, CaseIterable {
     case vp9, av1
 
     /// True for codecs that take x264/x265's preset and crf.
-    var takesRateControl: Bool { [.auto, .hevc, .h264].contains(self) }
+    public var takesRateControl: Bool { [.auto, .hevc, .h264].contains(self) }
 
     /// Encoders to try, in order. Hardware encoders are looked up by name but fail to open on
     /// most machines, so candidates are chosen by actually opening them.

@@ -29,9 +29,12 @@ public struct CaptureOptions: Sendable {
 public final class CaptureJob: Sendable {
     public let options: CaptureOptions
     private let stop = StopSignal()
+    /// Where the recording's stages record their frame times (`vrender bench capture`).
+    private let timings: StageTimings?
 
-    public init(options: CaptureOptions) {
+    public init(options: CaptureOptions, timings: StageTimings? = nil) {
         self.options = options
+        self.timings = timings
     }
 
     /// Ends the capture from any thread (Ctrl-C): the take in progress is finished and kept,
@@ -48,7 +51,8 @@ public final class CaptureJob: Sendable {
             // Errors from below that name nothing (an encoder's, a file system's) get the device.
             return try VRenderError.attributing(to: options.device, as: .runtime) {
                 let source = try CaptureDevices.open(options.device, request: options.request)
-                let recorder = Recorder(source: source, plan: options.plan, commands: commands, stop: stop, events: events)
+                let recorder = Recorder(source: source, plan: options.plan, commands: commands, stop: stop,
+                                        timings: timings, events: events)
                 return try recorder.run()
             }
         } catch {

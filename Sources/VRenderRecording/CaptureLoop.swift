@@ -12,12 +12,16 @@ struct CaptureLoop {
     let events: @Sendable (RecorderEvent) -> Void
     /// Seconds between frames.
     let interval: Double
+    /// Per frame the source delivers (rendered, or waited for and converted); nil when
+    /// timings are off.
+    let timer: StageTimer?
     /// The take recording now and its start, as the steps performed so far left it.
     private var recording: (take: Int, start: Double)?
 
-    init(source: any CaptureSource, ring: FrameRing, log: TakeLog, plan: RecordingPlan,
+    init(source: any CaptureSource, ring: FrameRing, log: TakeLog, plan: RecordingPlan, timer: StageTimer? = nil,
          events: @escaping @Sendable (RecorderEvent) -> Void) {
         self.source = source
+        self.timer = timer
         self.ring = ring
         self.log = log
         self.plan = plan
@@ -38,12 +42,15 @@ struct CaptureLoop {
             if scheduler.isDone { return }
             guard let slot = ring.acquire() else { break }
             let frame = ring.slots[slot]
+            timer?.begin()
             try frame.makeWritable()
             guard let info = try source.nextFrame(into: frame) else {
+                timer?.otherDone()
                 ring.release(slot)
                 events(.notice("\(source.name): the device went away; the take was ended and kept"))
                 break
             }
+            timer?.frameDone()
             nextTime = info.time + interval
             if let take = recording?.take { ring.addDeviceDrops(info.droppedBefore, take: take) }
             ring.commit(slot: slot, info: info, take: recording?.take)

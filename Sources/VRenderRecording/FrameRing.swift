@@ -1,4 +1,3 @@
-import Dispatch
 import VRenderCapture
 import VRenderCore
 import VRenderMedia
@@ -14,6 +13,8 @@ import VRenderMedia
 ///   take can begin with the seconds before it was started.
 /// - Ending: `finish()` (capture is done: the writer drains what is queued, then `next()` returns
 ///   nil) or `cancel()` (both sides return at once).
+/// - Occupancy: after `trackOccupancy()`, every `acquire` counts the slots it found queued for
+///   or held by the writer (`slotCount`: none free, so capture waits or drops).
 // @unchecked Sendable: every mutable field is only touched with `lock` held; a slot's frame
 // belongs to whichever side holds its index (capture between acquire and commit, the writer
 // between next and release).
@@ -23,7 +24,7 @@ public final class FrameRing: @unchecked Sendable {
         public var slot: Int
         public var info: CapturedFrameInfo
         public var take: Int
-        /// Monotonic time the frame entered the ring, for capture-to-file latency.
+        /// `MonotonicClock` time the frame entered the ring, for its wait and capture-to-file latency.
         public var capturedAt: UInt64
     }
 
@@ -42,6 +43,7 @@ public final class FrameRing: @unchecked Sendable {
     private var queue: [Item] = []
     private var retained: [Entry] = []   // pre-roll: captured while no take records
     private var droppedByTake: [Int: Int] = [:]
+    private var depths: OccupancyHistogram?
 
     public init(slotCount: Int, width: Int, height: Int, live: Bool, prerollFrames: Int) throws {
         precondition(slotCount > prerollFrames, "the ring must hold the pre-roll and room to work")
@@ -54,6 +56,7 @@ public final class FrameRing: @unchecked Sendable {
     /// A free slot for the next captured frame. Returns nil once cancelled.
     public func acquire() -> Int? {
         lock.withLock {
+            depths?.record(depth: slots.count - free.count - retained.count)
             while true {
                 if lock.isCancelled { return nil }
                 if let slot = free.popLast() { return slot }
@@ -80,7 +83,7 @@ public final class FrameRing: @unchecked Sendable {
                 free.append(slot)
                 return
             }
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = MonotonicClock.now()
             if let take {
                 queue.append(.frame(Entry(slot: slot, info: info, take: take, capturedAt: now)))
             } else {
@@ -139,6 +142,16 @@ public final class FrameRing: @unchecked Sendable {
     public func finish() { lock.finish() }
 
     public func cancel() { lock.cancel() }
+
+    /// From now on, counts at every `acquire` the slots queued for or held by the writer.
+    public func trackOccupancy() {
+        lock.withLock {
+            if depths == nil { depths = OccupancyHistogram(capacity: slots.count) }
+        }
+    }
+
+    /// What `acquire` found since `trackOccupancy()`; nil when not tracked.
+    public var occupancy: OccupancyHistogram? { lock.withLock { depths } }
 
     /// Frames waiting for the writer (for the status line).
     public var backlog: Int {

@@ -75,24 +75,30 @@ public final class Recorder: @unchecked Sendable {
     /// Keys, for interactive capture (nil in batch mode).
     private let commands: BoundedQueue<LiveCommand>?
     private let makeWriter: TakeWriterFactory
+    /// Where the stages record their frame times and the ring its occupancy (nil: not measured).
+    private let timings: StageTimings?
 
     /// - Parameters:
     ///   - commands: keys, for interactive capture; nil records the plan's takes in batch.
     ///   - stop: raised (from any thread, e.g. on Ctrl-C) to end the take in progress and stop.
+    ///   - timings: a collector for per-stage frame times (`vrender bench capture`).
     public convenience init(source: any CaptureSource, plan: RecordingPlan, commands: BoundedQueue<LiveCommand>? = nil,
-                            stop: StopSignal = StopSignal(), events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
-        self.init(source: source, plan: plan, commands: commands, stop: stop, writers: SegmentWriter.factory, events: events)
+                            stop: StopSignal = StopSignal(), timings: StageTimings? = nil,
+                            events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
+        self.init(source: source, plan: plan, commands: commands, stop: stop, writers: SegmentWriter.factory,
+                  timings: timings, events: events)
     }
 
     /// As the public initializer, with the writer each take is written through (tests).
     init(source: any CaptureSource, plan: RecordingPlan, commands: BoundedQueue<LiveCommand>? = nil,
-         stop: StopSignal = StopSignal(), writers: @escaping TakeWriterFactory,
+         stop: StopSignal = StopSignal(), writers: @escaping TakeWriterFactory, timings: StageTimings? = nil,
          events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
         self.source = source
         self.plan = plan
         self.commands = commands
         self.stop = stop
         self.makeWriter = writers
+        self.timings = timings
         self.events = events
     }
 
@@ -111,10 +117,15 @@ public final class Recorder: @unchecked Sendable {
         let ring = try FrameRing(slotCount: slotCount, width: format.width, height: format.height,
                                  live: source.isLive, prerollFrames: prerollFrames)
         let log = TakeLog()
+        let timers = CaptureTimers(timings, liveSource: source.isLive)
+        if let timings {
+            ring.trackOccupancy()
+            timings.watch("ring") { ring.occupancy }
+        }
         let writer = TakeWriterStage(ring: ring, plan: plan, format: format, deviceName: source.name,
                                      live: source.isLive, log: log, manifest: try TakesManifest.load(from: plan.outputDirectory),
                                      firstNumber: try TakesFolder.nextTakeNumber(in: plan.outputDirectory),
-                                     writers: makeWriter, events: events)
+                                     writers: makeWriter, timers: timers, events: events)
         let written = WriterOutcome()
         Thread {
             written.run(writer, ring: ring)
@@ -122,7 +133,7 @@ public final class Recorder: @unchecked Sendable {
 
         var captureError: (any Error)?
         do {
-            var loop = CaptureLoop(source: source, ring: ring, log: log, plan: plan, events: events)
+            var loop = CaptureLoop(source: source, ring: ring, log: log, plan: plan, timer: timers.capture, events: events)
             try loop.run(commands: commands, stop: stop)
         } catch {
             captureError = error
@@ -137,6 +148,27 @@ public final class Recorder: @unchecked Sendable {
     private func announceSource() {
         events(.sourceOpened(name: source.name, format: source.format))
         for notice in source.initialOutcomes.compactMap(\.notice) { events(.notice(notice)) }
+    }
+}
+
+/// The recording's stage timers (README "Measuring"), made before the writer thread starts:
+/// capture on the capture thread, the rest on the writer thread. All nil when timings are off.
+struct CaptureTimers: Sendable {
+    /// Per frame the source delivers: rendering it, or, from a live source (a V4L2 camera, the
+    /// synthetic camera paced to real time), mostly waiting for it, which makes it a wait.
+    var capture: StageTimer?
+    /// Per frame: from its commit into the ring until the writer takes it.
+    var ringWait: StageTimer?
+    /// Per frame: time in the encoder.
+    var encode: StageTimer?
+    /// Per frame: writing the packets the encoder gave for it (and the take's thumbnails).
+    var write: StageTimer?
+
+    init(_ timings: StageTimings?, liveSource: Bool) {
+        capture = timings?.timer("capture", measures: liveSource ? .wait : .work)
+        ringWait = timings?.timer("ring wait", measures: .wait)
+        encode = timings?.timer("encode")
+        write = timings?.timer("write")
     }
 }
 

@@ -21,12 +21,16 @@ final class SegmentWriter {
     private(set) var frames = 0
     private var thumbnailFinal = false
     private let thumbnailer = Thumbnailer()
+    /// Per frame: time in the encoder, and writing (packets, thumbnails); nil when not timed.
+    private let timers: (encode: StageTimer?, write: StageTimer?)
 
     /// When a take's thumbnail is taken (the seed's choice).
     static let thumbnailTime = 0.05
 
     /// `number`: the take's number in its folder, from `TakesFolder.nextTakeNumber(in:)`.
-    init(directory: String, number: Int, format: NegotiatedFormat, codec: VideoCodecChoice, live: Bool) throws {
+    init(directory: String, number: Int, format: NegotiatedFormat, codec: VideoCodecChoice, live: Bool,
+         timers: (encode: StageTimer?, write: StageTimer?) = (nil, nil)) throws {
+        self.timers = timers
         let stem = TakesFolder.takeFileStem(number: number)
         fileName = stem + ".mov"
         thumbnailName = stem + ".png"
@@ -68,19 +72,37 @@ final class SegmentWriter {
         // The first frame gives a thumbnail at once (a take may be shorter than 0.05 s); the
         // frame at 0.05 s replaces it.
         if frames == 0 || (!thumbnailFinal && relative >= Self.thumbnailTime - 1e-9) {
+            timers.write?.begin()
             try PNGWriter.write(try thumbnailer.thumbnail(of: frame, width: 320), to: thumbnailPath)
+            timers.write?.pause()
             thumbnailFinal = relative >= Self.thumbnailTime - 1e-9
         }
         frame.prepareForEncoding(pts: pts)
-        try encoder.encode(frame, makePacket: Packet.init) { try muxer.write($0, stream: stream) }
+        timers.encode?.begin()
+        try encoder.encode(frame, makePacket: Packet.init, output: writePacket)
+        timers.encode?.frameDone()
+        timers.write?.frameDone()
         frames += 1
     }
 
     /// Flushes the encoder and finalizes the file. Returns the take's duration in seconds.
     func finish() throws -> Double {
-        try encoder.encode(nil, makePacket: Packet.init) { try muxer.write($0, stream: stream) }
+        timers.encode?.begin()
+        try encoder.encode(nil, makePacket: Packet.init, output: writePacket)
+        timers.encode?.otherDone()
+        timers.write?.begin()
         try muxer.finish()
+        timers.write?.otherDone()
         return Double(lastPts + 1) / frameRate.doubleValue
+    }
+
+    /// Writes a packet the encoder made; its time counts as writing, not encoding.
+    private func writePacket(_ packet: Packet) throws {
+        timers.encode?.pause()
+        timers.write?.begin()
+        try muxer.write(packet, stream: stream)
+        timers.write?.pause()
+        timers.encode?.begin()
     }
 
 }

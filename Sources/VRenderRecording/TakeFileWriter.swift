@@ -1,4 +1,5 @@
 import VRenderCapture
+import VRenderCore
 import VRenderMedia
 
 /// Where the writer thread puts one take's frames: a `SegmentWriter` (an encoded .mov and its
@@ -28,6 +29,9 @@ struct TakeFileRequest: Sendable {
     var codec: VideoCodecChoice
     /// A live source: the encoder must keep up in real time.
     var live: Bool
+    /// Per frame: time in the encoder, and writing its packets and thumbnail (nil: not timed).
+    var encodeTimer: StageTimer? = nil
+    var writeTimer: StageTimer? = nil
 }
 
 /// Opens the writer for each take, on the writer thread.
@@ -37,6 +41,7 @@ extension SegmentWriter: TakeFileWriter {
     /// The production factory: an encoded, fragmented .mov per take.
     static let factory: TakeWriterFactory = { request in
         try SegmentWriter(directory: request.directory, number: request.number, format: request.format,
-                          codec: request.codec, live: request.live)
+                          codec: request.codec, live: request.live,
+                          timers: (encode: request.encodeTimer, write: request.writeTimer))
     }
 }

@@ -18,11 +18,13 @@ final class TakeWriterStage: @unchecked Sendable {
     /// The number the next take's file gets; counts on from the takes already in the folder.
     private var nextNumber: Int
     private let makeWriter: TakeWriterFactory
+    /// Ring wait, encode and write; nil members when timings are off.
+    private let timers: CaptureTimers
     let events: @Sendable (RecorderEvent) -> Void
 
     init(ring: FrameRing, plan: RecordingPlan, format: NegotiatedFormat, deviceName: String, live: Bool,
          log: TakeLog, manifest: TakesManifest, firstNumber: Int, writers: @escaping TakeWriterFactory,
-         events: @escaping @Sendable (RecorderEvent) -> Void) {
+         timers: CaptureTimers, events: @escaping @Sendable (RecorderEvent) -> Void) {
         self.ring = ring
         self.plan = plan
         self.format = format
@@ -32,6 +34,7 @@ final class TakeWriterStage: @unchecked Sendable {
         self.manifest = manifest
         nextNumber = firstNumber
         makeWriter = writers
+        self.timers = timers
         self.events = events
     }
 
@@ -44,6 +47,7 @@ final class TakeWriterStage: @unchecked Sendable {
         while let item = ring.next() {
             switch item {
             case .frame(let entry):
+                timers.ringWait?.record(nanoseconds: MonotonicClock.now() &- entry.capturedAt)
                 defer { ring.release(entry.slot) }
                 let current: any TakeFileWriter
                 if let writer, writerTake == entry.take {
@@ -54,7 +58,7 @@ final class TakeWriterStage: @unchecked Sendable {
                     writerTake = entry.take
                 }
                 try current.write(ring.slots[entry.slot], info: entry.info)
-                latencies.append(DispatchTime.now().uptimeNanoseconds &- entry.capturedAt)
+                latencies.append(MonotonicClock.now() &- entry.capturedAt)
             case .takeEnded(let take):
                 guard let finishing = writer, writerTake == take else { continue }  // a take with no frames
                 let duration = try finishing.finish()
@@ -76,7 +80,7 @@ final class TakeWriterStage: @unchecked Sendable {
     /// The next take's file, numbered on from the last.
     private func openWriter() throws -> any TakeFileWriter {
         let request = TakeFileRequest(directory: plan.outputDirectory, number: nextNumber, format: format,
-                                      codec: plan.codec, live: live)
+                                      codec: plan.codec, live: live, encodeTimer: timers.encode, writeTimer: timers.write)
         nextNumber += 1
         return try makeWriter(request)
     }

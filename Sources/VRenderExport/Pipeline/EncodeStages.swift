@@ -11,18 +11,24 @@ struct VideoEncodeStage {
     let shells: ObjectPool<Frame>
     let canvases: ObjectPool<Frame>
     let progress: ProgressThrottle
+    /// Per frame encoded (waits on `output` excluded); the final flush is its other time.
+    let timer: StageTimer?
 
     func run() throws {
         defer { producers.producerDone() }
         let encoder = encoder.take()
         var framesDone = 0
         let send: (Packet) throws -> Void = { packet in
+            timer?.pause()
             if !output.push(MuxItem(stream: .video, packet: packet)) { throw VRenderError.cancelled }
+            timer?.begin()
         }
         while let item = input.pop() {
             for repeatIndex in 0..<item.count {
                 item.frame.prepareForEncoding(pts: Int64(item.firstSlot + repeatIndex))
+                timer?.begin()
                 try encoder.encode(item.frame, makePacket: Packet.init, output: send)
+                timer?.frameDone()
                 framesDone += 1
                 progress.update(framesDone: framesDone)
             }
@@ -35,7 +41,9 @@ struct VideoEncodeStage {
             }
         }
         if input.isCancelled { return }
+        timer?.begin()
         try encoder.encode(nil, makePacket: Packet.init, output: send)  // flush delayed frames
+        timer?.otherDone()
         progress.update(framesDone: framesDone, finished: true)
     }
 }
@@ -53,6 +61,9 @@ struct AudioStage {
     let producers: ProducerCount
     let packets: ObjectPool<Packet>
     let damage: DamageLog
+    /// Per audio packet (decode, resample, align, encode; waits on `output` excluded); take
+    /// ends and the final flush are its other time.
+    let timer: StageTimer?
 
     func run() throws {
         defer { producers.producerDone() }
@@ -67,7 +78,9 @@ struct AudioStage {
         let shell = Frame()
 
         let send: (Packet) throws -> Void = { packet in
+            timer?.pause()
             if !output.push(MuxItem(stream: .audio(track: track), packet: packet)) { throw VRenderError.cancelled }
+            timer?.begin()
         }
         func encodeBuffered(final: Bool) throws {
             while converter.buffered >= frameSize || (final && converter.buffered > 0) {
@@ -91,10 +104,14 @@ struct AudioStage {
                 decoder = transfer?.take()
                 videoStart = plan.takes[index].video.startTime
             case .packet(let packet):
+                timer?.begin()
                 try decoder?.decode(packet, makeFrame: { shell.unref(); return shell }, output: accept)
+                timer?.frameDone()
                 packet.unref()
                 packets.recycle(packet)
             case .takeEnd(let index):
+                timer?.begin()
+                defer { timer?.otherDone() }
                 try decoder?.decode(nil, makeFrame: { shell.unref(); return shell }, output: accept)
                 aligner.record(dropped: 0, kept: try converter.flushResampler(limit: aligner.room))
                 try converter.appendSilence(aligner.endTake())
@@ -104,8 +121,10 @@ struct AudioStage {
             }
         }
         if input.isCancelled { return }
+        timer?.begin()
         try encodeBuffered(final: true)
         try encoder.encode(nil, makePacket: Packet.init, output: send)
+        timer?.otherDone()
     }
 }
 
@@ -115,16 +134,25 @@ struct MuxStage {
     let videoStream: Int
     let audioStreams: [Int]
     let input: BoundedQueue<MuxItem>
+    /// Per video packet written; audio packets and the trailer are its other time.
+    let timer: StageTimer?
 
     func run() throws {
         let muxer = muxer.take()
         while let item = input.pop() {
+            timer?.begin()
             switch item.stream {
-            case .video: try muxer.write(item.packet, stream: videoStream)
-            case .audio(let track): try muxer.write(item.packet, stream: audioStreams[track])
+            case .video:
+                try muxer.write(item.packet, stream: videoStream)
+                timer?.frameDone()
+            case .audio(let track):
+                try muxer.write(item.packet, stream: audioStreams[track])
+                timer?.otherDone()
             }
         }
         if input.isCancelled { throw VRenderError.cancelled }
+        timer?.begin()
         try muxer.finish()
+        timer?.otherDone()
     }
 }

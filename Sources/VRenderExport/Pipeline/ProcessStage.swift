@@ -19,6 +19,10 @@ struct ProcessStage {
     let shells: ObjectPool<Frame>
     let canvases: ObjectPool<Frame>
     let damage: DamageLog
+    /// Per picture scaled, turned or converted (tone mapping included); nil when timings are off.
+    let normalizeTimer: StageTimer?
+    /// Per picture filtered.
+    let filterTimer: StageTimer?
 
     func run() throws {
         defer { output.finish() }
@@ -96,7 +100,9 @@ struct ProcessStage {
         var colour = plan.colour.sources[take]
         var source = decoded
         if let toneMap {
+            normalizeTimer?.begin()  // one normalize sample with the scaling below
             source = try toneMap.map(decoded, path: plan.takes[take].path)
+            normalizeTimer?.pause()
             colour = .bt709
         }
         let ready = toneMap == nil && normalizer.isCanvasReady(decoded, rotation: rotation, colour: colour)
@@ -108,18 +114,24 @@ struct ProcessStage {
         if ready {
             // The decoder keeps references to its frames (reference pictures), so the filter
             // reads the decoded frame and writes the canvas: never in place on decoder memory.
-            try executor.run(source: decoded.yuvImage(), destination: canvas.yuvImage())
+            try timed(filterTimer) { try executor.run(source: decoded.yuvImage(), destination: canvas.yuvImage()) }
         } else {
-            try normalizer.normalize(source, rotation: rotation, colour: colour, into: canvas)
+            try timed(normalizeTimer) { try normalizer.normalize(source, rotation: rotation, colour: colour, into: canvas) }
             if !filter.isIdentity {
                 // Only the picture is filtered: letterbox bars stay true black.
                 let placement = normalizer.placement(width: source.width, height: source.height, rotation: rotation)
                 let picture = canvas.yuvImage().cropped(to: placement)
-                try executor.run(source: picture, destination: picture)
+                try timed(filterTimer) { try executor.run(source: picture, destination: picture) }
             }
         }
         recycleShell(decoded)
         return (canvas, .canvas)
+    }
+
+    /// Runs `body`, as one frame's sample of `timer` when there is one.
+    private func timed(_ timer: StageTimer?, _ body: () throws -> Void) throws {
+        guard let timer else { return try body() }
+        try timer.measureFrame(body)
     }
 
     private func recycleShell(_ frame: Frame) {

@@ -11,6 +11,8 @@ struct ReaderStage {
     let audio: [BoundedQueue<PacketEvent>]
     let packets: ObjectPool<Packet>
     let damage: DamageLog
+    /// Per video packet read; audio packets and opening takes are its other time.
+    let timer: StageTimer?
 
     func run() throws {
         defer {
@@ -18,8 +20,10 @@ struct ReaderStage {
             audio.forEach { $0.finish() }
         }
         for (index, take) in plan.takes.enumerated() {
+            timer?.begin()
             let demuxer = try openDemuxer(take.path)
             let videoDecoder = plan.mode == .transcode ? try Decoder(demuxer: demuxer, streamIndex: take.video.index) : nil
+            timer?.otherDone()
             guard video.push(.takeStart(index: index, decoder: videoDecoder.map(OwnershipTransfer.init))) else { return }
             var routes = [take.video.index: video]
             for (track, queue) in audio.enumerated() {
@@ -30,7 +34,7 @@ struct ReaderStage {
             }
             while true {
                 let packet = try packets.obtain()
-                guard demuxer.read(into: packet) else {
+                guard timer.timedRead(demuxer, into: packet, video: take.video.index) else {
                     packets.recycle(packet)
                     break
                 }
@@ -59,14 +63,22 @@ struct VideoDecodeStage {
     let packets: ObjectPool<Packet>
     let shells: ObjectPool<Frame>
     let damage: DamageLog
+    /// Per decoded frame: the decoder's time since the previous frame came out (a frame may
+    /// take several packets, a packet may give several frames); waits on `output` excluded.
+    let timer: StageTimer?
 
     func run() throws {
-        defer { output.finish() }
+        defer {
+            output.finish()
+            timer?.otherDone()  // packets that gave no frame at the end
+        }
         var decoder: Decoder?
         var takeIndex = 0
         let emit: (Frame) throws -> Void = { frame in
+            timer?.frameDone()
             let seconds = decoder?.seconds(of: frame)
             if !output.push(.frame(frame, seconds: seconds)) { throw VRenderError.cancelled }
+            timer?.begin()
         }
         let makeFrame = { (try? shells.obtain()) ?? Frame() }
         while let event = input.pop() {
@@ -76,11 +88,15 @@ struct VideoDecodeStage {
                 takeIndex = index
                 guard output.push(.takeStart(index: index)) else { return }
             case .packet(let packet):
+                timer?.begin()
                 try decoder?.decode(packet, makeFrame: makeFrame, output: emit)
+                timer?.pause()
                 packet.unref()
                 packets.recycle(packet)
             case .takeEnd(let index):
+                timer?.begin()
                 try decoder?.decode(nil, makeFrame: makeFrame, output: emit)  // flush
+                timer?.pause()
                 damage.add(decoder?.damaged ?? 0, in: plan.takes[takeIndex].path)
                 decoder = nil
                 guard output.push(.takeEnd(index: index)) else { return }

@@ -30,6 +30,8 @@ final class TranscodePipeline {
     private let damage: DamageLog
     private let makeExecutor: ExecutorFactory
     private let stages = StageGroup()
+    /// Every member nil when timings are off.
+    private let timers: ExportTimers
 
     // Queue capacities: deep enough to absorb per-frame jitter between stages, small enough
     // that memory stays flat however long the takes are.
@@ -46,8 +48,10 @@ final class TranscodePipeline {
     private let shellPool = ObjectPool<Frame>(limit: 32) { Frame() }
     private let canvasPool: ObjectPool<Frame>
 
+    /// `timings`: where the stages record their frame times and the queues their occupancy
+    /// (nil: nothing is measured).
     init(plan: ExportPlan, options: ExportOptions, progress: ProgressThrottle, damage: DamageLog,
-         makeExecutor: @escaping ExecutorFactory) {
+         timings: StageTimings? = nil, makeExecutor: @escaping ExecutorFactory) {
         self.plan = plan
         self.options = options
         self.progress = progress
@@ -57,6 +61,8 @@ final class TranscodePipeline {
         producers = ProducerCount(1 + plan.audio.trackCount, of: toMux)
         let (width, height, tenBit) = (plan.canvasWidth, plan.canvasHeight, plan.colour.tenBit)
         canvasPool = ObjectPool<Frame>(limit: 8) { try Frame.picture(width: width, height: height, tenBit: tenBit) }
+        timers = ExportTimers(timings, mode: plan.mode, audioTracks: plan.audio.trackCount)
+        if let timings { watchQueues(timings) }
         stages.onCancel { [videoPackets, audioPackets, decoded, toEncode, toMux] in
             videoPackets.cancel()
             audioPackets.forEach { $0.cancel() }
@@ -93,7 +99,7 @@ final class TranscodePipeline {
         }
         startAudioStages(audioEncoders)
         let mux = MuxStage(muxer: OwnershipTransfer(muxer), videoStream: videoStream, audioStreams: audioStreams,
-                           input: toMux)
+                           input: toMux, timer: timers.mux)
         stages.start("vrender.mux") { try mux.run() }
         try stages.wait()
         return Result(videoCodec: videoEncoder?.name ?? plan.takes[0].video.codecName,
@@ -101,6 +107,19 @@ final class TranscodePipeline {
     }
 
     // MARK: - Setup
+
+    /// The queues `vrender bench` reports, named as README "Measuring" names them.
+    private func watchQueues(_ timings: StageTimings) {
+        timings.watch(videoPackets, as: "video packets")
+        if plan.mode == .transcode {
+            timings.watch(decoded, as: "decoded")
+            timings.watch(toEncode, as: "to encode")
+        }
+        timings.watch(toMux, as: "to mux")
+        for (track, queue) in audioPackets.enumerated() {
+            timings.watch(queue, as: track == 0 ? "audio packets" : "audio packets \(track + 1)")
+        }
+    }
 
     /// The video encoder for a transcode: the plan's codec, canvas, rate, colours and depth.
     private func makeVideoEncoder(globalHeader: Bool) throws -> Encoder {
@@ -134,19 +153,21 @@ final class TranscodePipeline {
     // MARK: - Stages, one thread each
 
     private func startReader() {
-        let reader = ReaderStage(plan: plan, video: videoPackets, audio: audioPackets, packets: packetPool, damage: damage)
+        let reader = ReaderStage(plan: plan, video: videoPackets, audio: audioPackets, packets: packetPool, damage: damage,
+                                 timer: timers.demux)
         stages.start("vrender.read") { try reader.run() }
     }
 
     /// Decode → process (normalize + filter) → encode.
     private func startVideoStages(encoder: Encoder, executor: any FilterExecutor) {
         let decode = VideoDecodeStage(plan: plan, input: videoPackets, output: decoded, packets: packetPool,
-                                      shells: shellPool, damage: damage)
+                                      shells: shellPool, damage: damage, timer: timers.decode)
         let process = ProcessStage(plan: plan, filter: options.filter, executor: OwnershipTransfer(executor),
                                    input: decoded, output: toEncode, shells: shellPool, canvases: canvasPool,
-                                   damage: damage)
+                                   damage: damage, normalizeTimer: timers.normalize, filterTimer: timers.filter)
         let encode = VideoEncodeStage(encoder: OwnershipTransfer(encoder), input: toEncode, output: toMux,
-                                      producers: producers, shells: shellPool, canvases: canvasPool, progress: progress)
+                                      producers: producers, shells: shellPool, canvases: canvasPool, progress: progress,
+                                      timer: timers.encode)
         stages.start("vrender.decode") { try decode.run() }
         stages.start("vrender.process") { try process.run() }
         stages.start("vrender.encode") { try encode.run() }
@@ -161,7 +182,7 @@ final class TranscodePipeline {
         for (track, encoder) in encoders.enumerated() {
             let audio = AudioStage(plan: plan, track: track, encoder: OwnershipTransfer(encoder),
                                    input: audioPackets[track], output: toMux, producers: producers,
-                                   packets: packetPool, damage: damage)
+                                   packets: packetPool, damage: damage, timer: timers.audio[track])
             stages.start("vrender.audio\(track)") { try audio.run() }
         }
     }

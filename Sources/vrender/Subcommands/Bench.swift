@@ -1,8 +1,196 @@
 import ArgumentParser
+import Foundation
+import VRenderBench
+import VRenderCapture
+import VRenderCore
+import VRenderExport
+import VRenderFilters
+import VRenderRecording
 
 extension VRender {
-    /// `vrender bench`: per-stage frame timings (placeholder until issue 9 lands).
+    /// `vrender bench`: per-stage frame timings of an export, a capture or a filter.
     struct Bench: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Measure per-stage frame timings of an export, a capture or a filter.")
+        static let configuration = CommandConfiguration(
+            abstract: "Measure per-stage frame timings of an export, a capture or a filter.",
+            discussion: """
+                Runs the real pipeline with a clock around each stage's work on each frame and \
+                prints, per stage, the frames it handled, the p50/p95/p99/max time per frame and \
+                the share of the run it was busy (the busiest stage is the bottleneck), then \
+                throughput, wall and CPU time, peak memory, how full the queues between stages \
+                were, and drops. --json FILE writes the whole report (every frame's time \
+                included), --plot FILE.svg a plot of it.
+                """,
+            subcommands: [BenchConcat.self, BenchCapture.self, BenchFilter.self])
+    }
+}
+
+/// `--json FILE` and `--plot FILE.svg`, shared by the bench commands.
+struct BenchFileOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Write the report there as JSON (README: 'Measuring').", valueName: "file.json"))
+    var json: String?
+
+    @Option(help: ArgumentHelp("Write an SVG plot there: frame time over frame index per stage, and a histogram per stage.", valueName: "file.svg"))
+    var plot: String?
+
+    func validate() throws {
+        if let plot, (plot as NSString).pathExtension.lowercased() != "svg" {
+            throw ValidationError("--plot '\(plot)' must name an .svg file")
+        }
+    }
+
+    var files: BenchFiles { BenchFiles(json: json, plot: plot) }
+
+    /// Prints the table, then where the files went.
+    func show(_ report: TimingReport) {
+        print(TimingTable.text(report))
+        for (what, path) in [("report", json), ("plot", plot)] {
+            if let path { print("\(what): \(path)") }
+        }
+    }
+}
+
+/// `vrender bench concat`.
+struct BenchConcat: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "concat",
+        abstract: "Run an export as 'vrender concat' does, and print its per-stage frame timings.",
+        discussion: """
+            Takes the inputs and options of 'vrender concat'. Without -o the export goes to a \
+            temporary file that is removed afterwards.
+            """)
+
+    @Option(name: [.short, .customLong("output")],
+            help: ArgumentHelp("Keep the export in this file (default: a temporary file, removed afterwards).", valueName: "file"))
+    var output: String?
+
+    @OptionGroup var export: ExportArguments
+
+    @Flag(help: "Replace the -o file if it exists.")
+    var overwrite = false
+
+    @OptionGroup var files: BenchFileOptions
+
+    @OptionGroup var backend: GPUOptions
+
+    func validate() throws {
+        try ExportArguments.validate(output: output)
+    }
+
+    func run() throws {
+        var options = try export.options(gpu: backend.gpu)
+        options.overwrite = overwrite
+        let bench = ConcatBench(options: options, output: output, files: files.files)
+        let interrupts = InterruptHandling.install { bench.cancel() }
+        defer { withExtendedLifetime(interrupts) {} }
+        let result = try bench.run { plan in
+            FileHandle.standardError.write(Data("bench: \(plan.takes.count) take(s), \(plan.reason)\n".utf8))
+        }
+        files.show(result.report)
+        if !result.outputRemoved { print("output: \(result.summary.output)") }
+    }
+}
+
+/// `vrender bench capture`.
+struct BenchCapture: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capture",
+        abstract: "Record one take through the real recording pipeline and print its per-stage frame timings.",
+        discussion: """
+            The synthetic camera runs as fast as the pipeline takes its frames (batch), so the \
+            run measures capacity; --realtime paces it to the clock, as a live camera is, and \
+            then the ring drops frames the encoder cannot keep up with. Without --out the take \
+            goes to a temporary folder that is removed afterwards.
+            """)
+
+    @Option(help: ArgumentHelp("Camera: synthetic[:seed=N] or a V4L2 device path.", valueName: "device"))
+    var device = "synthetic:seed=1"
+
+    @Option(help: ArgumentHelp("Capture size WxH.", valueName: "WxH"))
+    var size = "1920x1080"
+
+    @Option(help: ArgumentHelp("Frame rate to capture at.", valueName: "rate"))
+    var fps = "30"
+
+    @Option(help: "Frames to record.")
+    var frames: Int?
+
+    @Option(help: ArgumentHelp("Length of the take instead of --frames, e.g. 5s (default 5s).", valueName: "time"))
+    var seconds: String?
+
+    @Option(help: "Video codec: auto (HEVC when it opens, else H.264), hevc or h264.")
+    var codec: CaptureCodecArgument = .auto
+
+    @Flag(help: "Pace the synthetic camera to real time.")
+    var realtime = false
+
+    @Option(help: ArgumentHelp("Keep the take in this folder (default: a temporary folder, removed afterwards).", valueName: "dir"))
+    var out: String?
+
+    @OptionGroup var files: BenchFileOptions
+
+    func validate() throws {
+        if ValueSyntax.size(size) == nil { throw ValidationError("--size '\(size)' is not WxH with even, positive sides (e.g. 1920x1080)") }
+        if ValueSyntax.frameRate(fps) == nil { throw ValidationError("--fps '\(fps)' is not a frame rate (e.g. 30, 60)") }
+        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1, got \(frames)") }
+        if let seconds, (ValueSyntax.seconds(seconds) ?? 0) <= 0 {
+            throw ValidationError("--seconds '\(seconds)' is not a positive time (e.g. 5s, 1500ms)")
+        }
+        if frames != nil && seconds != nil { throw ValidationError("give --frames or --seconds, not both") }
+    }
+
+    func run() throws {
+        guard let rate = ValueSyntax.frameRate(fps) else { throw ValidationError("--fps '\(fps)' is not a frame rate") }
+        let duration = frames.map { Double($0) / rate.doubleValue } ?? seconds.flatMap(ValueSyntax.seconds) ?? 5
+        let request = CaptureRequest(frameRate: rate, size: ValueSyntax.size(size), realtime: realtime)
+        var plan = RecordingPlan(outputDirectory: out ?? "", takes: 1, duration: duration)
+        codec.apply(to: &plan)
+        let bench = CaptureBench(options: CaptureOptions(device: device, request: request, plan: plan), folder: out,
+                                 files: files.files)
+        let interrupts = InterruptHandling.install { bench.cancel() }
+        defer { withExtendedLifetime(interrupts) {} }
+        let status = StatusPrinter(statusLine: false, announcesSource: true)
+        let report = try bench.run { status.handle($0) }
+        files.show(report)
+    }
+}
+
+/// `vrender bench filter`.
+struct BenchFilter: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filter",
+        abstract: "Time a filter on pictures of one size, against memcpy of the same pictures in the same run.",
+        discussion: """
+            Filters a synthetic picture, or the decoded frames of INPUT, with the executor an \
+            export would use (--gpu), and copies each picture with memcpy as the baseline: the \
+            report gives the filter's speed as a ratio to memcpy's.
+            """)
+
+    @Argument(help: ArgumentHelp("A video whose frames are filtered (default: a synthetic picture).", valueName: "input"))
+    var input: String?
+
+    @Option(help: ArgumentHelp("Filter or comma-separated chain (see 'vrender filters').", valueName: "name"))
+    var filter = "mono"
+
+    @Option(help: ArgumentHelp("Picture size WxH (default 1920x1080, or INPUT's upright size).", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: "Pictures to filter.")
+    var frames = 100
+
+    @OptionGroup var backend: GPUOptions
+
+    @OptionGroup var files: BenchFileOptions
+
+    func validate() throws {
+        if let size, ValueSyntax.size(size) == nil {
+            throw ValidationError("--size '\(size)' is not WxH with even, positive sides (e.g. 1920x1080)")
+        }
+        if frames < 1 { throw ValidationError("--frames must be at least 1, got \(frames)") }
+    }
+
+    func run() throws {
+        let request = FilterBenchRequest(filter: try FilterRegistry.chain(filter), backend: backend.gpu,
+                                         size: size.flatMap(ValueSyntax.size), frames: frames, input: input)
+        files.show(try FilterBench.run(request, files: files.files))
     }
 }

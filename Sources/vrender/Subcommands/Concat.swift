@@ -20,75 +20,33 @@ extension VRender {
                 complete; the takes are never modified.
                 """)
 
-        @Argument(help: ArgumentHelp("Takes to join, in order (.mov, .mp4, .mkv, .webm, ...), or a takes folder (joined in its takes.json order).", valueName: "input"))
-        var inputs: [String] = []
-
         @Option(name: [.short, .customLong("output")],
                 help: ArgumentHelp("Output file; its extension picks the container (.mov, .mp4, .mkv, .webm). Default: export.mov, or export.<ext> of a container that can hold a stream copy of the takes.", valueName: "file"))
         var output: String?
 
-        @Option(name: .customLong("audio-track"), parsing: .unconditional,
-                help: ArgumentHelp("Keep only audio track N (1-based) of each take. Default: every track when all takes have the same number, else track 1.", valueName: "N"))
-        var audioTrack: Int?
-
-        @Option(help: ArgumentHelp("Filter or comma-separated chain to apply (see 'vrender filters').", valueName: "name"))
-        var filter = "none"
-
-        @Option(help: "Video codec: auto (stream copy when possible, else hevc, else h264; vp9 for .webm), hevc, h264, ffv1 (lossless), vp9, av1, or copy (stream copy or fail).")
-        var codec: CodecArgument = .auto
-
-        @Option(parsing: .unconditional, help: "Constant rate factor for the video encoder (0-51; lower is better quality).")
-        var crf: Int?
-
-        @Option(help: ArgumentHelp("Encoder preset, ultrafast ... veryslow (default veryfast).", valueName: "name"))
-        var preset: String?
-
-        @Option(parsing: .unconditional, help: ArgumentHelp("Output canvas WxH (default: the first take's upright size).", valueName: "WxH"))
-        var size: String?
-
-        @Option(parsing: .unconditional, help: ArgumentHelp("Output frame rate (default: the first take's).", valueName: "rate"))
-        var fps: String?
+        @OptionGroup var export: ExportArguments
 
         @Flag(help: "Replace the output file if it exists.")
         var overwrite = false
+
+        @Option(help: ArgumentHelp("Write per-stage frame timings, queue occupancy and resource use there as JSON after the export (the schema of 'vrender bench --json').", valueName: "file.json"))
+        var timings: String?
 
         @OptionGroup var reporting: ProgressOptions
 
         @OptionGroup var backend: GPUOptions
 
-        static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
-
         func validate() throws {
-            if inputs.isEmpty { throw ValidationError("give at least one input take") }
-            if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be between 0 and 51, got \(crf)") }
-            if let preset, !Self.presets.contains(preset) {
-                throw ValidationError("--preset '\(preset)' is not one of \(Self.presets.joined(separator: ", "))")
-            }
-            if let size, ValueSyntax.size(size) == nil {
-                throw ValidationError("--size '\(size)' is not WxH with even, positive sides (e.g. 1280x720)")
-            }
-            if let fps, ValueSyntax.frameRate(fps) == nil {
-                throw ValidationError("--fps '\(fps)' is not a frame rate between 0 and 1000 (e.g. 30, 29.97, 30000/1001)")
-            }
-            if let audioTrack, audioTrack < 1 { throw ValidationError("--audio-track must be 1 or more, got \(audioTrack)") }
-            if let output {
-                let ext = (output as NSString).pathExtension.lowercased()
-                if ext.isEmpty {
-                    throw ValidationError("-o '\(output)' has no file extension; the extension picks the container (.mov, .mp4, .mkv or .webm)")
-                }
-                if !OutputFile.containerExtensions.contains(ext) {
-                    throw ValidationError("-o '\(output)': vrender writes .mov, .mp4, .m4v, .mkv or .webm, not .\(ext)")
-                }
-            }
+            try ExportArguments.validate(output: output)
         }
 
         func run() throws {
-            let options = ExportOptions(
-                inputs: inputs, output: output ?? "export.mov", outputIsDefault: output == nil, audioTrack: audioTrack,
-                filter: try FilterRegistry.chain(filter),
-                codec: codec.request, crf: crf, preset: preset,
-                size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate),
-                overwrite: overwrite, gpu: backend.gpu, verbose: reporting.verbose)
+            var options = try export.options(gpu: backend.gpu)
+            options.output = output ?? "export.mov"
+            options.outputIsDefault = output == nil
+            options.overwrite = overwrite
+            options.verbose = reporting.verbose
+            options.timingsOutput = timings
             let printer = ProgressPrinter(style: reporting.resolvedStyle)
             let exporter = Exporter(options: options) { printer.report($0) }
             let interruptSources = InterruptHandling.install { exporter.cancel() }
@@ -143,6 +101,73 @@ extension VRender {
             return "\(summary.output): \(String(format: "%.2f", summary.duration)) s, \(summary.frames) frames, "
                 + "\(summary.width)x\(summary.height) \(codecs), \(megabytes) in \(String(format: "%.2f", summary.wallSeconds)) s (\(summary.mode))"
         }
+    }
+}
+
+/// What an export is asked, shared by `vrender concat` and `vrender bench concat`: the inputs
+/// and every option that shapes the output, with their checks. The output file, `--overwrite`
+/// and reporting differ between the two and stay with each command.
+struct ExportArguments: ParsableArguments {
+    @Argument(help: ArgumentHelp("Takes to join, in order (.mov, .mp4, .mkv, .webm, ...), or a takes folder (joined in its takes.json order).", valueName: "input"))
+    var inputs: [String] = []
+
+    @Option(name: .customLong("audio-track"), parsing: .unconditional,
+            help: ArgumentHelp("Keep only audio track N (1-based) of each take. Default: every track when all takes have the same number, else track 1.", valueName: "N"))
+    var audioTrack: Int?
+
+    @Option(help: ArgumentHelp("Filter or comma-separated chain to apply (see 'vrender filters').", valueName: "name"))
+    var filter = "none"
+
+    @Option(help: "Video codec: auto (stream copy when possible, else hevc, else h264; vp9 for .webm), hevc, h264, ffv1 (lossless), vp9, av1, or copy (stream copy or fail).")
+    var codec: CodecArgument = .auto
+
+    @Option(parsing: .unconditional, help: "Constant rate factor for the video encoder (0-51; lower is better quality).")
+    var crf: Int?
+
+    @Option(help: ArgumentHelp("Encoder preset, ultrafast ... veryslow (default veryfast).", valueName: "name"))
+    var preset: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Output canvas WxH (default: the first take's upright size).", valueName: "WxH"))
+    var size: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Output frame rate (default: the first take's).", valueName: "rate"))
+    var fps: String?
+
+    static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    func validate() throws {
+        if inputs.isEmpty { throw ValidationError("give at least one input take") }
+        if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be between 0 and 51, got \(crf)") }
+        if let preset, !Self.presets.contains(preset) {
+            throw ValidationError("--preset '\(preset)' is not one of \(Self.presets.joined(separator: ", "))")
+        }
+        if let size, ValueSyntax.size(size) == nil {
+            throw ValidationError("--size '\(size)' is not WxH with even, positive sides (e.g. 1280x720)")
+        }
+        if let fps, ValueSyntax.frameRate(fps) == nil {
+            throw ValidationError("--fps '\(fps)' is not a frame rate between 0 and 1000 (e.g. 30, 29.97, 30000/1001)")
+        }
+        if let audioTrack, audioTrack < 1 { throw ValidationError("--audio-track must be 1 or more, got \(audioTrack)") }
+    }
+
+    /// `-o FILE`: an extension that picks a container vrender writes.
+    static func validate(output: String?) throws {
+        guard let output else { return }
+        let ext = (output as NSString).pathExtension.lowercased()
+        if ext.isEmpty {
+            throw ValidationError("-o '\(output)' has no file extension; the extension picks the container (.mov, .mp4, .mkv or .webm)")
+        }
+        if !OutputFile.containerExtensions.contains(ext) {
+            throw ValidationError("-o '\(output)': vrender writes .mov, .mp4, .m4v, .mkv or .webm, not .\(ext)")
+        }
+    }
+
+    /// The options as the library takes them (output "export.mov" until the command sets its
+    /// own); `validate()` has checked their syntax.
+    func options(gpu: FilterBackendChoice) throws -> ExportOptions {
+        ExportOptions(inputs: inputs, output: "export.mov", audioTrack: audioTrack, filter: try FilterRegistry.chain(filter),
+                      codec: codec.request, crf: crf, preset: preset,
+                      size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate), gpu: gpu)
     }
 }
 

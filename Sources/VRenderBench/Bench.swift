@@ -1,1 +1,0 @@
-// Placeholder: `vrender bench` lands here (issue 9).
