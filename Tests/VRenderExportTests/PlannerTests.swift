@@ -238,3 +238,34 @@ private func coloured(_ info: MediaInfo, _ colour: ColourDescription, pixelForma
         #expect(mixed.colour.toneMapped == [true, false] && mixed.colour.output == .bt709)
     }
 }
+
+@Suite("Codec threads of a transcode")
+struct CodecThreadsTests {
+    private func threads(takes: [MediaInfo], codec: VideoCodecChoice, size: (Int, Int)? = nil) throws -> CodecThreads {
+        let plan = try ExportPlanner.plan(takes: takes, options: try options("mono", codec: .encode(codec), size: size,
+                                                                             output: "out.mkv"))
+        #expect(plan.mode == .transcode)
+        return CodecThreads.forTranscode(of: plan, processors: 6)
+    }
+
+    @Test("x264: one decoder thread (the pipeline overlaps decoding), one encoder thread per processor")
+    func h264() throws {
+        let chosen = try threads(takes: [take("a.mp4", width: 1920, height: 1080), take("b.mp4")], codec: .h264)
+        #expect(chosen == CodecThreads(decoder: 1, encoder: 6))
+    }
+
+    @Test("x265 keeps its own pool; the decoder still gets one thread")
+    func hevc() throws {
+        #expect(try threads(takes: [take("a.mp4")], codec: .hevc) == CodecThreads(decoder: 1, encoder: 0))
+        #expect(try threads(takes: [take("a.mp4")], codec: .auto) == CodecThreads(decoder: 1, encoder: 0))
+    }
+
+    @Test("a big downscale or a cheap encoder leaves the decoder libavcodec's threads")
+    func decoderMayBeTheBottleneck() throws {
+        let uhd = take("uhd.mp4", width: 3840, height: 2160)
+        #expect(try threads(takes: [uhd], codec: .h264, size: (1920, 1080)).decoder == 0)
+        #expect(try threads(takes: [uhd], codec: .h264, size: (2880, 1620)).decoder == 1)   // 56 % of the pixels kept
+        #expect(try threads(takes: [take("a.mp4")], codec: .ffv1) == .codecsChoice)
+        #expect(try threads(takes: [take("a.mp4")], codec: .vp9) == .codecsChoice)
+    }
+}

@@ -11,6 +11,8 @@ struct ReaderStage {
     let audio: [BoundedQueue<PacketEvent>]
     let packets: ObjectPool<Packet>
     let damage: DamageLog
+    /// The video decoders' thread count (`CodecThreads.decoder`).
+    let videoDecoderThreads: Int
     /// Per video packet read; audio packets and opening takes are its other time.
     let timer: StageTimer?
 
@@ -22,7 +24,8 @@ struct ReaderStage {
         for (index, take) in plan.takes.enumerated() {
             timer?.begin()
             let demuxer = try openDemuxer(take.path)
-            let videoDecoder = plan.mode == .transcode ? try Decoder(demuxer: demuxer, streamIndex: take.video.index) : nil
+            let videoDecoder = plan.mode == .transcode ? try Decoder(demuxer: demuxer, streamIndex: take.video.index, threads: videoDecoderThreads)
+                : nil
             timer?.otherDone()
             guard video.push(.takeStart(index: index, decoder: videoDecoder.map(OwnershipTransfer.init))) else { return }
             var routes = [take.video.index: video]

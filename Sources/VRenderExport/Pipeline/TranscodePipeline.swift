@@ -29,6 +29,7 @@ final class TranscodePipeline {
     private let progress: ProgressThrottle
     private let damage: DamageLog
     private let makeExecutor: ExecutorFactory
+    private let codecThreads: CodecThreads
     private let stages = StageGroup()
     /// Every member nil when timings are off.
     private let timers: ExportTimers
@@ -57,6 +58,7 @@ final class TranscodePipeline {
         self.progress = progress
         self.damage = damage
         self.makeExecutor = makeExecutor
+        codecThreads = plan.mode == .transcode ? .forTranscode(of: plan) : .codecsChoice
         audioPackets = (0..<plan.audio.trackCount).map { _ in BoundedQueue<PacketEvent>(capacity: 256) }
         producers = ProducerCount(1 + plan.audio.trackCount, of: toMux)
         let (width, height, tenBit) = (plan.canvasWidth, plan.canvasHeight, plan.colour.tenBit)
@@ -127,6 +129,7 @@ final class TranscodePipeline {
                                             frameRate: plan.frameRate, crf: options.crf, preset: options.preset ?? "veryfast")
         settings.colour = plan.colour.output
         settings.tenBit = plan.colour.tenBit
+        settings.threads = codecThreads.encoder
         return try Encoder.video(settings, globalHeader: globalHeader)
     }
 
@@ -154,7 +157,7 @@ final class TranscodePipeline {
 
     private func startReader() {
         let reader = ReaderStage(plan: plan, video: videoPackets, audio: audioPackets, packets: packetPool, damage: damage,
-                                 timer: timers.demux)
+                                 videoDecoderThreads: codecThreads.decoder, timer: timers.demux)
         stages.start("vrender.read") { try reader.run() }
     }
 
