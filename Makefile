@@ -6,7 +6,7 @@ BIN_RELEASE := .build/release/vrender
 TEST_MEDIA := .build/test-media
 DEMO_OUT := out/demo
 
-.PHONY: all deps build release demo test test-media test-vivid test-trial bench bench-export clean help
+.PHONY: all deps build release demo test test-media test-vivid test-trial bench bench-ci bench-export clean help
 
 all: build
 
@@ -14,6 +14,7 @@ help:
 	@echo "make demo    install what is missing, build, record three synthetic takes and export them with mono"
 	@echo "make test    install what is missing, build, run every test"
 	@echo "make bench   run the benchmarks (Benchmarks/, a package of its own)"
+	@echo "make bench-ci  a short run of every benchmark suite, gated on allocation counts, frame counts and costs vs memcpy"
 
 deps:
 	@scripts/install-deps.sh
@@ -54,6 +55,11 @@ test-trial: release
 
 bench: release
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
+
+# CI's gate: a short run of every suite (a minute and a half once built; the first build of the
+# Benchmarks package takes a few minutes more), checked against Benchmarks/Tools/BenchGate/GateRules.swift.
+bench-ci: deps
+	SWIFT=$(SWIFT) Benchmarks/bench-ci.sh
 
 bench-export: release
 	Benchmarks/export-vs-ffmpeg.sh

@@ -3,6 +3,11 @@
 // ordo-one/benchmark nor pays for building it (see Benchmarks/README.md).
 //
 //     cd Benchmarks && swift package --disable-sandbox benchmark     (or `make bench` at the root)
+//     Benchmarks/bench-ci.sh                                         (or `make bench-ci`: the CI gate)
+//
+// The harness runs every executable target whose folder sits in a folder named Benchmarks (here
+// Benchmarks/Benchmarks/*) as a suite; BenchGate (Tools/BenchGate, out of its way) checks a
+// run's results against Tools/BenchGate/GateRules.swift.
 import PackageDescription
 
 let package = Package(
@@ -17,7 +22,10 @@ let package = Package(
     targets: [
         .target(
             name: "BenchmarkSupport",
-            dependencies: [.product(name: "VRenderCore", package: "vrender")],
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "VRenderCore", package: "vrender"),
+            ],
             path: "Benchmarks/BenchmarkSupport"
         ),
         .executableTarget(
@@ -34,6 +42,7 @@ let package = Package(
         .executableTarget(
             name: "CaptureBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "VRenderCapture", package: "vrender"),
                 .product(name: "VRenderMedia", package: "vrender"),
@@ -53,6 +62,27 @@ let package = Package(
             ],
             path: "Benchmarks/VulkanBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "ExportBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "VRenderCore", package: "vrender"),
+                .product(name: "VRenderFilters", package: "vrender"),
+                .product(name: "VRenderMedia", package: "vrender"),
+                .product(name: "VRenderExport", package: "vrender"),
+            ],
+            path: "Benchmarks/ExportBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "BenchGate",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Tools/BenchGate"
         ),
     ],
     swiftLanguageModes: [.v6]

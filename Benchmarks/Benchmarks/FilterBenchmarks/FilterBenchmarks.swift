@@ -10,6 +10,9 @@
 //   4:2:0 picture of 720p, 1080p or 2160p, source to a separate destination, all threads
 //   (ProcessInfo.activeProcessorCount), next to `memcpy <size> 4:2:0 frame` of the same bytes.
 // - `cpu chain sepia,chrome,noir 1080p`: three fused colour filters in one chain, all threads.
+// - `cost <filter> 1 thread` (CostBenchmarks.swift): what the CI gate checks, a kernel's CPU
+//   time against a memcpy of its (small) frame in the same iteration. The gate also reads the
+//   mallocs per frame of `mono 1080p 1 thread` and `mono 1080p all threads`.
 //
 // One iteration is one frame (scaling factor 1), so `Throughput (# / s)` is frames per second and
 // `Time (wall clock)` is the time per frame. The queue benchmark uses 1000 items per iteration
@@ -70,11 +73,7 @@ final class HandOffRig: @unchecked Sendable {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.throughput, .wallClock],
-        warmupIterations: 5,
-        maxDuration: .seconds(3),
-        maxIterations: 10_000)
+    Benchmark.defaultConfiguration = RunLength.suiteDefault()
 
     let width = 1920, height = 1080
     let source = Picture420(width: width, height: height)
@@ -82,7 +81,8 @@ let benchmarks: @Sendable () -> Void = {
     let mono = FilterChain([MonoFilter()])
     let allThreads = ProcessInfo.processInfo.activeProcessorCount
 
-    Benchmark("mono 1080p 1 thread") { benchmark in
+    let withMallocs = Benchmark.Configuration(metrics: [.throughput, .wallClock, .mallocCountTotal])
+    Benchmark("mono 1080p 1 thread", configuration: withMallocs) { benchmark in
         for _ in benchmark.scaledIterations {
             mono.run(source: source.image, destination: destination.image, threads: 1)
         }
@@ -90,7 +90,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("mono 1080p all threads",
-              configuration: .init(tags: ["threads": "\(allThreads)"])) { benchmark in
+              configuration: .init(metrics: withMallocs.metrics, tags: ["threads": "\(allThreads)"])) { benchmark in
         for _ in benchmark.scaledIterations {
             mono.run(source: source.image, destination: destination.image, threads: allThreads)
         }
@@ -129,6 +129,8 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+
+    registerCostBenchmarks()
 
     let fusedChain = FilterChain([SepiaFilter(), ChromeFilter(), NoirFilter()])
     Benchmark("cpu chain sepia,chrome,noir 1080p",

@@ -9,6 +9,8 @@
 //   no overlap, for comparison.
 // - `memcpy <size> 4:2:0 frame (vulkan)`: copying the same frame's bytes, the bandwidth bound,
 //   in this executable so the ratio comes from one run.
+// - `vulkan mono 1080p` and `vulkan mono 1080p, 1 in flight` also count mallocs per frame
+//   (nearly all the driver's); the CI gate checks the second's.
 //
 // Programs: every registered filter's (`none` included: the identity program), so the table
 // reads like the CPU one; the shader does the same work for every program.
@@ -85,11 +87,7 @@ final class EngineRig: @unchecked Sendable {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.throughput, .wallClock],
-        warmupIterations: 5,
-        maxDuration: .seconds(3),
-        maxIterations: 10_000)
+    Benchmark.defaultConfiguration = RunLength.suiteDefault()
 
     let sizes = [("720p", 1280, 720), ("1080p", 1920, 1080), ("2160p", 3840, 2160)]
     for (label, width, height) in sizes {
@@ -109,6 +107,8 @@ let benchmarks: @Sendable () -> Void = {
         return
     }
     let deviceTag = ["device": device.name]
+    let defaultMetrics = Benchmark.defaultConfiguration.metrics
+    let withMallocs = defaultMetrics + [.mallocCountTotal]
     // Every registered filter, as `--filter NAME --gpu vulkan` runs it.
     let programs = FilterRegistry.all.compactMap { filter -> (String, ColorProgram)? in
         (filter as? any ColorProgramFilter).map { (filter.descriptor.name, $0.program) }
@@ -120,8 +120,9 @@ let benchmarks: @Sendable () -> Void = {
             for depth in depths {
                 let rig = EngineRig(width: width, height: height, programs: [program], depth: depth)
                 let title = depth == 1 ? "vulkan \(name) \(label), 1 in flight" : "vulkan \(name) \(label)"
+                let countsMallocs = name == "mono" && label == "1080p"
                 Benchmark(title,
-                          configuration: .init(tags: deviceTag),
+                          configuration: .init(metrics: countsMallocs ? withMallocs : defaultMetrics, tags: deviceTag),
                           closure: { benchmark in
                               for _ in benchmark.scaledIterations {
                                   if depth == 1 { try rig.synchronousFrame() } else { try rig.pipelinedFrame() }
