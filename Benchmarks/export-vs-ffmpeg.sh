@@ -96,9 +96,10 @@ cat "${takes[@]}" > /dev/null   # warm the page cache so no run pays for the fir
 
 # --- running and timing ----------------------------------------------------------------------
 # timed NAME CMD...: runs CMD with its output in $logs/NAME.log; sets `seconds` (wall time) and
-# `rss_kb` (peak resident set size, empty without GNU time). A failing command stops the script.
+# `rss_kb` (peak resident set size) and `cpu_seconds` (user + system), both empty without GNU time. A failing command stops the script.
 seconds=""
 rss_kb=""
+cpu_seconds=""
 timed() {
     local name=$1; shift
     local log=$logs/$name.log rss_file=$logs/$name.time start end
@@ -112,8 +113,12 @@ timed() {
     fi
     end=$(date +%s%N)
     seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-    rss_kb=""
-    $have_time && rss_kb=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$rss_file")
+    rss_kb="" cpu_seconds=""
+    if $have_time; then
+        rss_kb=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$rss_file")
+        # CPU seconds of every thread: user + system.
+        cpu_seconds=$(awk -F: '/User time|System time/ { sum += $2 } END { printf "%.2f", sum }' "$rss_file")
+    fi
     return 0
 }
 
@@ -132,7 +137,7 @@ describe() {
 }
 
 out=$work/out
-mono_v=() mono_f=() copy_v=() copy_f=() rss_mono3=() rss_ff3=()
+mono_v=() mono_f=() copy_v=() copy_f=() rss_mono3=() rss_ff3=() cpu_v=() cpu_f=()
 echo "export-vs-ffmpeg: $runs run(s) of each command; logs in $logs" >&2
 for ((run = 1; run <= runs; run++)); do
     # Alternate which tool goes first so neither always runs on a warmer machine.
@@ -142,12 +147,12 @@ for ((run = 1; run <= runs; run++)); do
         if [[ $tool == vrender ]]; then
             timed "mono-vrender-$run" "$vrender" concat "${takes[@]}" --filter mono --codec h264 \
                 --preset veryfast --crf 23 -o "$out/out.mp4" --overwrite --progress none
-            mono_v+=("$seconds"); rss_mono3+=("$rss_kb")
+            mono_v+=("$seconds"); rss_mono3+=("$rss_kb"); cpu_v+=("$cpu_seconds")
             echo "  run $run: vrender mono  ${seconds} s" >&2
         else
             timed "mono-ffmpeg-$run" "$ffmpeg" -hide_banner -nostdin -f concat -safe 0 -i "$list" \
                 -vf hue=s=0 -c:v libx264 -preset veryfast -crf 23 -c:a aac -y "$out/out_ff.mp4"
-            mono_f+=("$seconds"); rss_ff3+=("$rss_kb")
+            mono_f+=("$seconds"); rss_ff3+=("$rss_kb"); cpu_f+=("$cpu_seconds")
             echo "  run $run: ffmpeg  mono  ${seconds} s" >&2
         fi
     done
@@ -187,6 +192,10 @@ echo "vrender $("$vrender" --version 2>/dev/null || echo '?') vs $("$ffmpeg" -ve
 printf '%-28s %12s %12s %16s\n' "job (median wall time)" "vrender s" "ffmpeg s" "vrender/ffmpeg"
 printf '%-28s %12s %12s %16s\n' "mono export, h264 veryfast" "$mono_v_med" "$mono_f_med" "$mono_ratio"
 printf '%-28s %12s %12s %16s\n' "stream copy to .mov" "$copy_v_med" "$copy_f_med" "$copy_ratio"
+if $have_time; then
+    cpu_v_med=$(median "${cpu_v[@]}") cpu_f_med=$(median "${cpu_f[@]}")
+    printf '%-28s %12s %12s %16s\n' "mono export, CPU s (u+s)" "$cpu_v_med" "$cpu_f_med" "$(ratio "$cpu_v_med" "$cpu_f_med")"
+fi
 printf '%-28s %12s %12s\n' "peak RSS, mono (MB)" "vrender" "ffmpeg"
 printf '%-28s %12s %12s\n' "  3 takes (15 s)" "$(megabytes "$rss3_kb")" "$(megabytes "$rssff_kb")"
 printf '%-28s %12s %12s\n' "  9 takes (45 s)" "$(megabytes "$rss9_kb")" "-"
@@ -194,6 +203,7 @@ echo "outputs: vrender mono $(describe "$out/out.mp4"); ffmpeg mono $(describe "
 echo "         vrender copy $(describe "$out/copy.mov"); ffmpeg copy $(describe "$out/copy_ff.mov")"
 echo "all runs (s): mono vrender $(joined "${mono_v[@]}") | ffmpeg $(joined "${mono_f[@]}");" \
      "copy vrender $(joined "${copy_v[@]}") | ffmpeg $(joined "${copy_f[@]}")"
+$have_time && echo "all runs (CPU s): mono vrender $(joined "${cpu_v[@]}") | ffmpeg $(joined "${cpu_f[@]}")"
 
 if [[ -n $json_out ]]; then
     num_or_null() { [[ -n $1 ]] && printf '%s' "$1" || printf 'null'; }
@@ -209,7 +219,9 @@ if [[ -n $json_out ]]; then
     "ffmpeg_seconds": [$(joined "${mono_f[@]}")],
     "vrender_median_seconds": $mono_v_med,
     "ffmpeg_median_seconds": $mono_f_med,
-    "ratio_vrender_over_ffmpeg": $mono_ratio
+    "ratio_vrender_over_ffmpeg": $mono_ratio,
+    "vrender_cpu_seconds": [$(joined "${cpu_v[@]}")],
+    "ffmpeg_cpu_seconds": [$(joined "${cpu_f[@]}")]
   },
   "copy": {
     "vrender_seconds": [$(joined "${copy_v[@]}")],
