@@ -17,14 +17,7 @@ public struct BenchFiles: Sendable {
     /// Throws `VRenderError.output` naming the file.
     func check() throws {
         for path in [json, plot].compactMap({ $0 }) {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw VRenderError.output(path, "is a directory")
-            }
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw VRenderError.output(path, "directory \(folder) does not exist")
-            }
+            try AtomicFile(path: path).checkTarget()
         }
     }
 

@@ -100,6 +100,21 @@ public struct AtomicFile: Sendable {
     }
 
     /// The directory ("." for a bare name) and the file name of `path`.
+    /// Checks, before any work is done, that the target can be written: it is not a directory,
+    /// its directory exists, and (unless `overwrite`) it does not exist yet. Throws
+    /// `VRenderError.output` naming the target. (The write itself reports what goes wrong later.)
+    public func checkTarget(overwrite: Bool = true) throws {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR { throw VRenderError.output(path, "is a directory") }
+            if !overwrite { throw VRenderError.output(path, "already exists (use --overwrite to replace it)") }
+        }
+        let directory = Self.split(path).directory
+        guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw VRenderError.output(path, "directory \(directory) does not exist")
+        }
+    }
+
     private static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let directory = String(path[..<slash])

@@ -130,14 +130,7 @@ public final class Exporter: Sendable {
         where URL(fileURLWithPath: other).standardizedFileURL.resolvingSymlinksInPath().path == target {
             throw VRenderError.output(path, "is also \(other == options.output ? "the output" : "an input"); give --timings a file of its own")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw VRenderError.output(path, "is a directory")
-        }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw VRenderError.output(path, "directory \(directory) does not exist")
-        }
+        try AtomicFile(path: path).checkTarget()
     }
 
     /// Stops the timings' clocks, notes what the export was made with, and writes the report

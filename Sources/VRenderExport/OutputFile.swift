@@ -21,20 +21,13 @@ public struct OutputFile: Sendable {
         for input in inputs where URL(fileURLWithPath: input).standardizedFileURL.resolvingSymlinksInPath().path == target {
             throw VRenderError.output(path, "is also an input; an export never modifies its takes")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw VRenderError.output(path, "is a directory") }
-            if !overwrite { throw VRenderError.output(path, "already exists (use --overwrite to replace it)") }
-        }
-        let directory = url.deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw VRenderError.output(path, "directory \(directory) does not exist")
-        }
+        let file = AtomicFile(path: path)
+        try file.checkTarget(overwrite: overwrite)
         guard Self.containerExtensions.contains(url.pathExtension.lowercased()) else {
             throw VRenderError.output(path, "unsupported container '.\(url.pathExtension)' (use .mov, .mp4 or .mkv)")
         }
         self.path = path
-        file = AtomicFile(path: path)
+        self.file = file
     }
 
     /// Flushes the finished temporary file to disk and renames it onto the target.

@@ -109,4 +109,22 @@ import VRenderTestSupport
         #expect(error?.subject == file.path)
         #expect(try Self.contents(of: folder).isEmpty)
     }
+
+    @Test func checkTargetRefusesFoldersMissingFoldersAndExistingFilesWithoutOverwrite() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: false)
+        try Self.write("old", with: AtomicFile(path: folder + "/old.txt"))
+        try AtomicFile(path: folder + "/new.txt").checkTarget(overwrite: false)
+        try AtomicFile(path: folder + "/old.txt").checkTarget(overwrite: true)
+        let cases: [(path: String, overwrite: Bool, reason: String)] = [
+            (folder + "/sub", true, "is a directory"),
+            (folder + "/old.txt", false, "already exists (use --overwrite to replace it)"),
+            (folder + "/missing/new.txt", true, "directory \(folder)/missing does not exist"),
+            (folder + "/old.txt/new.txt", true, "directory \(folder)/old.txt does not exist"),
+        ]
+        for (path, overwrite, reason) in cases {
+            let error = Self.failure { try AtomicFile(path: path).checkTarget(overwrite: overwrite) }
+            #expect(error == VRenderError.output(path, reason), "\(path)")
+        }
+        #expect(try Self.contents(of: folder) == ["old.txt", "sub"])
+    }
 }
