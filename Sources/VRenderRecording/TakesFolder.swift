@@ -29,7 +29,9 @@ public enum TakesFolder {
         guard FileManager.default.fileExists(atPath: manifestPath(directory)) else {
             throw VRenderError.input(directory, "no \(TakesManifest.fileName) (not a takes folder; 'vrender capture --out' makes one)")
         }
-        return try TakesManifest.load(from: directory)
+        let manifest = try TakesManifest.load(from: directory)
+        try requireEntriesInside(manifest, directory: directory)
+        return manifest
     }
 
     /// The take `name` means: its 1-based number as `vrender takes list` shows it, or its file name
@@ -53,9 +55,8 @@ public enum TakesFolder {
         var removed: [TakeEntry] = []
         for index in doomed.sorted(by: >) {
             let take = manifest.takes.remove(at: index)
-            // Only names that stay inside the folder are unlinked: a hostile manifest must not
-            // make `takes rm` delete files elsewhere.
-            for file in [take.file, take.thumbnail].compactMap({ $0 }) where isPlainName(file) {
+            // `manifest(in:)` refused any entry leading outside the folder, so these stay inside.
+            for file in [take.file, take.thumbnail].compactMap({ $0 }) {
                 unlink(join(directory, file))
             }
             removed.insert(take, at: 0)
@@ -85,15 +86,17 @@ public enum TakesFolder {
         let directory = trimmingTrailingSlashes(directory)
         try requireFolder(directory)
         if FileManager.default.fileExists(atPath: manifestPath(directory)) {
-            let manifest = try TakesManifest.load(from: directory)
+            let manifest = try manifest(in: directory)
             guard !manifest.takes.isEmpty else {
                 throw VRenderError.input(directory, "has no takes (\(TakesManifest.fileName) lists none)")
             }
-            let root = try realPath(directory)
-            let paths = try manifest.takes.enumerated().map { number, take in
-                try checkedPath(of: take.file, entry: number + 1, directory: directory, root: root)
+            let paths = manifest.takes.enumerated().map { number, take in
+                (path: join(directory, take.file), entry: number + 1)
             }
-            return (paths, .manifest)
+            for (path, entry) in paths where !FileManager.default.fileExists(atPath: path) {
+                throw VRenderError.input(path, "listed in \(TakesManifest.fileName) (entry \(entry)) but missing")
+            }
+            return (paths.map(\.path), .manifest)
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { name in
             guard !name.hasPrefix("."), videoExtensions.contains((name as NSString).pathExtension.lowercased()) else { return false }
@@ -138,31 +141,32 @@ public enum TakesFolder {
 
     // MARK: - Paths
 
-    /// `DIR/FILE` for one manifest entry, or an error naming `takes.json` and the entry.
-    private static func checkedPath(of file: String, entry: Int, directory: String, root: String) throws -> String {
+    /// Every name `manifest` lists (videos and thumbnails) must stay inside the folder: a takes
+    /// folder may come from someone else, and `takes rm` deletes what its entries name. Throws an
+    /// error naming `takes.json` and the entry. Names need not exist (a take may be missing).
+    private static func requireEntriesInside(_ manifest: TakesManifest, directory: String) throws {
+        let root = try realPath(directory)
+        for (number, take) in manifest.takes.enumerated() {
+            for name in [take.file, take.thumbnail].compactMap({ $0 }) {
+                try requireInside(name, entry: number + 1, directory: directory, root: root)
+            }
+        }
+    }
+
+    /// One manifest name: relative, no `..`, and not a symbolic link (at any level) that leads
+    /// out of `root`, the folder's real path.
+    private static func requireInside(_ name: String, entry: Int, directory: String, root: String) throws {
         func refuse(_ why: String) -> VRenderError {
-            VRenderError.input(manifestPath(directory), "entry \(entry) '\(file)' \(why)")
+            VRenderError.input(manifestPath(directory), "entry \(entry) '\(name)' \(why)")
         }
-        guard !file.isEmpty else { throw refuse("is empty") }
-        guard !file.hasPrefix("/") else { throw refuse("is an absolute path; entries must be inside the folder") }
-        guard !file.split(separator: "/").contains("..") else { throw refuse("leads outside the folder ('..')") }
-        let path = join(directory, file)
-        let resolved: String
-        do {
-            resolved = try realPath(path)
-        } catch {
-            throw VRenderError.input(path, "listed in \(TakesManifest.fileName) (entry \(entry)) but missing")
-        }
-        // A symbolic link inside the folder may still point anywhere.
+        guard !name.isEmpty else { throw refuse("is empty") }
+        guard !name.hasPrefix("/") else { throw refuse("is an absolute path; entries must be inside the folder") }
+        guard !name.split(separator: "/").contains("..") else { throw refuse("leads outside the folder ('..')") }
+        // A symbolic link inside the folder may still point anywhere; a missing name cannot.
+        guard let resolved = try? realPath(join(directory, name)) else { return }
         guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else {
             throw refuse("is a symbolic link leading outside the folder (to \(resolved))")
         }
-        return path
-    }
-
-    /// A file name with no folder part: what vrender itself writes into a manifest.
-    private static func isPlainName(_ file: String) -> Bool {
-        !file.isEmpty && !file.contains("/") && file != "." && file != ".."
     }
 
     private static func requireFolder(_ directory: String) throws {

@@ -69,6 +69,38 @@ import VRenderTestSupport
                 "\(String(describing: error))")
     }
 
+    /// A hostile takes.json must not make `takes list` show, or `takes rm` delete, anything
+    /// outside the folder: every reader refuses it, naming the entry, and nothing is deleted.
+    @Test(arguments: ["..", "absolute", "symlink", "thumbnail"])
+    func everyReaderRefusesEntriesLeadingOut(kind: String) throws {
+        let outside = TestMedia.scratchDirectory()
+        touch("precious.txt", in: outside)
+        touch("a.mov")
+        var hostile = entry("a.mov")
+        switch kind {
+        case "..": hostile.file = "../" + (outside as NSString).lastPathComponent + "/precious.txt"
+        case "absolute": hostile.file = outside + "/precious.txt"
+        case "symlink":
+            try FileManager.default.createSymbolicLink(atPath: directory + "/link.mov", withDestinationPath: outside + "/precious.txt")
+            hostile.file = "link.mov"
+        default: hostile.thumbnail = "../" + (outside as NSString).lastPathComponent + "/precious.txt"
+        }
+        try TakesManifest(takes: [entry("a.mov"), hostile]).save(to: directory)
+        let manifestBefore = try Data(contentsOf: URL(fileURLWithPath: directory + "/takes.json"))
+        let readers: [(String, () throws -> Void)] = [
+            ("list", { _ = try TakesFolder.manifest(in: self.directory) }),
+            ("rm", { try TakesFolder.remove(["2"], from: self.directory) }),
+            ("concat", { _ = try TakesFolder.takePaths(in: self.directory) }),
+        ]
+        for (reader, read) in readers {
+            let error = vrenderError(read)
+            #expect(error?.subject == directory + "/takes.json", "\(reader)")
+            #expect(error?.reason.hasPrefix("entry 2 '") == true, "\(reader): \(String(describing: error))")
+        }
+        #expect(FileManager.default.fileExists(atPath: outside + "/precious.txt"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/takes.json")) == manifestBefore)
+    }
+
     @Test func aMissingTakeIsNamed() throws {
         touch("a.mov")
         try writeManifest(["a.mov", "gone.mov"])
