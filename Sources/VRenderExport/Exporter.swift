@@ -125,9 +125,7 @@ public final class Exporter: Sendable {
     /// `--timings FILE`: a folder that exists, and neither the output nor an input.
     private func checkTimingsOutput() throws {
         guard let path = options.timingsOutput else { return }
-        let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-        for other in options.inputs + [options.output]
-        where URL(fileURLWithPath: other).standardizedFileURL.resolvingSymlinksInPath().path == target {
+        for other in options.inputs + [options.output] where OutputFile.isSameFile(other, path) {
             throw VRenderError.output(path, "is also \(other == options.output ? "the output" : "an input"); give --timings a file of its own")
         }
         try AtomicFile(path: path).checkTarget()

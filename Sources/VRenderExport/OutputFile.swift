@@ -13,12 +13,18 @@ public struct OutputFile: Sendable {
     /// The file extensions an export can write; the extension picks the container.
     public static let containerExtensions = ["mov", "mp4", "m4v", "mkv", "webm"]
 
+    /// True when both paths lead to the same file (`.`, `..` and symbolic links resolved), so an
+    /// output never overwrites an input or another output of the same run.
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        return resolved(first) == resolved(second)
+    }
+
     /// Checks the target before any work: not an input, not existing unless `overwrite`, in a
     /// directory that exists, with an extension FFmpeg can mux.
     public init(path: String, inputs: [String], overwrite: Bool) throws {
         let url = URL(fileURLWithPath: path)
-        let target = url.standardizedFileURL.resolvingSymlinksInPath().path
-        for input in inputs where URL(fileURLWithPath: input).standardizedFileURL.resolvingSymlinksInPath().path == target {
+        for input in inputs where Self.isSameFile(input, path) {
             throw VRenderError.output(path, "is also an input; an export never modifies its takes")
         }
         let file = AtomicFile(path: path)
