@@ -29,6 +29,11 @@ public enum TakesFolder {
         guard FileManager.default.fileExists(atPath: manifestPath(directory)) else {
             throw VRenderError.input(directory, "no \(TakesManifest.fileName) (not a takes folder; 'vrender capture --out' makes one)")
         }
+        return try checkedManifest(in: directory)
+    }
+
+    /// `DIR/takes.json`, known to exist, with every entry checked to stay inside the folder.
+    private static func checkedManifest(in directory: String) throws -> TakesManifest {
         let manifest = try TakesManifest.load(from: directory)
         try requireEntriesInside(manifest, directory: directory)
         return manifest
@@ -86,7 +91,7 @@ public enum TakesFolder {
         let directory = trimmingTrailingSlashes(directory)
         try requireFolder(directory)
         if FileManager.default.fileExists(atPath: manifestPath(directory)) {
-            let manifest = try manifest(in: directory)
+            let manifest = try checkedManifest(in: directory)
             guard !manifest.takes.isEmpty else {
                 throw VRenderError.input(directory, "has no takes (\(TakesManifest.fileName) lists none)")
             }
