@@ -10,7 +10,8 @@ extension VRender {
             abstract: "Record and check golden frames of a video, or compare two videos frame by frame.",
             discussion: """
                 A golden is a folder: frames.txt (one line per decoded frame: index, pts, duration, \
-                size, pixel format, MD5 as 'ffmpeg -f framemd5' prints it) and reference PNGs of \
+                size, pixel format, MD5 as 'ffmpeg -noautorotate -f framemd5' prints it: frames as \
+                decoded, a rotation tag not applied) and reference PNGs of \
                 chosen frames. An exact golden must match every hash; a lossy one (recorded with \
                 --psnr or --ssim) must keep each reference frame within that tolerance.
                 """,
