@@ -93,6 +93,12 @@ public final class Muxer {
         matrix.withUnsafeBytes { data.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: 36) }
     }
 
+    /// Sets a container-level metadata tag (`creation_time`, `comment`, …); call before
+    /// `writeHeader`, which writes the tags the container can hold.
+    public func setMetadata(_ key: String, _ value: String) {
+        av_dict_set(&context.pointee.metadata, key, value, 0)
+    }
+
     /// Opens the file and writes the container header (`avio_open` + `avformat_write_header`).
     /// `options` are the muxer's private options, e.g. `["movflags": "frag_keyframe+empty_moov"]`.
     public func writeHeader(options: [String: String] = [:]) throws {

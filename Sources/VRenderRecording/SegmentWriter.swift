@@ -29,7 +29,7 @@ final class SegmentWriter {
 
     /// `number`: the take's number in its folder, from `TakesFolder.nextTakeNumber(in:)`.
     init(directory: String, number: Int, format: NegotiatedFormat, codec: VideoCodecChoice, live: Bool,
-         timers: (encode: StageTimer?, write: StageTimer?) = (nil, nil)) throws {
+         tags: [String: String] = [:], timers: (encode: StageTimer?, write: StageTimer?) = (nil, nil)) throws {
         self.timers = timers
         let stem = TakesFolder.takeFileStem(number: number)
         fileName = stem + ".mov"
@@ -40,6 +40,7 @@ final class SegmentWriter {
         encoder = try Encoder.video(Self.encoderSettings(format: format, codec: codec, live: live),
                                     globalHeader: muxer.needsGlobalHeader)
         stream = try muxer.addStream(from: encoder)
+        for (key, value) in tags { muxer.setMetadata(key, value) }
         try muxer.writeHeader(options: ["movflags": "frag_keyframe+empty_moov+default_base_moof"])
     }
 

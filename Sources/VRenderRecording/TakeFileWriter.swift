@@ -1,3 +1,4 @@
+import Foundation
 import VRenderCapture
 import VRenderCore
 import VRenderMedia
@@ -27,6 +28,8 @@ struct TakeFileRequest: Sendable {
     var number: Int
     var format: NegotiatedFormat
     var codec: VideoCodecChoice
+    /// The camera's name, kept in the file's tags (`TakeFileTags`) for `takes recover`.
+    var device: String = ""
     /// A live source: the encoder must keep up in real time.
     var live: Bool
     /// Per frame: time in the encoder, and writing its packets and thumbnail (nil: not timed).
@@ -42,6 +45,26 @@ extension SegmentWriter: TakeFileWriter {
     static let factory: TakeWriterFactory = { request in
         try SegmentWriter(directory: request.directory, number: request.number, format: request.format,
                           codec: request.codec, live: request.live,
+                          tags: TakeFileTags.tags(device: request.device, created: Date()),
                           timers: (encode: request.encodeTimer, write: request.writeTimer))
+    }
+}
+
+/// What a take's file says about itself, in container tags written with its header, so that
+/// `takes recover` can rebuild a take's entry when `takes.json` is lost: when it started
+/// (`creation_time`) and which camera recorded it (`comment`: "vrender take; device=NAME").
+public enum TakeFileTags {
+    static let commentPrefix = "vrender take; device="
+
+    static func tags(device: String, created: Date) -> [String: String] {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return ["creation_time": formatter.string(from: created), "comment": commentPrefix + device]
+    }
+
+    /// The camera named by a take's `comment` tag, nil when the tag is not vrender's.
+    public static func device(fromComment comment: String?) -> String? {
+        guard let comment, comment.hasPrefix(commentPrefix) else { return nil }
+        return String(comment.dropFirst(commentPrefix.count))
     }
 }

@@ -80,7 +80,7 @@ final class TakeWriterStage: @unchecked Sendable {
     /// The next take's file, numbered on from the last.
     private func openWriter() throws -> any TakeFileWriter {
         let request = TakeFileRequest(directory: plan.outputDirectory, number: nextNumber, format: format,
-                                      codec: plan.codec, live: live, encodeTimer: timers.encode, writeTimer: timers.write)
+                                      codec: plan.codec, device: deviceName, live: live, encodeTimer: timers.encode, writeTimer: timers.write)
         nextNumber += 1
         return try makeWriter(request)
     }

@@ -37,6 +37,31 @@ public struct TakeEntry: Sendable, Codable, Equatable {
     /// and written whatever packets it produced (frames an encoder holds back for its own
     /// look-ahead or frame threads leave the file later than this).
     public var latency: LatencySummary?
+    /// What reading the take back found when it ended (or was recovered); nil in takes
+    /// recorded before vrender verified them.
+    public var check: TakeCheck?
+}
+
+/// A take read back from disk after it was written: how many frames decode and how long it
+/// plays. `problem` says why a take is not good (nil: good).
+public struct TakeCheck: Sendable, Codable, Equatable {
+    /// Frames that decoded without an error.
+    public var decodableFrames: Int
+    /// Packets or frames the decoder reported damaged.
+    public var damagedFrames: Int
+    /// Seconds of video, from the first decodable frame to the end of the last.
+    public var duration: Double
+    /// Why the take is not good ("no decodable frames", "12 of 150 frames do not decode", …).
+    public var problem: String?
+
+    public init(decodableFrames: Int, damagedFrames: Int, duration: Double, problem: String?) {
+        self.decodableFrames = decodableFrames
+        self.damagedFrames = damagedFrames
+        self.duration = duration
+        self.problem = problem
+    }
+
+    public var isGood: Bool { problem == nil }
 }
 
 /// Percentiles of a latency distribution, in milliseconds.
