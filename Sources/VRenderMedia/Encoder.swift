@@ -28,11 +28,19 @@ public enum VideoCodecChoice: String, Sendable, CaseIterable {
 
     /// Encoder options besides size and rate, per encoder: fast settings that keep quality
     /// (x264/x265 take `preset`/`crf`; libvpx and libaom a CPU budget and constant quality).
-    func options(encoder: String, preset: String, crf: Int?) -> [String: String] {
+    /// `lowLatency`: every frame leaves the encoder as soon as it is encoded (no B-frames, no
+    /// look-ahead), so a capture killed mid-take loses only what it had not yet handed over.
+    func options(encoder: String, preset: String, crf: Int?, lowLatency: Bool = false) -> [String: String] {
+        let quality = crf.map { ["crf": String($0)] } ?? [:]
         switch encoder {
-        case "libx264": return ["preset": preset].merging(crf.map { ["crf": String($0)] } ?? [:]) { $1 }
+        case "libx264":
+            // zerolatency also swaps frame threads for slice threads, whose delay is none.
+            return ["preset": preset].merging(lowLatency ? ["tune": "zerolatency"] : [:]) { $1 }.merging(quality) { $1 }
         case "libx265":
-            return ["preset": preset, "x265-params": "log-level=error"].merging(crf.map { ["crf": String($0)] } ?? [:]) { $1 }
+            // Not x265's zerolatency tune: it forces one frame thread, ~40% slower at 720p on
+            // 2 cores; x265's own frame-thread count delays output by only a few frames.
+            let params = "log-level=error" + (lowLatency ? ":bframes=0:rc-lookahead=0" : "")
+            return ["preset": preset, "x265-params": params].merging(quality) { $1 }
         case "ffv1": return ["slicecrc": "1"]
         case "libvpx-vp9": return ["deadline": "good", "cpu-used": "5", "row-mt": "1", "crf": String(crf ?? 32)]
         case "libsvtav1": return ["preset": "10", "crf": String(crf ?? 35)]
@@ -61,6 +69,8 @@ public struct VideoEncoderSettings: Sendable {
     public var colour: ColourDescription?
     /// 10-bit 4:2:0 (`yuv420p10le`, HEVC Main 10) instead of 8-bit: HDR stays HDR.
     public var tenBit: Bool = false
+    /// Live capture: no B-frames and no look-ahead, so packets leave with their frames.
+    public var lowLatency: Bool = false
 
     public init(codec: VideoCodecChoice, width: Int, height: Int, frameRate: Rational,
                 crf: Int? = nil, preset: String = "veryfast", threads: Int = 0, keyframeInterval: Int? = nil) {
@@ -119,7 +129,8 @@ public final class Encoder {
             if let interval = settings.keyframeInterval { context.pointee.gop_size = Int32(interval) }
             if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             var options: OpaquePointer?
-            for (key, value) in settings.codec.options(encoder: candidate, preset: settings.preset, crf: settings.crf) {
+            for (key, value) in settings.codec.options(encoder: candidate, preset: settings.preset, crf: settings.crf,
+                                                             lowLatency: settings.lowLatency) {
                 av_dict_set(&options, key, value, 0)
             }
             if candidate == "ffv1" { context.pointee.level = 3 }   // FFV1 version 3: sliced, multithreaded

@@ -126,6 +126,17 @@ public final class Muxer {
         try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
     }
 
+    /// Fragmented QuickTime written with `movflags=frag_custom`: ends the fragment being built
+    /// (`av_write_frame(NULL)`) and hands it to the kernel (`avio_flush`), so it survives the
+    /// process being killed. Returns the file's size after it: every byte before belongs to a
+    /// complete fragment. Throws when the write failed (disk full, file too large, …).
+    public func flushFragment() throws -> Int64 {
+        try check(av_write_frame(context, nil), "av_write_frame(flush)")
+        avio_flush(context.pointee.pb)
+        try check(context.pointee.pb.pointee.error, "avio_flush")
+        return avio_tell(context.pointee.pb)
+    }
+
     /// Flushes interleaving buffers, writes the index (`av_write_trailer`) and closes the file.
     public func finish() throws {
         guard headerWritten else { return }

@@ -35,8 +35,13 @@ public struct RecordingPlan: Sendable {
 public enum RecorderEvent: Sendable {
     /// The source is open and about to capture in this format.
     case sourceOpened(name: String, format: NegotiatedFormat)
+    /// `--codec auto` on a live source: the codec this machine keeps up with, and why.
+    case codecChosen(LiveCodecCalibration.Choice)
     case takeStarted(index: Int)
     case takeFinished(TakeEntry)
+    /// A finished take was read back: its entry with `check` set. A check with a problem is
+    /// to be reported loudly (the take is empty or broken).
+    case takeChecked(TakeEntry)
     /// A control (a starting option, a script line or a key) was clamped or is unsupported, or
     /// the device went away: the message says how, naming the cause.
     case notice(String)
@@ -75,6 +80,8 @@ public final class Recorder: @unchecked Sendable {
     /// Keys, for interactive capture (nil in batch mode).
     private let commands: BoundedQueue<LiveCommand>?
     private let makeWriter: TakeWriterFactory
+    /// Picks `--codec auto`'s codec for a live source (nil: HEVC first, unmeasured).
+    private let chooseLiveCodec: LiveCodecCalibration.Chooser?
     /// Where the stages record their frame times and the ring its occupancy (nil: not measured).
     private let timings: StageTimings?
 
@@ -86,13 +93,15 @@ public final class Recorder: @unchecked Sendable {
                             stop: StopSignal = StopSignal(), timings: StageTimings? = nil,
                             events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
         self.init(source: source, plan: plan, commands: commands, stop: stop, writers: SegmentWriter.factory,
-                  timings: timings, events: events)
+                  liveCodec: LiveCodecCalibration.measure, timings: timings, events: events)
     }
 
     /// As the public initializer, with the writer each take is written through (tests).
     init(source: any CaptureSource, plan: RecordingPlan, commands: BoundedQueue<LiveCommand>? = nil,
-         stop: StopSignal = StopSignal(), writers: @escaping TakeWriterFactory, timings: StageTimings? = nil,
+         stop: StopSignal = StopSignal(), writers: @escaping TakeWriterFactory,
+         liveCodec: LiveCodecCalibration.Chooser? = nil, timings: StageTimings? = nil,
          events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
+        chooseLiveCodec = liveCodec
         self.source = source
         self.plan = plan
         self.commands = commands
@@ -122,8 +131,10 @@ public final class Recorder: @unchecked Sendable {
             ring.trackOccupancy()
             timings.watch("ring") { ring.occupancy }
         }
-        let writer = TakeWriterStage(ring: ring, plan: plan, format: format, deviceName: source.name,
-                                     live: source.isLive, log: log, manifest: try TakesManifest.load(from: plan.outputDirectory),
+        let store = ManifestStore(directory: plan.outputDirectory, manifest: try TakesManifest.load(from: plan.outputDirectory))
+        let checker = TakeChecker(store: store, events: events)
+        let writer = TakeWriterStage(ring: ring, plan: plan, codec: codec(for: format), format: format, deviceName: source.name,
+                                     live: source.isLive, log: log, store: store, checker: checker,
                                      firstNumber: try TakesFolder.nextTakeNumber(in: plan.outputDirectory),
                                      writers: makeWriter, timers: timers, events: events)
         let written = WriterOutcome()
@@ -141,8 +152,18 @@ public final class Recorder: @unchecked Sendable {
         source.stop()
         ring.finish()
         let entries = written.wait()
+        // Even after a failure: the takes that were finished get their checks.
+        checker.finish()
         if let captureError { throw captureError }
-        return try entries.get()
+        return try entries.get().map { store.entry(for: $0.file) ?? $0 }
+    }
+
+    /// The codec takes are written with: `--codec auto` on a live source is measured first.
+    private func codec(for format: NegotiatedFormat) -> VideoCodecChoice {
+        guard plan.codec == .auto, source.isLive, let chooseLiveCodec else { return plan.codec }
+        let choice = chooseLiveCodec(format)
+        events(.codecChosen(choice))
+        return choice.codec
     }
 
     private func announceSource() {

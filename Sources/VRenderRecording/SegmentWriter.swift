@@ -5,9 +5,10 @@ import VRenderImaging
 import VRenderMedia
 
 /// Encodes one take into `segment_<NNNN>_<UUID>.mov` (see `TakesFolder+Numbering.swift` for
-/// why the number), written fragmented (a fragment per keyframe,
-/// one per second) so that a take whose process is killed still plays up to its last fragment,
-/// plus a PNG thumbnail of the frame at 0.05 s. Confined to the writer thread.
+/// why the number), written fragmented: a fragment every quarter second, handed to the kernel
+/// at once, from an encoder that holds no frames back when live (`lowLatency`), so a take whose
+/// process is killed keeps all but its last half second (README "What vrender guarantees").
+/// Plus a PNG thumbnail of the frame at 0.05 s. Confined to the writer thread.
 final class SegmentWriter {
     let fileName: String
     let thumbnailName: String?
@@ -16,6 +17,14 @@ final class SegmentWriter {
     private let encoder: Encoder
     private let stream: Int
     private let frameRate: Rational
+    private let path: String
+    /// Packets per fragment: a quarter of a second's worth.
+    private let packetsPerFragment: Int
+    private var packetsInFragment = 0
+    /// The file's size after its last complete fragment: what `salvage()` cuts it back to.
+    private var durableBytes: Int64 = 0
+    private var packetsDurable = 0
+    private var packetsWritten = 0
     private var firstTime: Double?
     private var lastPts: Int64 = -1
     private(set) var frames = 0
@@ -36,27 +45,31 @@ final class SegmentWriter {
         thumbnailName = stem + ".png"
         thumbnailPath = directory + "/" + stem + ".png"
         frameRate = format.frameRate
-        muxer = try Muxer(path: directory + "/" + fileName, formatPath: fileName)
+        path = directory + "/" + fileName
+        packetsPerFragment = Swift.max(1, Int((format.frameRate.doubleValue * Self.fragmentSeconds).rounded(.down)))
+        muxer = try Muxer(path: path, formatPath: fileName)
         encoder = try Encoder.video(Self.encoderSettings(format: format, codec: codec, live: live),
                                     globalHeader: muxer.needsGlobalHeader)
         stream = try muxer.addStream(from: encoder)
         for (key, value) in tags { muxer.setMetadata(key, value) }
-        try muxer.writeHeader(options: ["movflags": "frag_keyframe+empty_moov+default_base_moof"])
+        // frag_custom: fragments end where `flushFragment` says, not at keyframes only.
+        try muxer.writeHeader(options: ["movflags": "frag_custom+empty_moov+default_base_moof"])
+        durableBytes = try muxer.flushFragment()
     }
 
-    /// Pixels per second above which live capture trades HEVC for H.264 to keep up on a
-    /// 2-core machine (HEVC ultrafast manages 1080p30 with little room to spare there).
-    static let hevcLivePixelRate = 1920.0 * 1080 * 30
+    /// Seconds of video per fragment: with a low-latency encoder, the most a kill can lose is
+    /// about this plus the frames in the ring.
+    static let fragmentSeconds = 0.25
 
-    /// A preset that keeps up: live capture must never fall behind, batch capture can afford
-    /// a better one.
+    /// A preset that keeps up: live capture must never fall behind (and holds no frames back),
+    /// batch capture can afford a better one. Live `--codec auto` was resolved before the
+    /// first take (`LiveCodecCalibration`).
     static func encoderSettings(format: NegotiatedFormat, codec: VideoCodecChoice, live: Bool) -> VideoEncoderSettings {
-        let pixelRate = Double(format.width * format.height) * format.frameRate.doubleValue
-        var chosen = codec
-        if live && codec == .auto && pixelRate > hevcLivePixelRate { chosen = .h264 }
         let keyframeInterval = Swift.max(1, Int(format.frameRate.doubleValue.rounded()))
-        return VideoEncoderSettings(codec: chosen, width: format.width, height: format.height, frameRate: format.frameRate,
-                                    preset: live ? "ultrafast" : "veryfast", keyframeInterval: keyframeInterval)
+        var settings = VideoEncoderSettings(codec: codec, width: format.width, height: format.height, frameRate: format.frameRate,
+                                            preset: live ? "ultrafast" : "veryfast", keyframeInterval: keyframeInterval)
+        settings.lowLatency = live
+        return settings
     }
 
     var codecName: String { encoder.name }
@@ -92,18 +105,47 @@ final class SegmentWriter {
         try encoder.encode(nil, makePacket: Packet.init, output: writePacket)
         timers.encode?.otherDone()
         timers.write?.begin()
-        try muxer.finish()
+        try naming { try muxer.finish() }
         timers.write?.otherDone()
         return Double(lastPts + 1) / frameRate.doubleValue
     }
 
-    /// Writes a packet the encoder made; its time counts as writing, not encoding.
+    /// Writes a packet the encoder made; its time counts as writing, not encoding. Every
+    /// `packetsPerFragment` packets the fragment is ended and handed to the kernel.
     private func writePacket(_ packet: Packet) throws {
         timers.encode?.pause()
         timers.write?.begin()
-        try muxer.write(packet, stream: stream)
+        try naming { try muxer.write(packet, stream: stream) }
+        packetsWritten += 1
+        packetsInFragment += 1
+        if packetsInFragment >= packetsPerFragment { try endFragment() }
         timers.write?.pause()
         timers.encode?.begin()
     }
 
+    private func endFragment() throws {
+        // Writing on into a file whose folder was removed would lose the take silently.
+        guard access(path, F_OK) == 0 else {
+            throw VRenderError.output(path, "was removed while recording (was its folder deleted?)")
+        }
+        durableBytes = try naming { try muxer.flushFragment() }
+        packetsDurable = packetsWritten
+        packetsInFragment = 0
+    }
+
+    /// A write error, naming the take's file ("…mov: cannot write (File too large)").
+    private func naming<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as FFmpegError {
+            throw VRenderError.output(path, "cannot write (\(error.message))")
+        }
+    }
+
+    /// After a failed write: cuts the file back to its last complete fragment, which plays.
+    /// Returns false when there is nothing to keep (no complete fragment, or the file is gone).
+    func salvage() -> Bool {
+        guard packetsDurable > 0, access(path, F_OK) == 0 else { return false }
+        return truncate(path, off_t(durableBytes)) == 0
+    }
 }

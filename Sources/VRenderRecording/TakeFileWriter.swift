@@ -19,6 +19,14 @@ protocol TakeFileWriter: AnyObject {
     func write(_ frame: Frame, info: CapturedFrameInfo) throws
     /// Completes the file. Returns the take's duration in seconds.
     func finish() throws -> Double
+    /// After a failed write: leaves the file holding what was written whole, so it plays.
+    /// False when nothing can be kept.
+    func salvage() -> Bool
+}
+
+extension TakeFileWriter {
+    /// Writers that keep nothing on failure (tests' fakes).
+    func salvage() -> Bool { false }
 }
 
 /// What a take's writer is opened for.

@@ -3,8 +3,10 @@ import VRenderCapture
 import VRenderCore
 import VRenderMedia
 
-/// The writer thread: drains the frame ring take by take into segment files, then records
-/// each finished take in `takes.json`.
+/// The writer thread: drains the frame ring take by take into segment files, records each
+/// finished take in `takes.json` and hands it to the `TakeChecker` to be read back. When a
+/// write fails (disk full, file too large, folder gone) the take is cut back to what was
+/// written whole, listed, and the error says so.
 /// Created on the capture thread, then used only by the writer thread.
 // @unchecked Sendable: handed to the writer thread once, then used by it alone.
 final class TakeWriterStage: @unchecked Sendable {
@@ -14,7 +16,10 @@ final class TakeWriterStage: @unchecked Sendable {
     let deviceName: String
     let live: Bool
     let log: TakeLog
-    private var manifest: TakesManifest
+    let store: ManifestStore
+    let checker: TakeChecker
+    /// The codec each take is written with (`--codec auto` already resolved for live capture).
+    let codec: VideoCodecChoice
     /// The number the next take's file gets; counts on from the takes already in the folder.
     private var nextNumber: Int
     private let makeWriter: TakeWriterFactory
@@ -22,76 +27,111 @@ final class TakeWriterStage: @unchecked Sendable {
     private let timers: CaptureTimers
     let events: @Sendable (RecorderEvent) -> Void
 
-    init(ring: FrameRing, plan: RecordingPlan, format: NegotiatedFormat, deviceName: String, live: Bool,
-         log: TakeLog, manifest: TakesManifest, firstNumber: Int, writers: @escaping TakeWriterFactory,
-         timers: CaptureTimers, events: @escaping @Sendable (RecorderEvent) -> Void) {
+    /// The take being written.
+    private struct OpenTake {
+        var writer: any TakeFileWriter
+        var take: Int
+        var latencies: [UInt64] = []
+    }
+
+    init(ring: FrameRing, plan: RecordingPlan, codec: VideoCodecChoice, format: NegotiatedFormat, deviceName: String,
+         live: Bool, log: TakeLog, store: ManifestStore, checker: TakeChecker, firstNumber: Int,
+         writers: @escaping TakeWriterFactory, timers: CaptureTimers, events: @escaping @Sendable (RecorderEvent) -> Void) {
         self.ring = ring
         self.plan = plan
+        self.codec = codec
         self.format = format
         self.deviceName = deviceName
         self.live = live
         self.log = log
-        self.manifest = manifest
+        self.store = store
+        self.checker = checker
         nextNumber = firstNumber
         makeWriter = writers
         self.timers = timers
         self.events = events
     }
 
-    /// Runs until the ring is finished and drained. Returns the takes it wrote.
+    /// Runs until the ring is finished and drained. Returns the takes it wrote (as first
+    /// listed: their checks come later, from the checker).
     func run() throws -> [TakeEntry] {
         var written: [TakeEntry] = []
-        var writer: (any TakeFileWriter)?
-        var writerTake = -1
-        var latencies: [UInt64] = []
-        while let item = ring.next() {
-            switch item {
-            case .frame(let entry):
-                timers.ringWait?.record(nanoseconds: MonotonicClock.now() &- entry.capturedAt)
-                defer { ring.release(entry.slot) }
-                let current: any TakeFileWriter
-                if let writer, writerTake == entry.take {
-                    current = writer
-                } else {
-                    current = try openWriter()
-                    writer = current
-                    writerTake = entry.take
+        var open: OpenTake?
+        do {
+            while let item = ring.next() {
+                switch item {
+                case .frame(let entry):
+                    timers.ringWait?.record(nanoseconds: MonotonicClock.now() &- entry.capturedAt)
+                    defer { ring.release(entry.slot) }
+                    if open?.take != entry.take { open = OpenTake(writer: try openWriter(), take: entry.take) }
+                    try open!.writer.write(ring.slots[entry.slot], info: entry.info)
+                    open!.latencies.append(MonotonicClock.now() &- entry.capturedAt)
+                case .takeEnded(let take):
+                    guard let finishing = open, finishing.take == take else { continue }  // a take with no frames
+                    written.append(try finish(finishing))
+                    open = nil
                 }
-                try current.write(ring.slots[entry.slot], info: entry.info)
-                latencies.append(MonotonicClock.now() &- entry.capturedAt)
-            case .takeEnded(let take):
-                guard let finishing = writer, writerTake == take else { continue }  // a take with no frames
-                let duration = try finishing.finish()
-                let entry = makeEntry(finishing, take: take, duration: duration, latency: LatencySummary(nanoseconds: latencies))
-                latencies.removeAll(keepingCapacity: true)
-                manifest.takes.append(entry)
-                try manifest.save(to: plan.outputDirectory)
-                written.append(entry)
-                events(.takeFinished(entry))
-                writer = nil
-                writerTake = -1
             }
+        } catch {
+            guard let open else { throw error }
+            throw keepWhatWasWritten(open, after: error)
         }
         // Cancelled mid-take: finish the file so it stays playable, but it is not listed.
-        if let writer { _ = try? writer.finish() }
+        if let open { _ = try? open.writer.finish() }
         return written
+    }
+
+    /// Completes a take's file, lists it and queues it to be read back.
+    private func finish(_ open: OpenTake) throws -> TakeEntry {
+        let duration = try open.writer.finish()
+        let entry = makeEntry(open.writer, take: open.take, frames: open.writer.frames, duration: duration,
+                              latency: LatencySummary(nanoseconds: open.latencies))
+        try store.append(entry)
+        events(.takeFinished(entry))
+        checker.check(file: entry.file, expectedFrames: entry.frames)
+        return entry
+    }
+
+    /// After a failed write: keeps the take up to its last complete fragment, listed with what
+    /// reading it back found, and returns the error to end the capture with, saying so.
+    private func keepWhatWasWritten(_ open: OpenTake, after error: any Error) -> any Error {
+        guard open.writer.salvage() else { return error }
+        let path = TakesFolder.join(plan.outputDirectory, open.writer.fileName)
+        let check = TakeVerifier.verify(path: path)
+        guard check.decodableFrames > 0 else { return error }
+        var entry = makeEntry(open.writer, take: open.take, frames: check.decodableFrames, duration: check.duration,
+                              latency: LatencySummary(nanoseconds: open.latencies))
+        entry.check = check
+        var kept = "the take ends there: its first \(String(format: "%.2f", check.duration)) s are kept"
+        do {
+            try store.append(entry)
+            kept += " and listed in \(TakesManifest.fileName)"
+            events(.takeFinished(entry))
+            events(.takeChecked(entry))
+        } catch {
+            kept += ", not listed in \(TakesManifest.fileName) (\(error); 'vrender takes recover' lists it)"
+        }
+        guard let failure = error as? VRenderError else { return error }
+        return VRenderError(failure.kind, subject: failure.subject, reason: failure.reason + "; " + kept)
     }
 
     /// The next take's file, numbered on from the last.
     private func openWriter() throws -> any TakeFileWriter {
         let request = TakeFileRequest(directory: plan.outputDirectory, number: nextNumber, format: format,
-                                      codec: plan.codec, device: deviceName, live: live, encodeTimer: timers.encode, writeTimer: timers.write)
+                                      codec: codec, device: deviceName, live: live,
+                                      encodeTimer: timers.encode, writeTimer: timers.write)
         nextNumber += 1
         return try makeWriter(request)
     }
 
-    private func makeEntry(_ writer: any TakeFileWriter, take: Int, duration: Double, latency: LatencySummary?) -> TakeEntry {
+    private func makeEntry(_ writer: any TakeFileWriter, take: Int, frames: Int, duration: Double,
+                           latency: LatencySummary?) -> TakeEntry {
         let record = log.record(for: take)
         let formatter = ISO8601DateFormatter()
         return TakeEntry(
             file: writer.fileName, thumbnail: writer.thumbnailName,
             created: formatter.string(from: record?.created ?? Date()),
-            frames: writer.frames, dropped: ring.dropped(take: take), duration: duration,
+            frames: frames, dropped: ring.dropped(take: take), duration: duration,
             fps: format.frameRate.description, width: format.width, height: format.height,
             codec: writer.codecName, device: deviceName, preroll: record?.preroll ?? 0,
             timeline: record?.timeline ?? [], latency: latency)

@@ -126,23 +126,6 @@ import VRenderTestSupport
         #expect(result.standardOutput.contains("synthetic[:seed=N]"))
     }
 
-    @Test func aKilledTakeStillPlays() throws {
-        let out = directory + "/k"
-        let process = try startLongCapture(into: out, size: "320x240", output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
-        // Wait (bounded) until the take has written more than two one-second fragments.
-        var take: String?
-        for _ in 0..<200 where take == nil || (try? fragments(of: take!)) ?? 0 < 3 {
-            take = (try? FileManager.default.contentsOfDirectory(atPath: out))?.first { $0.hasSuffix(".mov") }
-            usleep(50_000)
-        }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        let path = out + "/" + (take ?? "none")
-        let frames = Int(ProgramRun.ffprobe(path, stream: "v", entries: "stream=nb_read_frames", countFrames: true)) ?? 0
-        #expect(frames >= 60)    // at least the two complete seconds
-        #expect(!FileManager.default.fileExists(atPath: out + "/takes.json"))   // never finished: not listed
-    }
-
     @Test func ctrlCEndsTheTakeKeepsItAndExits130() throws {
         let out = directory + "/i"
         let output = Pipe(), errors = Pipe()
@@ -183,18 +166,5 @@ import VRenderTestSupport
         process.standardError = errors
         try process.run()
         return process
-    }
-
-    /// Movie fragments ('moof' boxes) in a file: one per keyframe, each playable on its own.
-    private func fragments(of name: String) throws -> Int {
-        let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/k/" + name))
-        let marker = Data("moof".utf8)
-        var count = 0
-        var searchFrom = data.startIndex
-        while let found = data.range(of: marker, in: searchFrom..<data.endIndex) {
-            count += 1
-            searchFrom = found.upperBound
-        }
-        return count
     }
 }

@@ -104,6 +104,11 @@ extension VRender {
             } else {
                 print("captured \(recorded.count) take(s) into \(out) (\(TakesManifest.fileName))")
             }
+            let broken = recorded.filter { $0.check?.isGood == false }
+            if !broken.isEmpty {
+                let list = broken.map { "\($0.file) (\($0.check?.problem ?? ""))" }.joined(separator: ", ")
+                throw VRenderError.output(out, "\(broken.count) of \(recorded.count) take(s) read back broken: \(list)")
+            }
             if InterruptHandling.wasInterrupted { throw ExitCode(130) }
         }
 

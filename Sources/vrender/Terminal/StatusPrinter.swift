@@ -3,8 +3,8 @@ import Synchronization
 import VRenderRecording
 
 /// Shows capture events on standard error: the source's format when it opens (and the keys,
-/// interactively), a redrawn status line on a terminal, and one line per finished take and per
-/// notice (clamped or unsupported controls) always.
+/// interactively), a redrawn status line on a terminal (a line per take started otherwise), and
+/// one line per finished take, per take that reads back broken, and per notice always.
 final class StatusPrinter: Sendable {
     /// Redraw a status line (standard error is a terminal).
     private let statusLine: Bool
@@ -29,6 +29,8 @@ final class StatusPrinter: Sendable {
                 guard announcesSource else { return }
                 write("capture: \(name): \(format.pixelFormat.rawValue) \(format.width)x\(format.height) at \(format.frameRate) fps (\(format.reason))\n")
                 if keysHelp { write("capture: space starts/stops a take, 0/1/2 lens, +/- zoom, t torch, f flip, q quits\n") }
+            case .codecChosen(let choice):
+                write("capture: codec \(choice.codec == .hevc ? "HEVC" : "H.264"): \(choice.reason)\n")
             case .status(let status):
                 guard statusLine else { return }
                 // Cut to the terminal and redrawn in place, as the export's progress bar is: a
@@ -36,8 +38,14 @@ final class StatusPrinter: Sendable {
                 let line = Self.statusText(status)
                 write("\r" + String(line.prefix(Swift.max(1, TerminalWidth.current() - 1))) + "\u{1B}[K")
                 lineShown = true
-            case .takeStarted:
-                break
+            case .takeStarted(let index):
+                // A terminal shows it in the status line; a log gets a line (with its time).
+                guard !statusLine else { return }
+                write("take \(index + 1): recording\n")
+            case .takeChecked(let take):
+                guard let problem = take.check?.problem else { return }
+                clear(&lineShown)
+                write("vrender: warning: take \(take.file) is broken: \(problem)\n")
             case .takeFinished(let take):
                 clear(&lineShown)
                 write(String(format: "take: %@  %.2f s, %d frames, %d dropped, %dx%d %@\n",

@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+import VRenderCore
+
+/// `takes.json` while a capture writes it: the writer thread appends each finished take, the
+/// checker thread fills in what reading it back found. Each change is saved at once
+/// (atomically), under the lock, so the two never write the file over each other.
+final class ManifestStore: Sendable {
+    let directory: String
+    private let manifest: Mutex<TakesManifest>
+
+    init(directory: String, manifest: TakesManifest) {
+        self.directory = directory
+        self.manifest = Mutex(manifest)
+    }
+
+    /// Lists a finished take and saves.
+    func append(_ entry: TakeEntry) throws {
+        try manifest.withLock { manifest in
+            manifest.takes.append(entry)
+            try manifest.save(to: directory)
+        }
+    }
+
+    /// Records `check` in the entry for `file` and saves; returns the updated entry.
+    func record(_ check: TakeCheck, for file: String) throws -> TakeEntry? {
+        try manifest.withLock { manifest in
+            guard let index = manifest.takes.lastIndex(where: { $0.file == file }) else { return nil }
+            manifest.takes[index].check = check
+            try manifest.save(to: directory)
+            return manifest.takes[index]
+        }
+    }
+
+    func entry(for file: String) -> TakeEntry? {
+        manifest.withLock { $0.takes.last { $0.file == file } }
+    }
+}
+
+/// Reads every finished take back (`TakeVerifier`) on a thread of its own, at a low CPU
+/// priority: decoding a long take takes seconds, which the writer thread cannot spare while
+/// the next take is recording, and the encoder must keep its cores.
+final class TakeChecker: Sendable {
+    private struct Job: Sendable {
+        var file: String
+        var expectedFrames: Int
+    }
+
+    private let jobs = BoundedQueue<Job>(capacity: 1024)
+    private let store: ManifestStore
+    private let events: @Sendable (RecorderEvent) -> Void
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts the thread. `events` gets `.takeChecked` per take, and a `.notice` when the result
+    /// cannot be saved in takes.json.
+    init(store: ManifestStore, events: @escaping @Sendable (RecorderEvent) -> Void) {
+        self.store = store
+        self.events = events
+        Thread { [self] in
+            // On Linux, nice is per thread and who = 0 is the calling thread (setpriority(2),
+            // NOTES): 10 lets the encoder and capture threads go first.
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+            while let job = jobs.pop() { check(job) }
+            done.signal()
+        }.start()
+    }
+
+    /// Queues the take `file` (in the store's folder), which was given `expectedFrames` frames.
+    func check(file: String, expectedFrames: Int) {
+        _ = jobs.push(Job(file: file, expectedFrames: expectedFrames))
+    }
+
+    /// Waits until every queued take has been checked.
+    func finish() {
+        jobs.finish()
+        done.wait()
+    }
+
+    private func check(_ job: Job) {
+        let path = TakesFolder.join(store.directory, job.file)
+        let result = TakeVerifier.verify(path: path, expectedFrames: job.expectedFrames)
+        do {
+            if let entry = try store.record(result, for: job.file) { events(.takeChecked(entry)) }
+        } catch {
+            events(.notice("\(job.file): checked (\(result.problem ?? "good")), but \(TakesManifest.fileName) could not be saved: \(error)"))
+        }
+    }
+}
