@@ -25,6 +25,10 @@ struct VRender: ParsableCommand {
     /// Replaces ArgumentParser's `main()` so that every error, from parsing or from a
     /// subcommand, is printed here and only here, in one style, with one exit status per kind.
     static func main() {
+        ProcessTuning.limitMallocArenas()
+        // Past a file-size limit (ulimit -f) a write fails with EFBIG instead of the signal
+        // killing vrender mid-file, so a take is cut back cleanly and an export cleans up.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()

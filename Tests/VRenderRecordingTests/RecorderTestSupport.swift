@@ -40,6 +40,15 @@ final class EventLog: Sendable {
         events.withLock { $0.compactMap { if case .notice(let message) = $0 { message } else { nil } } }
     }
 
+    /// Problems of the takes read back broken.
+    var checkedProblems: [String] {
+        events.withLock { $0.compactMap { if case .takeChecked(let take) = $0 { take.check?.problem } else { nil } } }
+    }
+
+    var chosenCodecs: [LiveCodecCalibration.Choice] {
+        events.withLock { $0.compactMap { if case .codecChosen(let choice) = $0 { choice } else { nil } } }
+    }
+
     var openedSources: [String] {
         events.withLock { $0.compactMap { if case .sourceOpened(let name, _) = $0 { name } else { nil } } }
     }

@@ -23,6 +23,17 @@ import VRenderTestSupport
         })
     }
 
+    /// Issue 10 item 10: many takes recorded and exported in a row in one process, memory and
+    /// open files flat (the rule is SoakReport.growth's, tested on its own in SoakReportTests).
+    @Test func soakRoundsStayFlat() throws {
+        let run = vrender(["bench", "soak", "--rounds", "10", "--size", "160x120", "--gpu", "cpu", "--json"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let rounds = try #require(report["rounds"] as? [[String: Any]])
+        #expect(rounds.count == 10)
+        #expect(rounds.allSatisfy { ($0["openFiles"] as? Int ?? 0) > 0 && ($0["residentBytes"] as? Int ?? 0) > 0 })
+    }
+
     @Test func benchConcatPrintsTheTableAndWritesReportAndPlot() throws {
         let run = vrender(["bench", "concat", TestMedia.path("small_a.mov"), TestMedia.path("small_b.mov"),
                            "--filter", "mono", "--size", "160x120", "--codec", "h264", "--preset", "ultrafast",

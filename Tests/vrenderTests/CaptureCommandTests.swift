@@ -141,7 +141,32 @@ import VRenderTestSupport
         #expect(process.terminationStatus == 130)
         #expect(printed.hasPrefix("captured 1 take(s)"), "\(printed)")
         #expect(!complaints.contains("error"), "\(complaints)")
-        #expect(try manifest(out).count == 1)
+        let takes = try manifest(out)
+        #expect(takes.count == 1)
+        // Read back before exiting: its check is in takes.json.
+        let check = try #require(takes.first?["check"] as? [String: Any])
+        #expect(check["problem"] == nil)
+        #expect((check["decodableFrames"] as? Int ?? 0) == takes.first?["frames"] as? Int)
+    }
+
+    @Test func aFileSizeLimitEndsTheTakeAndKeepsWhatWasWritten() throws {
+        let out = directory + "/limited"
+        // 200 blocks of 1 KiB: the take hits the limit a few seconds in. SIGXFSZ as a shell
+        // leaves it (the test runner may ignore it), so vrender must ignore it itself.
+        let result = ProgramRun.run("/bin/bash", ["-c", "ulimit -f 200; exec env --default-signal=XFSZ \"$@\"", "bash",
+                                                 CommandLineTests.binary,
+                                                 "capture", "--device", "synthetic", "--out", out, "--duration", "30s",
+                                                 "--size", "640x360", "--codec", "h264"])
+        #expect(result.status == 1)
+        let takes = try manifest(out)
+        let file = try #require(takes.first?["file"] as? String)
+        #expect(result.standardError.contains("vrender: error: \(out)/\(file): cannot write (File too large); the take ends there"),
+                "\(result.standardError)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: out + "/" + file)[.size] as? Int)
+        #expect(size <= 200 * 1024)
+        let frames = Int(ProgramRun.ffprobe(out + "/" + file, stream: "v", entries: "stream=nb_read_frames", countFrames: true)) ?? 0
+        #expect(frames > 30 && frames == takes.first?["frames"] as? Int)
+        #expect(ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", out + "/" + file, "-f", "null", "-"]).standardError.isEmpty)
     }
 
     @Test func demoRecordsAndExportsAndRerunsFromScratch() throws {

@@ -20,7 +20,7 @@ extension VRender {
                 were, and drops. --json FILE writes the whole report (every frame's time \
                 included), --plot FILE.svg a plot of it.
                 """,
-            subcommands: [BenchConcat.self, BenchCapture.self, BenchFilter.self])
+            subcommands: [BenchConcat.self, BenchCapture.self, BenchFilter.self, BenchSoak.self])
     }
 }
 
@@ -192,5 +192,57 @@ struct BenchFilter: ParsableCommand {
         let request = FilterBenchRequest(filter: try FilterRegistry.chain(filter), backend: backend.gpu,
                                          size: size.flatMap(ValueSyntax.size), frames: frames, input: input)
         files.show(try FilterBench.run(request, files: files.files))
+    }
+}
+
+/// `vrender bench soak`.
+struct BenchSoak: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soak",
+        abstract: "Record and export the demo's takes round after round in one process; fail if it leaks.",
+        discussion: """
+            Each round is 'vrender demo': three synthetic takes recorded, then exported with \
+            mono. After each round it prints the open file descriptors, threads and resident \
+            memory. After \(SoakBench.warmUpRounds) warm-up rounds, descriptors and threads must \
+            not grow (the least of the first three rounds against the least of the last three) \
+            and memory must not grow more than \(SoakReport.residentSlopeLimit / 1024) KB a round \
+            (a least-squares fit); otherwise it exits 1.
+            """)
+
+    @Option(help: "Rounds to run.")
+    var rounds = 20
+
+    @Option(help: ArgumentHelp("Capture size WxH of the takes.", valueName: "WxH"))
+    var size = "320x240"
+
+    @Option(help: ArgumentHelp("Folder for the rounds' takes and export (default: a temporary folder, removed afterwards).",
+                               valueName: "dir"))
+    var out: String?
+
+    @OptionGroup var backend: GPUOptions
+
+    @Flag(help: "Print the report as JSON on standard output instead of a table.")
+    var json = false
+
+    func validate() throws {
+        if ValueSyntax.size(size) == nil { throw ValidationError("--size '\(size)' is not WxH with even, positive sides (e.g. 320x240)") }
+        if rounds < SoakBench.warmUpRounds + 6 { throw ValidationError("--rounds must be at least \(SoakBench.warmUpRounds + 6)") }
+    }
+
+    func run() throws {
+        guard let size = ValueSyntax.size(size) else { throw ValidationError("--size '\(size)' is not WxH") }
+        let folder = out ?? NSTemporaryDirectory() + "vrender-soak-" + UUID().uuidString
+        defer { if out == nil { try? FileManager.default.removeItem(atPath: folder) } }
+        let bench = SoakBench(rounds: rounds, directory: folder, size: size, gpu: backend.gpu)
+        if !json { print("round  open files  threads  resident MB  seconds") }
+        let report = try bench.run { round in
+            guard !json else { return }
+            print(String(format: "%5d  %10d  %7d  %11.1f  %7.2f", round.round, round.openFiles, round.threads,
+                         Double(round.residentBytes) / 1_048_576, round.seconds))
+        }
+        if json { try JSONOutput.print(report) }
+        let growth = report.growth
+        guard growth.isEmpty else { throw VRenderError(.runtime, subject: "bench soak", reason: growth.joined(separator: "; ")) }
+        if !json { print("soak: flat over \(rounds) rounds") }
     }
 }
