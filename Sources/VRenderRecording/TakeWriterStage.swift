@@ -68,8 +68,8 @@ final class TakeWriterStage: @unchecked Sendable {
                     open!.latencies.append(MonotonicClock.now() &- entry.capturedAt)
                 case .takeEnded(let take):
                     guard let finishing = open, finishing.take == take else { continue }  // a take with no frames
+                    open = nil   // finished from here on, whatever happens: never salvaged
                     written.append(try finish(finishing))
-                    open = nil
                 }
             }
         } catch {
@@ -86,7 +86,13 @@ final class TakeWriterStage: @unchecked Sendable {
         let duration = try open.writer.finish()
         let entry = makeEntry(open.writer, take: open.take, frames: open.writer.frames, duration: duration,
                               latency: LatencySummary(nanoseconds: open.latencies))
-        try store.append(entry)
+        do {
+            try store.append(entry)
+        } catch {
+            let path = TakesFolder.join(plan.outputDirectory, TakesManifest.fileName)
+            throw VRenderError.output(path, "cannot be saved (\(error)); \(entry.file) is complete and "
+                                      + "'vrender takes recover \(plan.outputDirectory)' lists it")
+        }
         events(.takeFinished(entry))
         checker.check(file: entry.file, expectedFrames: entry.frames)
         return entry

@@ -149,6 +149,21 @@ import VRenderTestSupport
         #expect((check["decodableFrames"] as? Int ?? 0) == takes.first?["frames"] as? Int)
     }
 
+    @Test func removingTheFolderMidTakeIsAnErrorNamingTheTake() throws {
+        let out = directory + "/removed"
+        let errors = Pipe()
+        let process = try startLongCapture(into: out, size: "160x120", output: FileHandle.nullDevice, errors: errors)
+        for _ in 0..<200 where TestMedia.files(in: out, containing: ".mov").isEmpty { usleep(50_000) }
+        let take = try #require(TestMedia.files(in: out, containing: ".mov").first)
+        try FileManager.default.removeItem(atPath: out)
+        let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        // The take's next fragment, or its thumbnail if that comes first, finds the folder gone.
+        let stem = (take as NSString).deletingPathExtension
+        #expect(complaints.contains("vrender: error: \(out)/\(stem)."), "\(complaints)")
+    }
+
     @Test func aFileSizeLimitEndsTheTakeAndKeepsWhatWasWritten() throws {
         let out = directory + "/limited"
         // 200 blocks of 1 KiB: the take hits the limit a few seconds in. SIGXFSZ as a shell
