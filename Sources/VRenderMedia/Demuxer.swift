@@ -70,4 +70,16 @@ public final class Demuxer {
 
     /// True when reading stopped at damaged data rather than at the end of the file.
     public private(set) var hitReadError = false
+
+    /// The container's metadata tags (`creation_time`, `comment`, `major_brand`, …) as FFmpeg
+    /// reads them from the file's header.
+    public var metadata: [String: String] {
+        var tags: [String: String] = [:]
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while let next = av_dict_get(context.pointee.metadata, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            tags[String(cString: next.pointee.key)] = String(cString: next.pointee.value)
+            entry = next
+        }
+        return tags
+    }
 }

@@ -48,6 +48,11 @@ public final class CaptureJob: Sendable {
         FFmpegLog.configure(verbose: options.verbose)
         let folders = try FolderCreation(path: options.plan.outputDirectory)
         do {
+            // Takes a killed capture left behind (or a damaged takes.json, which throws): said
+            // before new takes join them, so the user knows to run `vrender takes recover`.
+            if let notice = try TakesRecovery.pendingNotice(in: options.plan.outputDirectory) {
+                events(.notice(notice))
+            }
             // Errors from below that name nothing (an encoder's, a file system's) get the device.
             return try VRenderError.attributing(to: options.device, as: .runtime) {
                 let source = try CaptureDevices.open(options.device, request: options.request)

@@ -149,7 +149,7 @@ public enum TakesFolder {
     /// Every name `manifest` lists (videos and thumbnails) must stay inside the folder: a takes
     /// folder may come from someone else, and `takes rm` deletes what its entries name. Throws an
     /// error naming `takes.json` and the entry. Names need not exist (a take may be missing).
-    private static func requireEntriesInside(_ manifest: TakesManifest, directory: String) throws {
+    static func requireEntriesInside(_ manifest: TakesManifest, directory: String) throws {
         let root = try realPath(directory)
         for (number, take) in manifest.takes.enumerated() {
             for name in [take.file, take.thumbnail].compactMap({ $0 }) {
@@ -174,7 +174,7 @@ public enum TakesFolder {
         }
     }
 
-    private static func requireFolder(_ directory: String) throws {
+    static func requireFolder(_ directory: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw VRenderError.input(directory, "no such folder")
@@ -182,14 +182,14 @@ public enum TakesFolder {
         guard isDirectory.boolValue else { throw VRenderError.input(directory, "is not a folder") }
     }
 
-    private static func manifestPath(_ directory: String) -> String { join(directory, TakesManifest.fileName) }
+    static func manifestPath(_ directory: String) -> String { join(directory, TakesManifest.fileName) }
 
     static func join(_ directory: String, _ file: String) -> String {
         let directory = trimmingTrailingSlashes(directory)
         return (directory == "/" ? "" : directory) + "/" + file
     }
 
-    private static func trimmingTrailingSlashes(_ path: String) -> String {
+    static func trimmingTrailingSlashes(_ path: String) -> String {
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         return path

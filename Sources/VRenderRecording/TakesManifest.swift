@@ -96,14 +96,26 @@ public struct TakesManifest: Sendable, Codable, Equatable {
 
     /// Reads `DIR/takes.json`; an absent file is an empty manifest (a capture's new folder).
     /// Readers of an existing folder use `TakesFolder.manifest(in:)`, which requires the file.
+    /// A damaged one (truncated, not JSON) is an error that points to `vrender takes recover`,
+    /// which every takes command and capture read it through.
     public static func load(from directory: String) throws -> TakesManifest {
         let path = directory + "/" + fileName
-        guard let data = FileManager.default.contents(atPath: path) else { return TakesManifest() }
-        do {
-            return try JSONDecoder().decode(TakesManifest.self, from: data)
-        } catch {
-            throw VRenderError.input(path, "is not a valid takes manifest (\(error))")
+        guard FileManager.default.fileExists(atPath: path) else { return TakesManifest() }
+        // An existing file that cannot be read is not "no takes yet": saving over it would lose it.
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw VRenderError.input(path, "exists but cannot be read")
         }
+        do {
+            return try TakesManifest(json: data)
+        } catch {
+            throw VRenderError.input(path, "is not a valid takes manifest: 'vrender takes recover \(directory)' "
+                                     + "rebuilds it from the take files, keeping this one aside (\(error))")
+        }
+    }
+
+    /// Decodes `takes.json`'s bytes.
+    public init(json data: Data) throws {
+        self = try JSONDecoder().decode(TakesManifest.self, from: data)
     }
 
     public func save(to directory: String) throws {

@@ -8,8 +8,8 @@ extension VRender {
     /// VRenderRecording's `TakesFolder`; errors go up to `VRender.main`, which prints them.
     struct Takes: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List, remove or preview the takes in a folder.",
-            subcommands: [List.self, Remove.self, Thumbs.self])
+            abstract: "List, remove, preview or recover the takes in a folder.",
+            subcommands: [List.self, Remove.self, Thumbs.self, Recover.self])
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List takes: duration, frames, drops, codec.")
@@ -74,6 +74,33 @@ extension VRender {
             func run() throws {
                 let sheet = try TakesFolder.writeContactSheet(of: directory, to: output, columns: columns, width: width)
                 print("\(output): \(sheet.takes) take(s), \(sheet.width)x\(sheet.height)")
+            }
+        }
+
+        struct Recover: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Save unfinished takes (capture killed, power loss, disk full) and rebuild takes.json.",
+                discussion: """
+                    A take whose capture never finished is copied, every whole frame, into a finished \
+                    file that replaces it once read back; takes missing from takes.json are listed \
+                    again by take number; a damaged takes.json is kept as takes.json.damaged-<time>. \
+                    Nothing is deleted. Exit status 1 when a take could not be saved.
+                    """)
+
+            @Argument(help: ArgumentHelp("Folder of takes (with or without takes.json).", valueName: "dir"))
+            var directory: String
+
+            @Flag(help: "Print the report as JSON.")
+            var json = false
+
+            func run() throws {
+                let report = try TakesRecovery.recover(directory)
+                if json {
+                    try JSONOutput.print(report)
+                } else {
+                    print(RecoveryText.text(report))
+                }
+                if !report.allSaved { throw ExitCode(1) }
             }
         }
     }

@@ -1,0 +1,108 @@
+import Foundation
+import VRenderCore
+import VRenderMedia
+
+/// `vrender takes recover DIR`: saves the takes a capture never finished (killed, power loss,
+/// disk full) and rebuilds `takes.json` from the files on disk.
+///
+/// - Unfinished: a take file without the trailer a finished fragmented file ends with
+///   (`QuickTimeLayout.isFinished`). Its whole packets are copied into a new file of the same
+///   layout (`PacketSalvage`), which replaces it only after reading it back (`salvage`).
+/// - `takes.json`: listed takes keep their entries and order; takes not listed get an entry read
+///   from the file, placed by take number. A damaged `takes.json` is kept aside, never lost; a
+///   valid one that names files outside the folder is refused, as by every takes command.
+/// - Nothing is deleted. A take that cannot be saved is reported and left as it was.
+///
+/// Running it again finds nothing to do. Safe beside a capture into the same folder: a file
+/// another process has open is left alone.
+public enum TakesRecovery {
+    public static func recover(_ directory: String) throws -> TakesRecoveryReport {
+        let directory = TakesFolder.trimmingTrailingSlashes(directory)
+        try TakesFolder.requireFolder(directory)
+        let stored = try StoredManifest(directory: directory)
+        if case .valid(let manifest) = stored {
+            try TakesFolder.requireEntriesInside(manifest, directory: directory)
+        }
+        var rebuild = ManifestRebuild(directory: directory, entries: stored.manifest?.takes ?? [])
+        let listed = Set(rebuild.entries.map(\.file))
+        let unlisted = TakeFiles.names(in: directory).filter { !listed.contains($0) }
+        rebuild.findBusyFiles(unlisted: unlisted)
+        rebuild.reviewListed()
+        for name in unlisted { rebuild.add(name) }
+
+        var damagedCopy: String?
+        if case .damaged(let bytes) = stored { damagedCopy = try keepDamagedManifest(bytes, in: directory) }
+        let write = switch stored {
+        case .valid(let manifest): manifest.takes != rebuild.entries
+        case .damaged: true
+        case .absent: !rebuild.entries.isEmpty
+        }
+        if write { try TakesManifest(takes: rebuild.entries).save(to: directory) }
+        return TakesRecoveryReport(directory: directory, takes: rebuild.reportInListOrder, manifestWritten: write,
+                                   damagedManifestCopy: damagedCopy)
+    }
+
+    /// For `vrender capture`, before it adds takes to `directory`: a notice naming the take files
+    /// that `takes.json` does not list (an unfinished take, a take whose entry was never
+    /// written), suggesting `vrender takes recover`; nil when there are none. Throws
+    /// `TakesManifest.load`'s error for a damaged `takes.json`, which suggests it too.
+    public static func pendingNotice(in directory: String) throws -> String? {
+        let listed = Set(try TakesManifest.load(from: directory).takes.map(\.file))
+        let unlisted = TakeFiles.names(in: directory).filter { !listed.contains($0) }
+        let busy = OpenFiles.holders(of: unlisted.map { TakesFolder.join(directory, $0) })
+        let idle = unlisted.filter { busy[TakesFolder.join(directory, $0)] == nil }
+        guard !idle.isEmpty else { return nil }
+        let unfinished = idle.filter { TakeFiles.isFinished(TakesFolder.join(directory, $0)) == false }
+        let unlistedFinished = idle.filter { !unfinished.contains($0) }
+        func names(_ files: [String]) -> String {
+            files.prefix(3).joined(separator: ", ") + (files.count > 3 ? ", …" : "")
+        }
+        var parts: [String] = []
+        if !unfinished.isEmpty { parts.append("\(unfinished.count) unfinished take(s) (\(names(unfinished)))") }
+        if !unlistedFinished.isEmpty {
+            parts.append("\(unlistedFinished.count) take(s) missing from \(TakesManifest.fileName) (\(names(unlistedFinished)))")
+        }
+        return "\(directory) has \(parts.joined(separator: " and ")): run 'vrender takes recover \(directory)'"
+    }
+
+    /// Writes the damaged `takes.json`'s bytes to `takes.json.damaged-<UTC time>` (a number
+    /// added if that exists) before the rebuilt one replaces it. Returns the name.
+    static func keepDamagedManifest(_ bytes: Data, in directory: String) throws -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
+        let stem = TakesManifest.fileName + ".damaged-" + formatter.string(from: Date())
+        var name = stem
+        var serial = 2
+        while FileManager.default.fileExists(atPath: TakesFolder.join(directory, name)) {
+            name = stem + "-\(serial)"
+            serial += 1
+        }
+        try bytes.withUnsafeBytes { try AtomicFile.write($0, to: TakesFolder.join(directory, name)) }
+        return name
+    }
+}
+
+/// `takes.json` as recovery finds it.
+enum StoredManifest {
+    case absent
+    case valid(TakesManifest)
+    /// Truncated, not JSON, or JSON of another shape: its bytes, to keep.
+    case damaged(Data)
+
+    init(directory: String) throws {
+        let path = TakesFolder.manifestPath(directory)
+        guard FileManager.default.fileExists(atPath: path) else {
+            self = .absent
+            return
+        }
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw VRenderError.input(path, "exists but cannot be read")
+        }
+        self = (try? TakesManifest(json: bytes)).map(StoredManifest.valid) ?? .damaged(bytes)
+    }
+
+    var manifest: TakesManifest? {
+        if case .valid(let manifest) = self { return manifest }
+        return nil
+    }
+}
