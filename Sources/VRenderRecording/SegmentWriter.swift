@@ -52,8 +52,7 @@ final class SegmentWriter {
                                     globalHeader: muxer.needsGlobalHeader)
         stream = try muxer.addStream(from: encoder)
         for (key, value) in tags { muxer.setMetadata(key, value) }
-        // frag_custom: fragments end where `flushFragment` says, not at keyframes only.
-        try muxer.writeHeader(options: ["movflags": "frag_custom+empty_moov+default_base_moof"])
+        try muxer.writeHeader(options: TakeFileLayout.recordingHeaderOptions)
         durableBytes = try muxer.flushFragment()
     }
 
@@ -87,7 +86,7 @@ final class SegmentWriter {
         // frame at 0.05 s replaces it.
         if frames == 0 || (!thumbnailFinal && relative >= Self.thumbnailTime - 1e-9) {
             timers.write?.begin()
-            try PNGWriter.write(try thumbnailer.thumbnail(of: frame, width: 320), to: thumbnailPath)
+            try PNGWriter.write(try thumbnailer.thumbnail(of: frame, width: TakeFileLayout.thumbnailWidth), to: thumbnailPath)
             timers.write?.pause()
             thumbnailFinal = relative >= Self.thumbnailTime - 1e-9
         }

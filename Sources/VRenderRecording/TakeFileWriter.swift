@@ -76,3 +76,16 @@ public enum TakeFileTags {
         return String(comment.dropFirst(commentPrefix.count))
     }
 }
+
+/// How a take's file is laid out: fragmented QuickTime, an empty `moov` first and fragments
+/// after, so a file cut short still plays up to its last whole fragment. One home for what
+/// `SegmentWriter` writes and `takes recover` writes in place of an unfinished take.
+enum TakeFileLayout {
+    /// While recording: a fragment wherever the writer ends one (`Muxer.flushFragment`), every
+    /// quarter second, rather than at keyframes only.
+    static let recordingHeaderOptions = ["movflags": "frag_custom+empty_moov+default_base_moof"]
+    /// A finished copy (recovery): a fragment per keyframe, which needs no flushing by hand.
+    static let copyHeaderOptions = ["movflags": "frag_keyframe+empty_moov+default_base_moof"]
+    /// Thumbnail width in pixels (the height follows the picture's shape).
+    static let thumbnailWidth = 320
+}

@@ -3,17 +3,6 @@ import VRenderCore
 import VRenderImaging
 import VRenderMedia
 
-/// How a take's file is laid out, for the files recovery writes in place of a capture's.
-/// SegmentWriter writes the same layout, still with literals of its own: it should read these,
-/// so the two cannot drift apart.
-enum TakeFileLayout {
-    /// Fragmented QuickTime: an empty `moov` first, then a fragment per keyframe, so a copy that
-    /// is itself cut short still plays up to its last fragment.
-    static let headerOptions = ["movflags": "frag_keyframe+empty_moov+default_base_moof"]
-    /// Thumbnail width in pixels (the height follows the picture's shape).
-    static let thumbnailWidth = 320
-}
-
 extension TakesRecovery {
     /// An unfinished take saved: what reading the new file back found, and what was copied.
     struct Salvaged {
@@ -40,7 +29,7 @@ extension TakesRecovery {
             let readable = layout.readableLength
             let copied = try PacketSalvage.copy(path, readingFirst: readable < layout.fileSize ? readable : nil,
                                                 to: target.temporaryPath, formatPath: path,
-                                                headerOptions: TakeFileLayout.headerOptions)
+                                                headerOptions: TakeFileLayout.copyHeaderOptions)
             guard copied.videoPackets > 0 else { throw VRenderError.input(path, "no whole frame to save (the first one is cut short)") }
             let after = TakeVerifier.verify(path: target.temporaryPath)
             guard after.isGood, after.decodableFrames >= owed else {

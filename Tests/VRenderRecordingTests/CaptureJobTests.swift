@@ -48,6 +48,9 @@ import VRenderTestSupport
     @Test func missingFoldersAreListedDeepestFirst() {
         #expect(FolderCreation.missingFolders(directory + "/a/b/") == [directory + "/a/b", directory + "/a"])
         #expect(FolderCreation.missingFolders(directory).isEmpty)
+        // Relative one-letter names (`--out q` trapped inside Foundation).
+        #expect(FolderCreation.missingFolders("q-\(UUID().uuidString.prefix(4))/q").count == 2)
+        #expect(FolderCreation.parent(of: "q") == "" && FolderCreation.parent(of: "/q") == "/" && FolderCreation.parent(of: "a/q") == "a")
     }
 
     @Test func aScriptFileIsReadAndErrorsNameIt() throws {
