@@ -25,13 +25,21 @@ public enum LiveCodecCalibration {
     /// Above this share even H.264 is likely to drop frames: the choice says so.
     static let h264Share = 0.8
 
-    /// Measures this machine (about a second).
+    /// Measures this machine: under half a second, while capture runs (its load counts too).
     public static let measure: Chooser = { format in
-        let hevc = secondsPerFrame(.hevc, format: format)
-        // H.264 is measured only when HEVC is not chosen: the choice should cost one burst.
+        guard let pictures = try? syntheticPictures(format: format, count: 4) else {
+            return decide(format: format, hevc: nil, h264: nil)
+        }
+        let hevc = secondsPerFrame(.hevc, pictures: pictures, format: format, budget: 0.25)
+        // H.264 is measured only when HEVC is not chosen, and briefly: it is several times faster.
         let keepsUp = hevc.map { $0 <= hevcShare / format.frameRate.doubleValue } ?? false
-        return decide(format: format, hevc: hevc, h264: keepsUp ? nil : secondsPerFrame(.h264, format: format))
+        let h264 = keepsUp ? nil : secondsPerFrame(.h264, pictures: pictures, format: format, budget: 0.1)
+        return decide(format: format, hevc: hevc, h264: h264)
     }
+
+    /// The most seconds `measure` takes on a machine that can capture at all (two encoder opens,
+    /// two bursts, the flushes): what the ring must hold while it runs.
+    static let longestSeconds = 0.75
 
     /// The choice, from seconds per frame measured for each codec (nil: not measured, or the
     /// encoder does not open).
@@ -56,9 +64,8 @@ public enum LiveCodecCalibration {
     /// Wall-clock seconds per frame for `codec` with the live encoder settings, over a burst
     /// of synthetic frames after a short warm-up, flush included (a frame-threaded encoder
     /// returns before its frames are done). Nil when the encoder does not open.
-    static func secondsPerFrame(_ codec: VideoCodecChoice, format: NegotiatedFormat,
-                                warmUp: Int = 3, budget: Double = 0.6, maxFrames: Int = 24) -> Double? {
-        guard let pictures = try? syntheticPictures(format: format, count: 6) else { return nil }
+    static func secondsPerFrame(_ codec: VideoCodecChoice, pictures: [Frame], format: NegotiatedFormat,
+                                warmUp: Int = 2, budget: Double, maxFrames: Int = 16) -> Double? {
         var measured = format
         (measured.width, measured.height) = (pictures[0].width, pictures[0].height)
         guard let encoder = try? Encoder.video(SegmentWriter.encoderSettings(format: measured, codec: codec, live: true),

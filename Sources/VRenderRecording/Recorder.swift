@@ -121,8 +121,11 @@ public final class Recorder: @unchecked Sendable {
         announceSource()
         let format = source.format
         let prerollFrames = Int((plan.preroll * format.frameRate.doubleValue).rounded(.up))
-        // Room for the pre-roll plus half a second of encoder latency.
-        let slotCount = prerollFrames + Swift.max(8, Int((format.frameRate.doubleValue / 2).rounded()))
+        let calibrating = plan.codec == .auto && source.isLive && chooseLiveCodec != nil
+        // Room for the pre-roll plus half a second of encoder latency, and, while the writer
+        // measures the codecs, for the frames captured meanwhile.
+        let latencySeconds = 0.5 + (calibrating ? LiveCodecCalibration.longestSeconds : 0)
+        let slotCount = prerollFrames + Swift.max(8, Int((format.frameRate.doubleValue * latencySeconds).rounded()))
         let ring = try FrameRing(slotCount: slotCount, width: format.width, height: format.height,
                                  live: source.isLive, prerollFrames: prerollFrames)
         let log = TakeLog()
@@ -133,7 +136,8 @@ public final class Recorder: @unchecked Sendable {
         }
         let store = ManifestStore(directory: plan.outputDirectory, manifest: try TakesManifest.load(from: plan.outputDirectory))
         let checker = TakeChecker(store: store, events: events)
-        let writer = TakeWriterStage(ring: ring, plan: plan, codec: codec(for: format), format: format, deviceName: source.name,
+        let writer = TakeWriterStage(ring: ring, plan: plan, codec: { self.codec(for: format) }, format: format,
+                                     deviceName: source.name,
                                      live: source.isLive, log: log, store: store, checker: checker,
                                      firstNumber: try TakesFolder.nextTakeNumber(in: plan.outputDirectory),
                                      writers: makeWriter, timers: timers, events: events)
@@ -158,7 +162,8 @@ public final class Recorder: @unchecked Sendable {
         return try entries.get().map { store.entry(for: $0.file) ?? $0 }
     }
 
-    /// The codec takes are written with: `--codec auto` on a live source is measured first.
+    /// The codec takes are written with: `--codec auto` on a live source is measured first
+    /// (on the writer thread, while capture fills the ring).
     private func codec(for format: NegotiatedFormat) -> VideoCodecChoice {
         guard plan.codec == .auto, source.isLive, let chooseLiveCodec else { return plan.codec }
         let choice = chooseLiveCodec(format)

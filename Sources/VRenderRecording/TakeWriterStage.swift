@@ -18,8 +18,10 @@ final class TakeWriterStage: @unchecked Sendable {
     let log: TakeLog
     let store: ManifestStore
     let checker: TakeChecker
-    /// The codec each take is written with (`--codec auto` already resolved for live capture).
-    let codec: VideoCodecChoice
+    /// Decides the codec the takes are written with, on the writer thread before its first
+    /// take (`--codec auto` on a live source measures the machine meanwhile, as the ring fills).
+    private let chooseCodec: @Sendable () -> VideoCodecChoice
+    private var codec = VideoCodecChoice.auto
     /// The number the next take's file gets; counts on from the takes already in the folder.
     private var nextNumber: Int
     private let makeWriter: TakeWriterFactory
@@ -34,12 +36,13 @@ final class TakeWriterStage: @unchecked Sendable {
         var latencies: [UInt64] = []
     }
 
-    init(ring: FrameRing, plan: RecordingPlan, codec: VideoCodecChoice, format: NegotiatedFormat, deviceName: String,
+    init(ring: FrameRing, plan: RecordingPlan, codec: @escaping @Sendable () -> VideoCodecChoice, format: NegotiatedFormat,
+         deviceName: String,
          live: Bool, log: TakeLog, store: ManifestStore, checker: TakeChecker, firstNumber: Int,
          writers: @escaping TakeWriterFactory, timers: CaptureTimers, events: @escaping @Sendable (RecorderEvent) -> Void) {
         self.ring = ring
         self.plan = plan
-        self.codec = codec
+        chooseCodec = codec
         self.format = format
         self.deviceName = deviceName
         self.live = live
@@ -57,6 +60,7 @@ final class TakeWriterStage: @unchecked Sendable {
     func run() throws -> [TakeEntry] {
         var written: [TakeEntry] = []
         var open: OpenTake?
+        codec = chooseCodec()
         do {
             while let item = ring.next() {
                 switch item {

@@ -74,7 +74,8 @@ import VRenderTestSupport
 
     @Test func anEncoderIsMeasuredOnThisMachine() throws {
         let format = NegotiatedFormat(pixelFormat: .yuv420p, width: 160, height: 120, frameRate: Rational(30, 1), reason: "")
-        let seconds = try #require(LiveCodecCalibration.secondsPerFrame(.h264, format: format, budget: 0.05))
+        let pictures = try LiveCodecCalibration.syntheticPictures(format: format, count: 2)
+        let seconds = try #require(LiveCodecCalibration.secondsPerFrame(.h264, pictures: pictures, format: format, budget: 0.05))
         #expect(seconds > 0 && seconds < 1)
     }
 }
