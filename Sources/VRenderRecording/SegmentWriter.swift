@@ -38,7 +38,7 @@ final class SegmentWriter {
 
     /// `number`: the take's number in its folder, from `TakesFolder.nextTakeNumber(in:)`.
     init(directory: String, number: Int, format: NegotiatedFormat, codec: VideoCodecChoice, live: Bool,
-         tags: [String: String] = [:], timers: (encode: StageTimer?, write: StageTimer?) = (nil, nil)) throws {
+         tags: (_ encoder: String) -> [String: String] = { _ in [:] }, timers: (encode: StageTimer?, write: StageTimer?) = (nil, nil)) throws {
         self.timers = timers
         let stem = TakesFolder.takeFileStem(number: number)
         fileName = stem + ".mov"
@@ -51,7 +51,7 @@ final class SegmentWriter {
         encoder = try Encoder.video(Self.encoderSettings(format: format, codec: codec, live: live),
                                     globalHeader: muxer.needsGlobalHeader)
         stream = try muxer.addStream(from: encoder)
-        for (key, value) in tags { muxer.setMetadata(key, value) }
+        for (key, value) in tags(encoder.name) { muxer.setMetadata(key, value) }
         try muxer.writeHeader(options: TakeFileLayout.recordingHeaderOptions)
         durableBytes = try muxer.flushFragment()
     }

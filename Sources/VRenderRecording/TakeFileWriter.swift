@@ -53,27 +53,44 @@ extension SegmentWriter: TakeFileWriter {
     static let factory: TakeWriterFactory = { request in
         try SegmentWriter(directory: request.directory, number: request.number, format: request.format,
                           codec: request.codec, live: request.live,
-                          tags: TakeFileTags.tags(device: request.device, created: Date()),
+                          tags: { encoder in TakeFileTags.tags(device: request.device, frameRate: request.format.frameRate,
+                                                               encoder: encoder, created: Date()) },
                           timers: (encode: request.encodeTimer, write: request.writeTimer))
     }
 }
 
 /// What a take's file says about itself, in container tags written with its header, so that
 /// `takes recover` can rebuild a take's entry when `takes.json` is lost: when it started
-/// (`creation_time`) and which camera recorded it (`comment`: "vrender take; device=NAME").
+/// (`creation_time`), and in `comment` ("vrender take; fps=30; encoder=libx264; device=NAME",
+/// the device last as it may hold anything) the nominal rate (a take with dropped frames
+/// averages less), the encoder and the camera.
 public enum TakeFileTags {
-    static let commentPrefix = "vrender take; device="
+    static let commentPrefix = "vrender take; "
 
-    static func tags(device: String, created: Date) -> [String: String] {
+    static func tags(device: String, frameRate: Rational, encoder: String, created: Date) -> [String: String] {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return ["creation_time": formatter.string(from: created), "comment": commentPrefix + device]
+        let comment = commentPrefix + "fps=\(frameRate); encoder=\(encoder); device=\(device)"
+        return ["creation_time": formatter.string(from: created), "comment": comment]
     }
 
-    /// The camera named by a take's `comment` tag, nil when the tag is not vrender's.
-    public static func device(fromComment comment: String?) -> String? {
+    /// A field of a take's `comment` tag ("fps", "encoder", "device"); nil when the tag is not
+    /// vrender's or lacks the field.
+    public static func field(_ name: String, inComment comment: String?) -> String? {
         guard let comment, comment.hasPrefix(commentPrefix) else { return nil }
-        return String(comment.dropFirst(commentPrefix.count))
+        var rest = Substring(comment.dropFirst(commentPrefix.count))
+        while !rest.isEmpty {
+            guard let equals = rest.firstIndex(of: "=") else { return nil }
+            let key = rest[..<equals]
+            let value = rest[rest.index(after: equals)...]
+            // The device is last and may contain "; ": it runs to the end.
+            if key == "device" { return name == "device" ? String(value) : nil }
+            let end = value.range(of: "; ")
+            if key == name { return String(value[..<(end?.lowerBound ?? value.endIndex)]) }
+            guard let end else { return nil }
+            rest = value[end.upperBound...]
+        }
+        return nil
     }
 }
 

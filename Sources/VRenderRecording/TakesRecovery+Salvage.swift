@@ -57,8 +57,12 @@ extension TakesRecovery {
         return TakeEntry(
             file: name, thumbnail: thumbnail, created: ISO8601DateFormatter().string(from: created),
             frames: check.decodableFrames, dropped: 0, duration: listedSeconds(check.duration),
-            fps: info.video.frameRate.reduced().description, width: info.video.width, height: info.video.height,
-            codec: info.video.codecName, device: TakeFileTags.device(fromComment: tags["comment"]) ?? "unknown",
+            // The rate and encoder the capture wrote in the comment tag: a take with dropped
+            // frames averages less than its rate, and the stream names only the codec.
+            fps: TakeFileTags.field("fps", inComment: tags["comment"]) ?? info.video.frameRate.reduced().description,
+            width: info.video.width, height: info.video.height,
+            codec: TakeFileTags.field("encoder", inComment: tags["comment"]) ?? info.video.codecName,
+            device: TakeFileTags.field("device", inComment: tags["comment"]) ?? "unknown",
             preroll: 0, timeline: [], latency: nil, check: check)
     }
 

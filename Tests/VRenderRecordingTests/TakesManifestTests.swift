@@ -38,3 +38,18 @@ import VRenderTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [TakesManifest.fileName])
     }
 }
+
+/// The tags a take's file carries for `takes recover`.
+@Suite struct TakeFileTagsTests {
+    @Test func theCommentCarriesRateEncoderAndADeviceNameWithAnything() {
+        let tags = TakeFileTags.tags(device: "USB cam; front=1", frameRate: Rational(30000, 1001), encoder: "libx265",
+                                     created: Date(timeIntervalSince1970: 0))
+        let comment = tags["comment"]
+        #expect(comment == "vrender take; fps=30000/1001; encoder=libx265; device=USB cam; front=1")
+        #expect(TakeFileTags.field("fps", inComment: comment) == "30000/1001")
+        #expect(TakeFileTags.field("encoder", inComment: comment) == "libx265")
+        #expect(TakeFileTags.field("device", inComment: comment) == "USB cam; front=1")
+        #expect(TakeFileTags.field("fps", inComment: "someone else's comment") == nil)
+        #expect(tags["creation_time"] == "1970-01-01T00:00:00.000Z")
+    }
+}
