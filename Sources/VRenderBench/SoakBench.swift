@@ -15,7 +15,7 @@ public struct SoakBench: Sendable {
 
     /// Rounds run before the baseline is taken: the first rounds fill pools, caches and
     /// malloc's arenas, which is not a leak.
-    public static let warmUpRounds = 2
+    public static let warmUpRounds = 3
 
     public init(rounds: Int, directory: String, size: (width: Int, height: Int), gpu: FilterBackendChoice) {
         self.rounds = rounds

@@ -12,13 +12,13 @@ import Testing
     }
 
     @Test func flatRoundsPassEvenWithMallocNoiseAndAThreadStillExiting() {
-        let noisy = rounds(threads: { $0 == 5 ? 5 : 4 }, megabytes: { $0 <= 2 ? 100 : 120 + Double($0 % 3) * 1.5 })
+        let noisy = rounds(threads: { $0 == 5 ? 5 : 4 }, megabytes: { $0 <= 3 ? 100 : 120 + Double($0 % 3) * 1.5 })
         #expect(noisy.growth == [])
     }
 
     @Test func aLeakedFileAThreadOrAFrameEachRoundFails() {
-        #expect(rounds(files: { 9 + $0 }).growth == ["open files went from 12 to 19 (rounds 3…12)"])
-        #expect(rounds(threads: { 4 + $0 }).growth == ["threads went from 7 to 14 (rounds 3…12)"])
+        #expect(rounds(files: { 9 + $0 }).growth == ["open files went from 13 to 19 (rounds 4…12)"])
+        #expect(rounds(threads: { 4 + $0 }).growth == ["threads went from 8 to 14 (rounds 4…12)"])
         let leak = rounds(megabytes: { 120 + 3 * Double($0) }).growth
         #expect(leak == ["resident memory grew 3072 KB a round (limit 1024 KB)"])
     }
