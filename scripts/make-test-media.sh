@@ -5,6 +5,7 @@
 # (../shared/corpus/make-corpus.sh), plus a few cases of our own. Idempotent: existing files are
 # kept.   usage: scripts/make-test-media.sh DIR
 set -euo pipefail
+scripts=$(cd "$(dirname "$0")" && pwd)
 D=${1:?usage: make-test-media.sh DIR}; mkdir -p "$D/bad"; cd "$D"
 ff() { ffmpeg -hide_banner -loglevel error -y "$@"; }
 mk() { local out=$1; shift; [ -s "$out" ] || ff "$@" "$out"; }
@@ -48,4 +49,12 @@ fi
 [ -e bad/empty.mov ] || : > bad/empty.mov
 [ -s bad/notes.mov ] || echo "not a video" > bad/notes.mov
 mk bad/audio_only.m4a -f lavfi -i sine=frequency=440:sample_rate=48000:duration=1 -c:a aac
+# A small take shaped like `vrender capture`'s: HEVC in fragmented QuickTime (a fragment every
+# half second) with AAC; the damaged-copies test damages it.
+mk take_hevc_320x240.mov -f lavfi -i testsrc2=size=320x240:rate=30:duration=1 \
+   -f lavfi -i sine=frequency=500:sample_rate=48000:duration=1 \
+   -c:v libx265 -preset ultrafast -x265-params log-level=error:keyint=15 -tag:v hvc1 -pix_fmt yuv420p \
+   -c:a aac -shortest -movflags frag_keyframe+empty_moov+default_base_moof
+# Hostile inputs: huge and zero sizes, absurd time bases and lengths, ... (HostileInputTests).
+bash "$scripts/make-hostile-media.sh" "$PWD" >/dev/null
 echo "test media ready: $D"

@@ -18,6 +18,8 @@ public struct AtomicFile: Sendable {
     public let path: String
     /// `.<name>.<pid>-<n>.vrender-partial` in the target's directory: hidden, and unique to this
     /// process and this value, so concurrent writes of one target never share a temporary.
+    /// `<name>` is cut short when the whole would pass the 255-byte limit of a file name
+    /// (NAME_MAX), so that a target with a long name can still be written.
     public let temporaryPath: String
     private let system: FileSystemCalls
 
@@ -30,7 +32,9 @@ public struct AtomicFile: Sendable {
         self.path = path
         self.system = system
         let (directory, name) = Self.split(path)
-        temporaryPath = "\(directory == "/" ? "" : directory)/.\(name).\(getpid())-\(Self.serial.add(1, ordering: .relaxed).newValue).vrender-partial"
+        let suffix = ".\(getpid())-\(Self.serial.add(1, ordering: .relaxed).newValue).vrender-partial"
+        let shortName = FileNames.prefix(name, maxBytes: Int(NAME_MAX) - 1 - suffix.utf8.count)
+        temporaryPath = "\(directory == "/" ? "" : directory)/.\(shortName)\(suffix)"
     }
 
     /// Writes `bytes` to `path` atomically.
@@ -42,7 +46,7 @@ public struct AtomicFile: Sendable {
     /// process with the same pid is overwritten) and commits it.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         do {
-            let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            let descriptor = FileNames.withPlatformPath(temporaryPath) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
             guard descriptor >= 0 else { throw failure("cannot create \(temporaryPath)") }
             defer { close(descriptor) }
             var written = 0
@@ -75,14 +79,14 @@ public struct AtomicFile: Sendable {
 
     /// Removes the temporary file, if there is one.
     public func discard() {
-        unlink(temporaryPath)
+        _ = FileNames.withPlatformPath(temporaryPath) { unlink($0) }
     }
 
     /// `fsync` of the file or directory at `target`. Linux flushes through a read-only
     /// descriptor too, which is all a directory can be opened with. A file system that cannot
     /// flush a directory (`EINVAL`) has nothing to flush.
     private func flush(_ target: String, flags: Int32, what: String) throws {
-        let descriptor = open(target, flags | O_CLOEXEC)
+        let descriptor = FileNames.withPlatformPath(target) { open($0, flags | O_CLOEXEC) }
         guard descriptor >= 0 else { throw failure("\(what): cannot open \(target)") }
         defer { close(descriptor) }
         while system.fsync(descriptor) != 0 {
@@ -99,22 +103,25 @@ public struct AtomicFile: Sendable {
         return VRenderError.output(path, "\(what): \(reason)")
     }
 
-    /// The directory ("." for a bare name) and the file name of `path`.
     /// Checks, before any work is done, that the target can be written: it is not a directory,
-    /// its directory exists, and (unless `overwrite`) it does not exist yet. Throws
+    /// its directory exists and is writable, and (unless `overwrite`) it does not exist yet. Throws
     /// `VRenderError.output` naming the target. (The write itself reports what goes wrong later.)
     public func checkTarget(overwrite: Bool = true) throws {
-        var info = stat()
-        if stat(path, &info) == 0 {
+        if let info = FileNames.status(path) {
             if info.st_mode & S_IFMT == S_IFDIR { throw VRenderError.output(path, "is a directory") }
             if !overwrite { throw VRenderError.output(path, "already exists (use --overwrite to replace it)") }
         }
         let directory = Self.split(path).directory
-        guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+        guard let info = FileNames.status(directory), info.st_mode & S_IFMT == S_IFDIR else {
             throw VRenderError.output(path, "directory \(directory) does not exist")
+        }
+        // Found now rather than after minutes of work. (Root fails it only on a read-only file system.)
+        if FileNames.withPlatformPath(directory, { access($0, W_OK | X_OK) }) != 0 {
+            throw VRenderError.output(path, "directory \(directory) is not writable (\(String(cString: strerror(errno))))")
         }
     }
 
+    /// The directory ("." for a bare name) and the file name of `path`.
     private static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let directory = String(path[..<slash])
@@ -134,5 +141,7 @@ struct FileSystemCalls: Sendable {
     static let live = FileSystemCalls(
         write: { descriptor, bytes, count in Glibc.write(descriptor, bytes, count) },
         fsync: { descriptor in Glibc.fsync(descriptor) },
-        rename: { from, to in Glibc.rename(from, to) })
+        rename: { from, to in
+            FileNames.withPlatformPath(from) { from in FileNames.withPlatformPath(to) { Glibc.rename(from, $0) } }
+        })
 }

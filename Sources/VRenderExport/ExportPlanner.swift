@@ -16,7 +16,21 @@ public enum ExportPlanner {
 
     public static func plan(takes: [MediaInfo], options: ExportOptions,
                             copyCheck: CopyCheck = muxerCopyCheck) throws -> ExportPlan {
+        let plan = try choose(takes: takes, options: options, copyCheck: copyCheck)
+        // Takes a fraction of a frame long at a low --fps: an output of no frames is not one.
+        // (Probing refuses a take shorter than a frame at its own rate, so only --fps gets here.)
+        guard plan.timeline.totalSlots > 0 else {
+            let seconds = String(format: "%g", takes.map(\.duration).reduce(0, +))
+            throw VRenderError.option("--fps", "the takes last \(seconds) s in all, less than one frame at \(plan.frameRate) fps")
+        }
+        return plan
+    }
+
+    private static func choose(takes: [MediaInfo], options: ExportOptions, copyCheck: CopyCheck) throws -> ExportPlan {
         guard !takes.isEmpty else { throw VRenderError.option("INPUT", "no input takes given") }
+        if let size = options.size, let refusal = MediaLimits.sizeRefusal(width: size.width, height: size.height) {
+            throw VRenderError.option("--size", refusal)
+        }
         let audio = try AudioTrackPlan.make(takes: takes, chosen: options.audioTrack)
         let videoMismatch = CopyCompatibility.videoMismatch(takes)
         let audioMismatch = CopyCompatibility.audioMismatch(takes, tracks: audio)

@@ -77,8 +77,7 @@ public final class Exporter: Sendable {
         var paths: [String] = []
         var notices: [String] = []
         for input in options.inputs {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard let status = FileNames.status(input), status.st_mode & S_IFMT == S_IFDIR else {
                 paths.append(input)
                 continue
             }
@@ -112,7 +111,7 @@ public final class Exporter: Sendable {
             try output.commit()
         } catch {
             output.discard()
-            throw error
+            throw output.explainFailure(error)
         }
         summary.bytes = output.size
         summary.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9

@@ -13,11 +13,20 @@ public struct OutputFile: Sendable {
     /// The file extensions an export can write; the extension picks the container.
     public static let containerExtensions = ["mov", "mp4", "m4v", "mkv", "webm"]
 
-    /// True when both paths lead to the same file (`.`, `..` and symbolic links resolved), so an
-    /// output never overwrites an input or another output of the same run.
+    /// True when both paths lead to the same file, so an output never overwrites an input or
+    /// another output of the same run: the same device and inode when both exist (links of
+    /// every kind, names that are not UTF-8), else the same path once `.`, `..` and symbolic
+    /// links are resolved (neither exists yet), and never when only one exists.
     static func isSameFile(_ first: String, _ second: String) -> Bool {
-        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
-        return resolved(first) == resolved(second)
+        switch (FileNames.status(first), FileNames.status(second)) {
+        case let (one?, other?):
+            return one.st_dev == other.st_dev && one.st_ino == other.st_ino
+        case (nil, nil):
+            func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+            return resolved(first) == resolved(second)
+        default:
+            return false
+        }
     }
 
     /// Checks the target before any work: not an input, not existing unless `overwrite`, in a
@@ -48,6 +57,15 @@ public struct OutputFile: Sendable {
 
     /// Bytes in the finished output.
     public var size: Int {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        FileNames.status(path).map { Int($0.st_size) } ?? 0
+    }
+
+    /// The error to report for a write that failed with `error`: when the output's folder is
+    /// gone (removed during the export), that is what the user must hear, whatever call
+    /// noticed it first (the muxer reopening the file, the flush before the rename).
+    func explainFailure(_ error: any Error) -> any Error {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard FileNames.status(directory.isEmpty ? "." : directory) == nil else { return error }
+        return VRenderError.output(path, "its folder \(directory) was removed during the export")
     }
 }

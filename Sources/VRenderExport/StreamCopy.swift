@@ -13,7 +13,7 @@ struct StreamCopy {
 
     /// Returns the number of video packets written and the output duration in seconds.
     func run() throws -> (frames: Int, duration: Double) {
-        let muxer = try Muxer(path: output.temporaryPath, formatPath: output.path)
+        let muxer = try Muxer(path: output.temporaryPath, formatPath: output.path, reportingAs: output.path)
         var retimer = PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily)
         var videoOut = -1
         var audioOut: [Int] = []
@@ -33,7 +33,7 @@ struct StreamCopy {
                     }
                     audioOut.append(try muxer.addStream(copying: source.index, of: demuxer))
                 }
-                try muxer.writeHeader(options: muxer.finishedFileOptions)
+                try blaming(take.path) { try muxer.writeHeader(options: muxer.finishedFileOptions) }
             }
             // Input stream index -> output stream index for this take.
             var routes = [take.video.index: videoOut]
@@ -60,7 +60,7 @@ struct StreamCopy {
                     progress.update(framesDone: frames)
                 }
                 timers.mux?.begin()
-                try muxer.write(packet, stream: outIndex)
+                try blaming(take.path) { try muxer.write(packet, stream: outIndex) }
                 if isVideo { timers.mux?.frameDone() } else { timers.mux?.otherDone() }
             }
             offsetSeconds += Swift.max(takeEnd - take.video.startTime, 0)
@@ -70,6 +70,21 @@ struct StreamCopy {
         timers.mux?.otherDone()
         progress.update(framesDone: frames, finished: true)
         return (frames, offsetSeconds)
+    }
+}
+
+extension StreamCopy {
+    /// Runs a muxer call on what `path` gave (its streams' setup, its packets). The muxer
+    /// refusing them (FFmpeg's error: a codec setup it cannot parse, timestamps out of order) is
+    /// that take's fault, so the error names it; failures to write (`VRenderError.output`: disk
+    /// full, ...) pass as they are.
+    func blaming(_ path: String, _ call: () throws -> Void) throws {
+        do {
+            try call()
+        } catch let error as FFmpegError {
+            throw VRenderError.input(path, "cannot be copied into a .\(plan.output.fileExtension) file (\(error)): "
+                                     + "is its codec setup or timing damaged?")
+        }
     }
 }
 

@@ -27,6 +27,8 @@ public final class Decoder {
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.thread_count = Int32(threads)
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        // A picture over the budget (a size change mid-stream) is refused as damaged, not allocated.
+        context.pointee.max_pixels = Int64(MediaLimits.maxPixels)
         try check(avcodec_open2(context, codec, nil), "avcodec_open2(\(String(cString: codec.pointee.name)))")
     }
 

@@ -6,22 +6,40 @@ import VRenderCore
 public final class Demuxer {
     public let path: String
     let context: UnsafeMutablePointer<AVFormatContext>
+    /// Each stream's picture size as the container's header states it, before any decoding
+    /// (which may replace a size it refuses with 0x0): what `MediaLimits` is checked against.
+    let claimedSizes: [(width: Int, height: Int)]
 
     /// Opens the file and reads enough to know its streams (`avformat_find_stream_info`).
     public init(path: String) throws(FFmpegError) {
         self.path = path
         FFmpegLog.applyDefault()
         var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
+        try check(FileNames.withPlatformPath(path) { avformat_open_input(&context, $0, nil, nil) }, "avformat_open_input")
         guard let opened = context else { throw FFmpegError("avformat_open_input", code: vr_averror_invaliddata()) }
+        claimedSizes = (0..<Int(opened.pointee.nb_streams)).map { index in
+            let parameters = opened.pointee.streams[index]!.pointee.codecpar.pointee
+            return (Int(parameters.width), Int(parameters.height))
+        }
         do {
-            try check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
+            try Self.findStreamInfo(opened)
         } catch {
             var closing: UnsafeMutablePointer<AVFormatContext>? = opened
             avformat_close_input(&closing)
             throw error
         }
         self.context = opened
+    }
+
+    /// `avformat_find_stream_info`, which decodes a few pictures of each stream: with the
+    /// decoders' `max_pixels` at the budget, so that a header stating a huge picture fails
+    /// there instead of allocating it.
+    private static func findStreamInfo(_ context: UnsafeMutablePointer<AVFormatContext>) throws(FFmpegError) {
+        var options = [OpaquePointer?](repeating: nil, count: Int(context.pointee.nb_streams))
+        for index in options.indices { av_dict_set(&options[index], "max_pixels", String(MediaLimits.maxPixels), 0) }
+        defer { for index in options.indices { av_dict_free(&options[index]) } }
+        try check(options.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) },
+                  "avformat_find_stream_info")
     }
 
     deinit {

@@ -7,22 +7,29 @@ import VRenderCore
 public final class Muxer {
     let context: UnsafeMutablePointer<AVFormatContext>
     public let path: String
+    /// What errors name: `path`, or the file the user asked for when `path` is its hidden
+    /// temporary file.
+    public let subject: String
     /// What the chosen container can hold and needs (QuickTime family, rotation, ...).
     public let container: OutputContainer
     private var sourceTimeBases: [AVRational] = []
     private var headerWritten = false
     private var ioOpen = false
 
-    /// `avformat_alloc_output_context2` with the format guessed from `formatPath`.
-    public init(path: String, formatPath: String) throws {
+    /// `avformat_alloc_output_context2` with the format guessed from `formatPath`. `reportingAs`:
+    /// the name errors give the file (the output an export's temporary file `path` becomes).
+    public init(path: String, formatPath: String, reportingAs: String? = nil) throws {
         container = try OutputContainer(path: formatPath)
         guard let format = av_guess_format(nil, formatPath, nil) else {
             throw VRenderError.output(formatPath, "unknown container for this file extension")
         }
         var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&context, format, nil, path), "avformat_alloc_output_context2")
+        // The URL is kept: the QuickTime muxer reopens it to move the index to the front.
+        try check(FileNames.withPlatformPath(path) { avformat_alloc_output_context2(&context, format, nil, $0) },
+                  "avformat_alloc_output_context2")
         self.context = context!
         self.path = path
+        self.subject = reportingAs ?? path
     }
 
     deinit {
@@ -104,16 +111,17 @@ public final class Muxer {
     public func writeHeader(options: [String: String] = [:]) throws {
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             do {
-                try check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
+                try check(FileNames.withPlatformPath(path) { avio_open(&context.pointee.pb, $0, AVIO_FLAG_WRITE) }, "avio_open")
             } catch {
-                throw VRenderError.output(path, "cannot create the file (\(error.message))")
+                let what = subject == path ? "the file" : "its temporary file \(path)"
+                throw VRenderError.output(subject, "cannot create \(what) (\(error.message))")
             }
             ioOpen = true
         }
         var dictionary: OpaquePointer?
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         defer { av_dict_free(&dictionary) }
-        try check(avformat_write_header(context, &dictionary), "avformat_write_header")
+        try writing { try check(avformat_write_header(context, &dictionary), "avformat_write_header") }
         headerWritten = true
     }
 
@@ -123,7 +131,19 @@ public final class Muxer {
     public func write(_ packet: Packet, stream index: Int) throws {
         packet.streamIndex = index
         av_packet_rescale_ts(packet.pointer, sourceTimeBases[index], context.pointee.streams[index]!.pointee.time_base)
-        try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
+        try writing { try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame") }
+    }
+
+    /// Runs a muxer call. When it fails because the file could not be written (the output's
+    /// I/O context holds an error: disk full, file too large, folder gone), the error names the
+    /// output and the system's reason; other failures (bad timestamps) stay FFmpeg's.
+    private func writing(_ call: () throws -> Void) throws {
+        do {
+            try call()
+        } catch {
+            guard let io = context.pointee.pb, io.pointee.error < 0 else { throw error }
+            throw VRenderError.output(subject, "cannot write (\(FFmpegError.describe(io.pointee.error)))")
+        }
     }
 
     /// Fragmented QuickTime written with `movflags=frag_custom`: ends the fragment being built
@@ -140,10 +160,12 @@ public final class Muxer {
     /// Flushes interleaving buffers, writes the index (`av_write_trailer`) and closes the file.
     public func finish() throws {
         guard headerWritten else { return }
-        try check(av_write_trailer(context), "av_write_trailer")
+        try writing { try check(av_write_trailer(context), "av_write_trailer") }
         if ioOpen {
-            avio_closep(&context.pointee.pb)
             ioOpen = false
+            // Closing writes what is still buffered: its failure is a write failure too.
+            let closed = avio_closep(&context.pointee.pb)
+            if closed < 0 { throw VRenderError.output(subject, "cannot write (\(FFmpegError.describe(closed)))") }
         }
     }
 }

@@ -7,6 +7,9 @@ import VRenderCore
 public enum Probe {
     /// Probes one input. Every problem becomes a `VRenderError.input` naming the file: missing,
     /// a directory, empty, not a media file, truncated before its index, no video stream.
+    /// A take whose header claims what vrender cannot honour (`MediaLimits`: no frames, a huge
+    /// picture, an absurd frame rate or length, a video nothing could be decoded from) is refused
+    /// here, before any work, and its length is the one its packets show (`measuringLength`).
     public static func probe(_ path: String) throws -> MediaInfo {
         try checkReadableFile(path)
         let demuxer: Demuxer
@@ -15,21 +18,50 @@ public enum Probe {
         } catch {
             throw VRenderError.input(path, "cannot be read as a video (\(explain(error)))")
         }
-        return try demuxer.info()
+        let info = try demuxer.info(measuringLength: true)
+        try refuseUnusable(info.video, path: path)
+        return info
     }
 
     /// Checks what the operating system can tell before FFmpeg is asked, for precise messages.
+    /// Through `FileNames`, so that a name that is not UTF-8 is found.
     static func checkReadableFile(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw VRenderError.input(path, "no such file")
+        guard let status = FileNames.status(path) else {
+            let missing = errno == ENOENT || errno == ENOTDIR
+            throw VRenderError.input(path, missing ? "no such file" : String(cString: strerror(errno)))
         }
-        if isDirectory.boolValue { throw VRenderError.input(path, "is a directory, not a video file") }
-        guard FileManager.default.isReadableFile(atPath: path) else {
+        if status.st_mode & S_IFMT == S_IFDIR { throw VRenderError.input(path, "is a directory, not a video file") }
+        guard FileNames.withPlatformPath(path, { access($0, R_OK) }) == 0 else {
             throw VRenderError.input(path, "permission denied")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        if size == 0 { throw VRenderError.input(path, "empty file (0 bytes)") }
+        if status.st_size == 0 { throw VRenderError.input(path, "empty file (0 bytes)") }
+    }
+
+    /// The claims `MediaLimits` refuses, in the order that names the real problem first (a
+    /// take with no frames has no frame rate either).
+    static func refuseUnusable(_ video: VideoStreamInfo, path: String) throws {
+        guard video.duration > 0 else {
+            throw VRenderError.input(path, "has no video frames (a take of zero length)")
+        }
+        // Shorter than half a frame at its own rate, it would fill no frame of an export.
+        guard video.duration * video.frameRate.doubleValue >= 0.5 else {
+            throw VRenderError.input(path, "lasts \(String(format: "%g", video.duration)) s, less than one frame "
+                                     + "at its \(video.frameRate) fps (a damaged time scale?)")
+        }
+        guard video.duration <= MediaLimits.maxDuration else {
+            let hours = String(format: "%.0f", video.duration / 3600)
+            throw VRenderError.input(path, "its video is \(hours) hours long, over vrender's limit of "
+                                     + "\(Int(MediaLimits.maxDuration / 3600)) hours (a damaged header?)")
+        }
+        guard video.pixelFormat != "unknown" else {
+            throw VRenderError.input(path, "no picture of its \(video.codecName) video could be decoded "
+                                     + "(damaged codec setup, or a picture size the decoder refuses)")
+        }
+        let rate = video.frameRate.doubleValue
+        guard MediaLimits.frameRates.contains(rate) else {
+            throw VRenderError.input(path, "frame rate \(video.frameRate) fps (a frame every \(String(format: "%g", 1 / rate)) s) "
+                                     + "is outside what vrender joins: one frame an hour to 1000 fps")
+        }
     }
 
     static func explain(_ error: FFmpegError) -> String {
@@ -41,14 +73,17 @@ public enum Probe {
 }
 
 extension Demuxer {
-    /// Builds the `MediaInfo` of an opened file.
-    func info() throws -> MediaInfo {
+    /// Builds the `MediaInfo` of an opened file. `measuringLength`: check the video's length
+    /// against where its packets end (`packetEnds`), which costs a seek and a read of the file's
+    /// last group of pictures.
+    func info(measuringLength: Bool = false) throws -> MediaInfo {
         guard let videoIndex = bestStream(AVMEDIA_TYPE_VIDEO) else {
             throw VRenderError.input(path, "no video stream (only \(streamKinds()))")
         }
         let container = String(cString: context.pointee.iformat.pointee.name)
         try refuseStillImage(videoIndex, container: container)
-        let video = try videoInfo(stream: stream(videoIndex))
+        var video = try videoInfo(stream: stream(videoIndex))
+        if measuringLength { video.duration = measuredDuration(of: video, in: stream(videoIndex)) }
         let audioTracks = (0..<Int(context.pointee.nb_streams))
             .filter { stream($0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
             .compactMap { audioInfo(stream: stream($0)) }
@@ -77,7 +112,7 @@ extension Demuxer {
 
     /// Seconds from a stream's own duration, else the container's (Matroska has no per-stream
     /// duration).
-    private func seconds(_ stream: UnsafeMutablePointer<AVStream>) -> (start: Double, duration: Double) {
+    func seconds(_ stream: UnsafeMutablePointer<AVStream>) -> (start: Double, duration: Double) {
         let timeBase = av_q2d(stream.pointee.time_base)
         let start = stream.pointee.start_time == vr_nopts_value() ? 0 : Double(stream.pointee.start_time) * timeBase
         if stream.pointee.duration > 0 && stream.pointee.duration != vr_nopts_value() {
@@ -96,12 +131,19 @@ extension Demuxer {
         guard avcodec_find_decoder(parameters.codec_id) != nil else {
             throw VRenderError.input(path, "no decoder for its video codec '\(String(cString: avcodec_get_name(parameters.codec_id)))'")
         }
+        // The size the codec's own header gave probing's decoder; when the decoder refused it
+        // (over `max_pixels`) it left 0x0, and the container's claim is what there is to name.
+        let index = Int(stream.pointee.index)
+        let decoded = (width: Int(parameters.width), height: Int(parameters.height))
+        let size = decoded.width > 0 && decoded.height > 0 || index >= claimedSizes.count ? decoded : claimedSizes[index]
+        if let refusal = MediaLimits.sizeRefusal(width: size.width, height: size.height) { throw VRenderError.input(path, refusal) }
         guard parameters.width > 0, parameters.height > 0 else {
             throw VRenderError.input(path, "video stream has no picture size (damaged header)")
         }
-        var rate = stream.pointee.avg_frame_rate
-        if rate.num <= 0 || rate.den <= 0 { rate = stream.pointee.r_frame_rate }
-        if rate.num <= 0 || rate.den <= 0 { rate = AVRational(num: 30, den: 1) }
+        // The average rate, else the guessed one, whichever is within the limits; an absurd one
+        // is kept for `Probe.refuseUnusable` to name; none at all means 30.
+        let rates = [stream.pointee.avg_frame_rate, stream.pointee.r_frame_rate].filter { $0.num > 0 && $0.den > 0 }
+        let rate = rates.first { MediaLimits.frameRates.contains(av_q2d($0)) } ?? rates.first ?? AVRational(num: 30, den: 1)
         let matrix = displayMatrix(stream)
         // av_display_rotation_get answers counter-clockwise degrees; players turn clockwise.
         let rotation = matrix.map { values in

@@ -26,14 +26,26 @@ struct VRender: ParsableCommand {
     /// subcommand, is printed here and only here, in one style, with one exit status per kind.
     static func main() {
         ProcessTuning.limitMallocArenas()
-        // Past a file-size limit (ulimit -f) a write fails with EFBIG instead of the signal
-        // killing vrender mid-file, so a take is cut back cleanly and an export cleans up.
+        // Past a file-size limit (ulimit -f) a write raises SIGXFSZ, which kills by default:
+        // ignored, the write fails with EFBIG instead, so a take is cut back cleanly and an
+        // export reports it and removes its temporary file.
         signal(SIGXFSZ, SIG_IGN)
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments())
             try command.run()
         } catch {
             Foundation.exit(reportError(error))
+        }
+    }
+
+    /// The arguments as the system passed them. `CommandLine.arguments` replaces bytes that are
+    /// not UTF-8 with U+FFFD, which names another file (`a\xffb.mov` would become `a\u{FFFD}b.mov`);
+    /// `FileNames` keeps them, escaped, so that the file is found.
+    private static func arguments() -> [String] {
+        (1..<Int(CommandLine.argc)).map { index in
+            let argument = CommandLine.unsafeArgv[index]!
+            return FileNames.string(fromPlatformBytes: UnsafeBufferPointer(
+                start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
         }
     }
 
@@ -70,9 +82,9 @@ struct VRender: ParsableCommand {
         return usageExitStatus
     }
 
-    /// The one place an error is printed.
+    /// The one place an error is printed; a file name's bytes that are not text are shown as `\xNN`.
     private static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("vrender: error: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("vrender: error: \(FileNames.display(message))\n".utf8))
     }
 
     /// ArgumentParser's full message ends with "See 'vrender concat --help' for more

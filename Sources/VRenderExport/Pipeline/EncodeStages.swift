@@ -89,9 +89,20 @@ struct AudioStage {
                 try encoder.encode(frame, makePacket: Packet.init, output: send)
             }
         }
+        // Silence goes in a second at a time, each encoded before the next: a take without
+        // audio an hour long would otherwise sit in the converter's buffer whole (1.4 GB).
+        func appendSilence(_ count: Int) throws {
+            var remaining = count
+            while remaining > 0 {
+                let chunk = Swift.min(remaining, plan.timeline.sampleRate)
+                try converter.appendSilence(chunk)
+                try encodeBuffered(final: false)
+                remaining -= chunk
+            }
+        }
         func accept(_ frame: Frame) throws {
             let cut = aligner.cut(frameStartingAt: decoder?.seconds(of: frame).map { $0 - videoStart })
-            try converter.appendSilence(cut.silenceBefore)
+            try appendSilence(cut.silenceBefore)
             let appended = try converter.append(frame, dropFirst: cut.dropFirst, limit: cut.limit)
             aligner.record(dropped: appended.dropped, kept: appended.kept)
             try encodeBuffered(final: false)
@@ -114,7 +125,7 @@ struct AudioStage {
                 defer { timer?.otherDone() }
                 try decoder?.decode(nil, makeFrame: { shell.unref(); return shell }, output: accept)
                 aligner.record(dropped: 0, kept: try converter.flushResampler(limit: aligner.room))
-                try converter.appendSilence(aligner.endTake())
+                try appendSilence(aligner.endTake())
                 if let decoder { damage.add(decoder.damaged, in: plan.takes[index].path) }
                 decoder = nil
                 try encodeBuffered(final: false)

@@ -17,7 +17,10 @@ extension VRender {
                 aspect kept, filtered and encoded again (HEVC when an HEVC encoder opens, else \
                 H.264); audio becomes 48 kHz stereo AAC, each take's audio padded or trimmed to \
                 its video. The output is written to a hidden temporary file and renamed when \
-                complete; the takes are never modified.
+                complete; the takes are never modified. A take is refused, by name, when its \
+                pictures have over 16384 pixels a side or 35.7 million (8192x4352), when it lasts less \
+                than a frame or more than a day, or when its frame rate is below one frame an \
+                hour or above 1000 fps: a damaged header, or more than one machine should take on.
                 """)
 
         @Option(name: [.short, .customLong("output")],
@@ -57,12 +60,12 @@ extension VRender {
             printer.finish()
             let damaged = summary.damagedFrames.sorted(by: { $0.key < $1.key })
                 .map { "\($0.key): \($0.value) damaged packet(s) or frame(s) skipped" }
-            (damaged + summary.warnings).forEach(Warnings.print)
+            (damaged + summary.warnings).map(FileNames.display).forEach(Warnings.print)
             if reporting.json {
                 try JSONOutput.print(summary)
-                FileHandle.standardError.write(Data((Self.finalLine(summary) + "\n").utf8))
+                FileHandle.standardError.write(Data((FileNames.display(Self.finalLine(summary)) + "\n").utf8))
             } else {
-                print(Self.finalLine(summary))
+                print(FileNames.display(Self.finalLine(summary)))
             }
         }
 
@@ -92,7 +95,7 @@ extension VRender {
             }
             line += "\n"
             for notice in plan.notices { line += "plan: note: \(notice)\n" }
-            FileHandle.standardError.write(Data(line.utf8))
+            FileHandle.standardError.write(Data(line.split(separator: "\n").map { FileNames.display(String($0)) + "\n" }.joined().utf8))
         }
 
         static func finalLine(_ summary: ExportSummary) -> String {

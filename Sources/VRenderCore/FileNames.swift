@@ -1,0 +1,121 @@
+import Glibc
+
+/// File names on Linux are bytes, not text: `\xff.mov` is a valid name that no Swift `String`
+/// can hold (Swift's `CommandLine.arguments` turns the byte into U+FFFD, naming another file).
+/// vrender keeps such names in `String`s by escaping each byte that is not part of valid UTF-8
+/// as one code point of a private-use block, U+10FE80…U+10FEFF, and turns them back into the
+/// same bytes wherever a path goes to the system (`withPlatformPath`). A valid name that itself
+/// contains one of those code points is escaped byte by byte, so every name round-trips.
+///
+/// Paths enter through `string(fromPlatformBytes:)` (the command line's arguments), reach
+/// the system through `withPlatformPath`/`status`, and are shown to people with `display`.
+public enum FileNames {
+    /// Byte b (0x80…0xFF) is kept as U+10FE00 + b.
+    private static let escapeBase: UInt32 = 0x10_FE00
+
+    private static func isEscape(_ scalar: Unicode.Scalar) -> Bool {
+        (escapeBase + 0x80...escapeBase + 0xFF).contains(scalar.value)
+    }
+
+    private static func escape(_ byte: UInt8) -> Unicode.Scalar {
+        Unicode.Scalar(escapeBase + UInt32(byte))!
+    }
+
+    /// A platform path (bytes, no NUL) as a `String`: valid UTF-8 as it is, every other byte
+    /// escaped.
+    public static func string(fromPlatformBytes bytes: some Collection<UInt8>) -> String {
+        let bytes = Array(bytes)
+        var scalars = String.UnicodeScalarView()
+        var index = 0
+        while index < bytes.count {
+            let length = sequenceLength(lead: bytes[index])
+            if let length, index + length <= bytes.count,
+               let text = String(validating: bytes[index..<index + length], as: UTF8.self),
+               let scalar = text.unicodeScalars.first, !isEscape(scalar) {
+                scalars.append(scalar)
+                index += length
+            } else {
+                // Not valid UTF-8 here (or an escape code point written literally): this byte alone.
+                scalars.append(escape(bytes[index]))
+                index += 1
+            }
+        }
+        return String(scalars)
+    }
+
+    /// The bytes UTF-8 says a sequence starting with `lead` has; nil for a byte no valid
+    /// sequence starts with. `String(validating:)` checks the rest (overlong forms, surrogates).
+    private static func sequenceLength(lead: UInt8) -> Int? {
+        switch lead {
+        case 0..<0x80: 1
+        case 0xC2...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF4: 4
+        default: nil
+        }
+    }
+
+    /// The bytes the system knows `path` by (escapes turned back into their bytes), no NUL.
+    public static func platformBytes(_ path: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(path.utf8.count)
+        for scalar in path.unicodeScalars {
+            if isEscape(scalar) {
+                bytes.append(UInt8(scalar.value - escapeBase))
+            } else {
+                bytes += String(scalar).utf8
+            }
+        }
+        return bytes
+    }
+
+    /// Calls `body` with `path` as the C string the system knows it by.
+    public static func withPlatformPath<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
+        guard path.unicodeScalars.contains(where: isEscape) else { return try path.withCString(body) }
+        let bytes = platformBytes(path) + [0]
+        return try bytes.withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+        }
+    }
+
+    /// `stat(2)` of `path`, nil when it fails (`errno` says why).
+    public static func status(_ path: String) -> stat? {
+        var info = stat()
+        return withPlatformPath(path) { stat($0, &info) } == 0 ? info : nil
+    }
+
+    /// `path` as people should read it: escaped bytes and control characters (a newline in a
+    /// name would break a one-line error) as `\xNN`, everything else as it is.
+    public static func display(_ path: String) -> String {
+        var text = ""
+        for scalar in path.unicodeScalars {
+            if isEscape(scalar) {
+                text += hex(UInt8(scalar.value - escapeBase))
+            } else if scalar.value < 0x20 || scalar.value == 0x7F {
+                text += hex(UInt8(scalar.value))
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        return "\\x" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
+    }
+
+    /// The longest prefix of `name` whose platform bytes fit in `maxBytes`, cut between
+    /// characters' scalars (never inside one's UTF-8 sequence).
+    public static func prefix(_ name: String, maxBytes: Int) -> String {
+        var kept = String.UnicodeScalarView()
+        var used = 0
+        for scalar in name.unicodeScalars {
+            let size = isEscape(scalar) ? 1 : String(scalar).utf8.count
+            guard used + size <= maxBytes else { break }
+            kept.append(scalar)
+            used += size
+        }
+        return String(kept)
+    }
+}

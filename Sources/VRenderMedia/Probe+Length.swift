@@ -1,0 +1,45 @@
+internal import CFFmpeg
+import VRenderCore
+
+/// A take's length is what its packets cover. Headers only claim it: a Matroska Duration of a
+/// million seconds would have an export repeat the last picture for 11 days, one of a
+/// millisecond would drop the whole take, and a file cut short (a take whose recording was
+/// killed, a copy that did not finish) claims the length it was meant to have, so its end
+/// would be one frozen picture. Probing reads the file's last packets to check the claim.
+extension Demuxer {
+    /// `video.duration`, or the length its packets show when the two disagree by more than a
+    /// quarter of a second or two frames, whichever is more. (Ordinary files differ by at most
+    /// a last frame whose duration the container does not state, or an audio frame's rounding:
+    /// 13 ms in every file of the test and trial media.) A stream with a length of its own
+    /// (QuickTime, MP4) is compared with its own packets; one that takes the container's
+    /// (Matroska) with every stream's.
+    func measuredDuration(of video: VideoStreamInfo, in stream: UnsafeMutablePointer<AVStream>) -> Double {
+        guard let ends = packetEnds(videoIndex: video.index) else { return video.duration }
+        let ownLength = stream.pointee.duration > 0 && stream.pointee.duration != vr_nopts_value()
+        let measured = Swift.max((ownLength ? ends.video : ends.any) - video.startTime, 0)
+        let tolerance = Swift.max(0.25, 2 / video.frameRate.doubleValue)
+        return abs(measured - video.duration) > tolerance ? measured : video.duration
+    }
+
+    /// Where the last video packet and the last packet of any audio or video stream end, in
+    /// seconds, read from the video's last keyframe on (a seek, then one group of pictures).
+    /// Nil when the file cannot seek, has no video packet there, or when more than `limit`
+    /// packets follow (a file without an index, which the seek could not bring near its end).
+    func packetEnds(videoIndex: Int, limit: Int = 20_000) -> (video: Double, any: Double)? {
+        // Past any end a header may state; BACKWARD lands on the last keyframe.
+        guard av_seek_frame(context, Int32(videoIndex), Int64.max / 4, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
+        let packet = Packet()
+        var video = -Double.infinity
+        var any = -Double.infinity
+        for _ in 0..<limit {
+            guard read(into: packet) else { return video.isFinite ? (video, any) : nil }
+            let stream = self.stream(packet.streamIndex)
+            let type = stream.pointee.codecpar.pointee.codec_type
+            guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO, let time = packet.pts ?? packet.dts else { continue }
+            let end = (Double(time) + Double(Swift.max(packet.duration, 0))) * av_q2d(stream.pointee.time_base)
+            any = Swift.max(any, end)
+            if packet.streamIndex == videoIndex { video = Swift.max(video, end) }
+        }
+        return nil
+    }
+}
