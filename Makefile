@@ -66,3 +66,20 @@ bench-export: release
 
 clean:
 	rm -rf .build out Benchmarks/.build
+
+# libFuzzer targets (Fuzz/, a package of its own) with AddressSanitizer: probe + demux of media
+# files, action scripts, takes.json. Each runs FUZZ_SECONDS (default 60); a crash fails the run
+# and keeps the input under .build/fuzz-out/artifacts/ (scripts/fuzz.sh prints how to replay it).
+.PHONY: fuzz sanitize sanitize-address sanitize-thread
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz.sh
+
+# The tests of the frame ring, queues, stage threads, StageTimings, recorder/capture and export
+# under AddressSanitizer, then ThreadSanitizer (scripts/sanitize.sh; each its own debug build).
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: deps
+	SWIFT=$(SWIFT) scripts/sanitize.sh address
+
+sanitize-thread: deps
+	SWIFT=$(SWIFT) scripts/sanitize.sh thread

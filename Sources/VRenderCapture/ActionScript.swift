@@ -45,7 +45,10 @@ public struct ActionScript: Sendable, Equatable {
     /// Parses script text. Errors name `source:line` and say what was expected.
     public init(text: String, source: String) throws {
         var actions: [Action] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift, not a "\n": without it a Windows-saved script was one
+        // line (and, starting with a comment, silently no actions at all).
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (index, rawLine) in lines.enumerated() {
             let lineNumber = index + 1
             let content = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map { String($0).lowercased() }

@@ -20,9 +20,16 @@ public enum Rotation: Int, Sendable, Hashable, CaseIterable {
     case none = 0, clockwise90 = 90, upsideDown = 180, clockwise270 = 270
 
     /// Normalizes any angle in degrees (clockwise, as `ffprobe`'s `rotation` tag shows it
-    /// negated) to the nearest quarter turn.
+    /// negated) to the nearest quarter turn. NaN or infinity (`av_display_rotation_get` answers
+    /// NaN for a degenerate display matrix, e.g. all zeros in a damaged file) means no rotation,
+    /// as players treat it.
     public init(clockwiseDegrees degrees: Double) {
-        var quarter = Int((degrees / 90).rounded()) % 4
+        guard degrees.isFinite else {
+            self = .none
+            return
+        }
+        // The remainder before the conversion: Int(_:) traps on angles beyond Int's range.
+        var quarter = Int((degrees / 90).rounded().truncatingRemainder(dividingBy: 4))
         if quarter < 0 { quarter += 4 }
         self = Rotation(rawValue: quarter * 90)!
     }

@@ -58,4 +58,14 @@ import Testing
         #expect(Rotation.clockwise90.upright(width: 1280, height: 720) == (720, 1280))
         #expect(Rotation.upsideDown.upright(width: 1280, height: 720) == (1280, 720))
     }
+
+    /// Found by fuzzing (scripts/fuzz.sh media): an all-zero display matrix makes
+    /// av_display_rotation_get answer NaN, which trapped converting to Int and crashed probing.
+    @Test func rotationOfNoAngleIsNone() {
+        #expect(Rotation(clockwiseDegrees: .nan) == .none)
+        #expect(Rotation(clockwiseDegrees: .infinity) == .none)
+        #expect(Rotation(clockwiseDegrees: -.infinity) == .none)
+        #expect(Rotation(clockwiseDegrees: 1e300) == .none)   // beyond Int: must not trap either
+        #expect(Rotation(clockwiseDegrees: -3690) == .clockwise270)
+    }
 }

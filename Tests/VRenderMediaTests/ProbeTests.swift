@@ -29,6 +29,14 @@ import VRenderTestSupport
         #expect(info.video.displayMatrix?.count == 9)
     }
 
+    /// Found by fuzzing (scripts/fuzz.sh media): an all-zero display matrix (a damaged 'tkhd')
+    /// crashed probing; players show such a picture unrotated, and so does vrender.
+    @Test func readsAnAllZeroDisplayMatrixAsNoRotation() throws {
+        let info = try Probe.probe(TestMedia.repositoryRoot + "/testdata/fuzz/media/zero-matrix.mov")
+        #expect(info.video.rotation == .none)
+        #expect(info.video.displayMatrix == [Int32](repeating: 0, count: 9))
+    }
+
     @Test func takesDurationFromTheContainerWhenTheStreamHasNone() throws {
         let info = try Probe.probe(TestMedia.path("mpeg4_854x480_24_noaudio.mkv"))
         #expect(info.video.codecName == "mpeg4")

@@ -177,6 +177,15 @@ import VRenderTestSupport
         #expect(script.actions[0].line == 4)
     }
 
+    /// Scripts saved on Windows end lines with CR LF, which Swift reads as one Character: the
+    /// parser must still see one action per line (testdata/fuzz/action-script/ has such a seed).
+    @Test func readsWindowsLineEnds() throws {
+        let script = try ActionScript(text: "# demo\r\nat 0s lens 0.5\r\nat 1s stop\r\n", source: "demo.actions")
+        #expect(script.actions.map(\.time) == [0, 1])
+        #expect(script.actions.map(\.line) == [2, 3])
+        #expect(script.stopTime == 1)
+    }
+
     @Test(arguments: [
         ("at 1s zom 2", "demo.actions:1: unknown action 'zom' (known: zoom, lens, torch, flip, focus, stop)"),
         ("\nzoom 2", "demo.actions:2: expected 'at <time> <action>', got 'zoom 2'"),

@@ -38,11 +38,13 @@ struct MuxItem: Sendable {
 
 /// Counts the producers of a queue and finishes it when the last one is done.
 final class ProducerCount: Sendable {
-    private let remaining: Mutex<Int>
+    // Typed by inference, not `: Mutex<Int>`: ThreadSanitizer builds swap in VRenderCore's own
+    // Mutex, and a spelled-out type would be ambiguous there (VRenderCore/TSanMutex.swift).
+    private let remaining = Mutex(0)
     private let queue: BoundedQueue<MuxItem>
 
     init(_ count: Int, of queue: BoundedQueue<MuxItem>) {
-        remaining = Mutex(count)
+        remaining.withLock { $0 = count }
         self.queue = queue
     }
 
