@@ -34,8 +34,11 @@ public enum VideoCodecChoice: String, Sendable, CaseIterable {
         let quality = crf.map { ["crf": String($0)] } ?? [:]
         switch encoder {
         case "libx264":
-            // zerolatency also swaps frame threads for slice threads, whose delay is none.
-            return ["preset": preset].merging(lowLatency ? ["tune": "zerolatency"] : [:]) { $1 }.merging(quality) { $1 }
+            // ultrafast already has no B-frames and no rate look-ahead (said again so that a
+            // slower preset keeps them off); x264's frame threads delay output by a few frames,
+            // well inside the half-second bound, and keep its throughput.
+            let params = lowLatency ? ["x264-params": "bframes=0:rc-lookahead=0"] : [:]
+            return ["preset": preset].merging(params) { $1 }.merging(quality) { $1 }
         case "libx265":
             // Not x265's zerolatency tune: it forces one frame thread, ~40% slower at 720p on
             // 2 cores; x265's own frame-thread count delays output by only a few frames.
