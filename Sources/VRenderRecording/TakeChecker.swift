@@ -7,11 +7,13 @@ import VRenderCore
 /// (atomically), under the lock, so the two never write the file over each other.
 final class ManifestStore: Sendable {
     let directory: String
-    private let manifest: Mutex<TakesManifest>
+    // Inferred, not spelled `Mutex<TakesManifest>`: the ThreadSanitizer build's stand-in
+    // (VRenderCore/TSanMutex.swift) makes the spelled-out type ambiguous outside VRenderCore.
+    private let manifest = Mutex(TakesManifest())
 
     init(directory: String, manifest: TakesManifest) {
         self.directory = directory
-        self.manifest = Mutex(manifest)
+        self.manifest.withLock { $0 = manifest }
     }
 
     /// Lists a finished take and saves.
