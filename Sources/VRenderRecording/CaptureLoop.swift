@@ -41,7 +41,7 @@ struct CaptureLoop {
             perform(scheduler.steps(beforeFrameAt: nextTime, commands: keys, stopRequested: stop.isRaised), at: nextTime)
             if scheduler.isDone { return }
             guard let slot = ring.acquire() else { break }
-            let frame = ring.slots[slot]
+            let frame = ring.frame(slot)
             timer?.begin()
             try frame.makeWritable()
             guard let info = try source.nextFrame(into: frame) else {

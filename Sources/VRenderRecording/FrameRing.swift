@@ -4,8 +4,12 @@ import VRenderMedia
 
 /// The ring of preallocated frame slots between capture and the take writer.
 ///
-/// - Capacity: `slotCount` frames allocated once; capture writes into a free slot, the writer
+/// - Capacity: `slotCount` frames allocated at once; capture writes into a free slot, the writer
 ///   gives the slot back after encoding. Nothing is allocated per frame.
+/// - Falling behind: for a live source the ring grows, a slot at a time, up to `maxSlotCount`
+///   (slots are kept once made). A writer that stalls for a moment (opening a take's encoder,
+///   measuring the codecs, a busy machine) then catches up instead of losing frames, and a
+///   machine that keeps up never pays for the extra memory.
 /// - When full: a live source (`live: true`) never waits: the oldest frame not yet encoded is
 ///   dropped and counted against its take. A batch source waits for a free slot, so batch runs
 ///   are complete and deterministic.
@@ -14,10 +18,10 @@ import VRenderMedia
 /// - Ending: `finish()` (capture is done: the writer drains what is queued, then `next()` returns
 ///   nil) or `cancel()` (both sides return at once).
 /// - Occupancy: after `trackOccupancy()`, every `acquire` counts the slots it found queued for
-///   or held by the writer (`slotCount`: none free, so capture waits or drops).
+///   or held by the writer.
 // @unchecked Sendable: every mutable field is only touched with `lock` held; a slot's frame
 // belongs to whichever side holds its index (capture between acquire and commit, the writer
-// between next and release).
+// between next and release), and is looked up under `lock` (`frame(_:)`) as the ring grows.
 public final class FrameRing: @unchecked Sendable {
     /// One captured frame waiting in the ring.
     public struct Entry: Sendable {
@@ -35,7 +39,11 @@ public final class FrameRing: @unchecked Sendable {
         case takeEnded(take: Int)
     }
 
-    public let slots: [Frame]
+    /// Slots made so far, indexed by slot number (grows, under `lock`).
+    private var slots: [Frame]
+    /// The most slots a live ring grows to.
+    public let maxSlotCount: Int
+    private let size: (width: Int, height: Int)
     private let live: Bool
     private let prerollFrames: Int
     private let lock = QueueLock()
@@ -45,13 +53,23 @@ public final class FrameRing: @unchecked Sendable {
     private var droppedByTake: [Int: Int] = [:]
     private var depths: OccupancyHistogram?
 
-    public init(slotCount: Int, width: Int, height: Int, live: Bool, prerollFrames: Int) throws {
+    /// `maxSlotCount`: how far a live ring may grow (default: not at all).
+    public init(slotCount: Int, maxSlotCount: Int? = nil, width: Int, height: Int, live: Bool, prerollFrames: Int) throws {
         precondition(slotCount > prerollFrames, "the ring must hold the pre-roll and room to work")
         slots = try (0..<slotCount).map { _ in try Frame.picture(width: width, height: height) }
         free = Array((0..<slotCount).reversed())
+        self.maxSlotCount = live ? Swift.max(slotCount, maxSlotCount ?? slotCount) : slotCount
+        size = (width, height)
         self.live = live
         self.prerollFrames = prerollFrames
     }
+
+    /// The frame of a slot: capture's to fill between `acquire` and `commit`, the writer's to
+    /// read between `next` and `release`.
+    public func frame(_ slot: Int) -> Frame { lock.withLock { slots[slot] } }
+
+    /// Slots made so far (`slotCount` up to `maxSlotCount`).
+    public var slotCount: Int { lock.withLock { slots.count } }
 
     /// A free slot for the next captured frame. Returns nil once cancelled.
     public func acquire() -> Int? {
@@ -64,6 +82,7 @@ public final class FrameRing: @unchecked Sendable {
                     retained.removeFirst()
                     return oldest.slot
                 }
+                if let grown = grow() { return grown }
                 if live, let index = queue.firstIndex(where: { if case .frame = $0 { true } else { false } }),
                    case .frame(let entry) = queue.remove(at: index) {
                     droppedByTake[entry.take, default: 0] += 1
@@ -74,6 +93,16 @@ public final class FrameRing: @unchecked Sendable {
                 lock.waitForChange()
             }
         }
+    }
+
+    /// A new slot for a live ring that may still grow (lock held). Allocating under the lock
+    /// holds the writer up for the microseconds of one allocation, once per slot ever made.
+    private func grow() -> Int? {
+        guard slots.count < maxSlotCount, let frame = try? Frame.picture(width: size.width, height: size.height) else {
+            return nil   // at the limit, or out of memory: the ring drops instead
+        }
+        slots.append(frame)
+        return slots.count - 1
     }
 
     /// Hands a filled slot on: to take `take`'s writer, or (nil) into the pre-roll.
@@ -143,10 +172,11 @@ public final class FrameRing: @unchecked Sendable {
 
     public func cancel() { lock.cancel() }
 
-    /// From now on, counts at every `acquire` the slots queued for or held by the writer.
+    /// From now on, counts at every `acquire` the slots queued for or held by the writer
+    /// (`maxSlotCount`: none free and none to make, so capture waits or drops).
     public func trackOccupancy() {
         lock.withLock {
-            if depths == nil { depths = OccupancyHistogram(capacity: slots.count) }
+            if depths == nil { depths = OccupancyHistogram(capacity: maxSlotCount) }
         }
     }
 

@@ -25,72 +25,98 @@ public enum LiveCodecCalibration {
     /// Above this share even H.264 is likely to drop frames: the choice says so.
     static let h264Share = 0.8
 
-    /// Measures this machine: under half a second, while capture runs (its load counts too).
+    /// What a burst measured: wall-clock seconds per frame, or (`atLeast`) a bound the encoder
+    /// was already slower than when measuring stopped early.
+    public struct Measurement: Sendable, Equatable {
+        public var seconds: Double
+        public var atLeast = false
+    }
+
+    /// Measures this machine, while capture runs (its load counts too): a few tenths of a
+    /// second where HEVC keeps up; where it cannot, HEVC only until that is plain, then H.264
+    /// (measured to the end: it is the choice either way, and the figure warns of drops).
     public static let measure: Chooser = { format in
-        guard let pictures = try? syntheticPictures(format: format, count: 4) else {
+        guard let pictures = try? syntheticPictures(format: format, count: 2) else {
             return decide(format: format, hevc: nil, h264: nil)
         }
-        let hevc = secondsPerFrame(.hevc, pictures: pictures, format: format, budget: 0.25)
+        let interval = 1 / format.frameRate.doubleValue
+        let hevc = secondsPerFrame(.hevc, pictures: pictures, format: format, budget: 0.25, limit: hevcShare * interval)
         // H.264 is measured only when HEVC is not chosen, and briefly: it is several times faster.
-        let keepsUp = hevc.map { $0 <= hevcShare / format.frameRate.doubleValue } ?? false
+        let keepsUp = hevc.map { !$0.atLeast && $0.seconds <= hevcShare * interval } ?? false
         let h264 = keepsUp ? nil : secondsPerFrame(.h264, pictures: pictures, format: format, budget: 0.1)
         return decide(format: format, hevc: hevc, h264: h264)
     }
 
-    /// The most seconds `measure` takes on a machine that can capture at all (two encoder opens,
-    /// two bursts, the flushes): what the ring must hold while it runs.
-    static let longestSeconds = 0.75
-
-    /// The choice, from seconds per frame measured for each codec (nil: not measured, or the
-    /// encoder does not open).
-    static func decide(format: NegotiatedFormat, hevc: Double?, h264: Double?) -> Choice {
+    /// The choice, from what was measured for each codec (nil: the encoder does not open).
+    static func decide(format: NegotiatedFormat, hevc: Measurement?, h264: Measurement?) -> Choice {
         let interval = 1 / format.frameRate.doubleValue
         let size = "\(format.width)x\(format.height)"
-        if let hevc, hevc <= hevcShare * interval {
+        if let hevc, !hevc.atLeast, hevc.seconds <= hevcShare * interval {
             return Choice(codec: .hevc, reason: "HEVC encodes a \(size) frame in \(describe(hevc, of: interval)), it keeps up")
         }
         let why = hevc.map { "HEVC encodes a \(size) frame in \(describe($0, of: interval)), too slow to keep up" }
             ?? "no HEVC encoder opens"
         guard let h264 else { return Choice(codec: .hevc, reason: why + ", and no H.264 encoder opens either") }
-        let warning = h264 > h264Share * interval ? "; expect dropped frames (try a smaller --size or a lower --fps)" : ""
+        let warning = h264.seconds > h264Share * interval ? "; expect dropped frames (try a smaller --size or a lower --fps)" : ""
         return Choice(codec: .h264, reason: why + "; H.264 in \(describe(h264, of: interval))" + warning)
     }
 
-    /// "12.5 ms (31% of the 40.0 ms between frames)".
-    static func describe(_ seconds: Double, of interval: Double) -> String {
-        String(format: "%.1f ms (%.0f%% of the %.1f ms between frames)", seconds * 1000, seconds / interval * 100, interval * 1000)
+    /// "12.5 ms (31% of the 40.0 ms between frames)", or "at least 56.0 ms (140% …)".
+    static func describe(_ measured: Measurement, of interval: Double) -> String {
+        (measured.atLeast ? "at least " : "")
+            + String(format: "%.1f ms (%.0f%% of the %.1f ms between frames)",
+                     measured.seconds * 1000, measured.seconds / interval * 100, interval * 1000)
     }
 
-    /// Wall-clock seconds per frame for `codec` with the live encoder settings, over a burst
-    /// of synthetic frames after a short warm-up, flush included (a frame-threaded encoder
-    /// returns before its frames are done). Nil when the encoder does not open.
+    /// Seconds before measuring may stop early: a slow call or two must not condemn an
+    /// encoder, while under emulation one HEVC frame takes half a second, more than the whole
+    /// verdict needs.
+    static let earliestStop = 0.1
+    /// Packets whose spacing makes a steady-state figure.
+    static let steadyPackets = 4
+
+    /// Wall-clock seconds per frame for `codec` with the live encoder settings, from the
+    /// spacing of its packets once its frame threads are all busy: filling and draining them
+    /// is delay, not cost, and counting it made H.264 look five times slower than it encodes
+    /// under emulation. Measuring stops once `budget` seconds have passed with a steady
+    /// figure, or early when the encoder is plainly (twice) slower than `limit`: in `t`
+    /// seconds it cannot have done more than the `n` frames fed, so `t / n` bounds its cost
+    /// from below (over its first frames, which can be slower than the rest: hence twice).
+    /// Nil when the encoder does not open.
     static func secondsPerFrame(_ codec: VideoCodecChoice, pictures: [Frame], format: NegotiatedFormat,
-                                warmUp: Int = 2, budget: Double, maxFrames: Int = 16) -> Double? {
+                                budget: Double, limit: Double = .infinity, maxFrames: Int = 32) -> Measurement? {
         var measured = format
         (measured.width, measured.height) = (pictures[0].width, pictures[0].height)
         guard let encoder = try? Encoder.video(SegmentWriter.encoderSettings(format: measured, codec: codec, live: true),
                                                globalHeader: false) else { return nil }
-        var pts: Int64 = 0
-        func encode(_ frame: Frame?) throws {
-            if let frame {
-                frame.prepareForEncoding(pts: pts)
-                pts += 1
+        var packetTimes: [UInt64] = []
+        func encode(_ index: Int) throws {
+            let frame = pictures[index % pictures.count]
+            frame.prepareForEncoding(pts: Int64(index))
+            try encoder.encode(frame, makePacket: Packet.init) { packet in
+                packetTimes.append(MonotonicClock.now())
+                packet.unref()
             }
-            try encoder.encode(frame, makePacket: Packet.init) { $0.unref() }
         }
+        // The first frame sets the encoder up (x265 starts its thread pool: 0.1 s at 720p):
+        // not a frame's cost, so not timed.
+        do { try encode(0) } catch { return nil }
+        let start = MonotonicClock.now()
+        func elapsed() -> Double { Double(MonotonicClock.now() &- start) / 1e9 }
         do {
-            for index in 0..<warmUp { try encode(pictures[index % pictures.count]) }
-            let start = MonotonicClock.now()
-            var frames = 0
-            while frames < maxFrames && Double(MonotonicClock.now() &- start) / 1e9 < budget {
-                try encode(pictures[frames % pictures.count])
-                frames += 1
+            for fed in 1...maxFrames {
+                try encode(fed)
+                let soFar = elapsed()
+                if soFar >= earliestStop, soFar / Double(fed) > 2 * limit { return Measurement(seconds: soFar / Double(fed), atLeast: true) }
+                if packetTimes.count >= steadyPackets, soFar >= budget { break }
             }
-            try encode(nil)
-            return Double(MonotonicClock.now() &- start) / 1e9 / Double(frames)
         } catch {
             return nil
         }
+        guard packetTimes.count >= 2, let first = packetTimes.first, let last = packetTimes.last, last > first else {
+            return Measurement(seconds: elapsed() / Double(maxFrames), atLeast: true)
+        }
+        return Measurement(seconds: Double(last &- first) / 1e9 / Double(packetTimes.count - 1))
     }
 
     /// Frames of the synthetic camera's scene at the capture size (moving shapes, gradients,

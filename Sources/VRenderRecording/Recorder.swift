@@ -121,12 +121,11 @@ public final class Recorder: @unchecked Sendable {
         announceSource()
         let format = source.format
         let prerollFrames = Int((plan.preroll * format.frameRate.doubleValue).rounded(.up))
-        let calibrating = plan.codec == .auto && source.isLive && chooseLiveCodec != nil
-        // Room for the pre-roll plus half a second of encoder latency, and, while the writer
-        // measures the codecs, for the frames captured meanwhile.
-        let latencySeconds = 0.5 + (calibrating ? LiveCodecCalibration.longestSeconds : 0)
-        let slotCount = prerollFrames + Swift.max(8, Int((format.frameRate.doubleValue * latencySeconds).rounded()))
-        let ring = try FrameRing(slotCount: slotCount, width: format.width, height: format.height,
+        // Room for the pre-roll and the encoder's delay; a live ring grows while the writer is
+        // behind (measuring the codecs, opening a take's encoder) rather than drop frames.
+        let sizing = RingSizing(format: format, prerollFrames: prerollFrames)
+        let ring = try FrameRing(slotCount: sizing.initialSlots, maxSlotCount: sizing.maxSlots,
+                                 width: format.width, height: format.height,
                                  live: source.isLive, prerollFrames: prerollFrames)
         let log = TakeLog()
         let timers = CaptureTimers(timings, liveSource: source.isLive)
@@ -163,7 +162,7 @@ public final class Recorder: @unchecked Sendable {
     }
 
     /// The codec takes are written with: `--codec auto` on a live source is measured first
-    /// (on the writer thread, while capture fills the ring).
+    /// (on the writer thread, while capture fills the ring, which grows to hold what comes).
     private func codec(for format: NegotiatedFormat) -> VideoCodecChoice {
         guard plan.codec == .auto, source.isLive, let chooseLiveCodec else { return plan.codec }
         let choice = chooseLiveCodec(format)

@@ -68,7 +68,7 @@ final class TakeWriterStage: @unchecked Sendable {
                     timers.ringWait?.record(nanoseconds: MonotonicClock.now() &- entry.capturedAt)
                     defer { ring.release(entry.slot) }
                     if open?.take != entry.take { open = OpenTake(writer: try openWriter(), take: entry.take) }
-                    try open!.writer.write(ring.slots[entry.slot], info: entry.info)
+                    try open!.writer.write(ring.frame(entry.slot), info: entry.info)
                     open!.latencies.append(MonotonicClock.now() &- entry.capturedAt)
                 case .takeEnded(let take):
                     guard let finishing = open, finishing.take == take else { continue }  // a take with no frames

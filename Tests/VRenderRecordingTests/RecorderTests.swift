@@ -77,17 +77,18 @@ import VRenderTestSupport
     }
 
     @Test func aSlowEncoderMakesALiveCaptureDropNotFallBehind() throws {
-        // The writer holds its first frame until the camera has delivered all 100 frames of
+        // The writer holds its first frame until the camera has delivered all 600 frames of
         // the take: capture must go on, dropping the oldest frames the ring cannot hold.
         let camera = FakeCamera(fps: 100, live: true)
         let captured = DispatchSemaphore(value: 0)
-        camera.onFrame = { if $0 == 99 { captured.signal() } }
-        let recorder = Recorder(source: camera, plan: RecordingPlan(outputDirectory: directory, takes: 1, duration: 1),
+        camera.onFrame = { if $0 == 599 { captured.signal() } }
+        let recorder = Recorder(source: camera, plan: RecordingPlan(outputDirectory: directory, takes: 1, duration: 6),
                                 writers: { CountingWriter($0, gate: captured) })
         let takes = try recorder.run()
-        #expect(takes[0].frames + takes[0].dropped == 100)
-        // The ring holds half a second (50 frames at 100 fps); the rest gave way.
-        #expect(takes[0].frames == 50)
+        #expect(takes[0].frames + takes[0].dropped == 600)
+        // The ring holds half a second (50 frames at 100 fps) and grows by five seconds more
+        // (`RingSizing`); the oldest of the rest gave way.
+        #expect(takes[0].frames == 550)
         #expect(takes[0].dropped == 50)
     }
 

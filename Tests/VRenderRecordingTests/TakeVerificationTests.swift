@@ -63,20 +63,31 @@ import VRenderTestSupport
 
     @Test func theDecisionKeepsHEVCOnlyWhileItNeedsHalfTheFrameTime() {
         let format = NegotiatedFormat(pixelFormat: .yuv420p, width: 640, height: 480, frameRate: Rational(25, 1), reason: "")
-        #expect(LiveCodecCalibration.decide(format: format, hevc: 0.019, h264: nil).codec == .hevc)
-        let slow = LiveCodecCalibration.decide(format: format, hevc: 0.021, h264: 0.004)
+        func took(_ seconds: Double, atLeast: Bool = false) -> LiveCodecCalibration.Measurement { .init(seconds: seconds, atLeast: atLeast) }
+        #expect(LiveCodecCalibration.decide(format: format, hevc: took(0.019), h264: nil).codec == .hevc)
+        let slow = LiveCodecCalibration.decide(format: format, hevc: took(0.021), h264: took(0.004))
         #expect(slow.codec == .h264)
         #expect(slow.reason == "HEVC encodes a 640x480 frame in 21.0 ms (52% of the 40.0 ms between frames), too slow to keep up; "
                 + "H.264 in 4.0 ms (10% of the 40.0 ms between frames)")
-        #expect(LiveCodecCalibration.decide(format: format, hevc: 0.1, h264: 0.035).reason.hasSuffix("expect dropped frames (try a smaller --size or a lower --fps)"))
-        #expect(LiveCodecCalibration.decide(format: format, hevc: nil, h264: 0.004).reason.hasPrefix("no HEVC encoder opens;"))
+        // Stopped early: a bound, said as one, and never enough to choose HEVC.
+        let bound = LiveCodecCalibration.decide(format: format, hevc: took(0.019, atLeast: true), h264: took(0.004))
+        #expect(bound.codec == .h264)
+        #expect(bound.reason.hasPrefix("HEVC encodes a 640x480 frame in at least 19.0 ms (48% of"))
+        #expect(LiveCodecCalibration.decide(format: format, hevc: took(0.1), h264: took(0.035)).reason.hasSuffix("expect dropped frames (try a smaller --size or a lower --fps)"))
+        #expect(LiveCodecCalibration.decide(format: format, hevc: nil, h264: took(0.004)).reason.hasPrefix("no HEVC encoder opens;"))
     }
 
     @Test func anEncoderIsMeasuredOnThisMachine() throws {
         let format = NegotiatedFormat(pixelFormat: .yuv420p, width: 160, height: 120, frameRate: Rational(30, 1), reason: "")
         let pictures = try LiveCodecCalibration.syntheticPictures(format: format, count: 2)
-        let seconds = try #require(LiveCodecCalibration.secondsPerFrame(.h264, pictures: pictures, format: format, budget: 0.05))
-        #expect(seconds > 0 && seconds < 1)
+        let measured = try #require(LiveCodecCalibration.secondsPerFrame(.h264, pictures: pictures, format: format, budget: 0.05))
+        #expect(!measured.atLeast)
+        #expect(measured.seconds > 0 && measured.seconds < 1)
+        // An impossible limit (a nanosecond a frame) stops measuring after a tenth of a second
+        // (frames enough to pass it, and a budget that would not end first).
+        let hopeless = try #require(LiveCodecCalibration.secondsPerFrame(.h264, pictures: pictures, format: format,
+                                                                         budget: 100, limit: 1e-9, maxFrames: 20_000))
+        #expect(hopeless.atLeast && hopeless.seconds > 1e-9)
     }
 }
 
