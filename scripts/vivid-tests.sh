@@ -123,8 +123,9 @@ check "webcam: drops counted" take "$work/webcam" 'isinstance(t.get("dropped"), 
 check "webcam: device named" take "$work/webcam" '"/dev/video0" in t["device"]'
 check "webcam: take plays without errors" plays "$work/webcam"
 
-# The default codec (auto) measures this machine first: under qemu's emulation HEVC cannot keep
-# up with 640x480 at 25 fps (27 of 75 frames dropped before it was measured), H.264 can.
+# The default codec (auto) measures this machine as the take starts: under qemu's emulation HEVC
+# cannot keep up with 640x480 at 25 fps (27 of 75 frames dropped before it was measured), H.264
+# can. Measuring takes ~3 s there; the ring grows to hold the frames meanwhile.
 check "auto codec: capture exit 0" [ "$(cat "$work/auto.rc" 2>/dev/null)" = 0 ]
 check "auto codec: the choice and why are printed" grep -q "^capture: codec .*between frames" "$work/auto.err"
 check "auto codec: at most 2% of frames dropped" take "$work/auto" 't["dropped"] <= 0.02 * (t["frames"] + t["dropped"])'
