@@ -58,7 +58,7 @@ struct CaptureLoop {
                 events(.status(RecorderStatus(take: scheduler.takesStarted, recording: recording != nil,
                                               seconds: recording.map { info.time - $0.start } ?? 0, fps: fps,
                                               dropped: recording.map { ring.dropped(take: $0.take) } ?? 0,
-                                              camera: source.state)))
+                                              behind: Double(ring.backlog) * interval, camera: source.state)))
             }
         }
         perform(scheduler.finish(), at: nextTime)

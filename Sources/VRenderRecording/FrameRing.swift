@@ -183,7 +183,7 @@ public final class FrameRing: @unchecked Sendable {
     /// What `acquire` found since `trackOccupancy()`; nil when not tracked.
     public var occupancy: OccupancyHistogram? { lock.withLock { depths } }
 
-    /// Frames waiting for the writer (for the status line).
+    /// Frames queued for the writer, not yet taken (for the status line).
     public var backlog: Int {
         lock.withLock { queue.reduce(0) { if case .frame = $1 { $0 + 1 } else { $0 } } }
     }

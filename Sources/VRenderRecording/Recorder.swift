@@ -55,6 +55,9 @@ public struct RecorderStatus: Sendable {
     public var seconds: Double
     public var fps: Double
     public var dropped: Int
+    /// Seconds of frames waiting in the ring for the encoder: what a kill now would lose
+    /// beyond the last fragment (the ring grows while the encoder is behind).
+    public var behind: Double
     public var camera: CameraState
 }
 

@@ -49,6 +49,11 @@ final class EventLog: Sendable {
         events.withLock { $0.compactMap { if case .codecChosen(let choice) = $0 { choice } else { nil } } }
     }
 
+    /// Seconds behind the encoder was, per status report.
+    var behind: [Double] {
+        events.withLock { $0.compactMap { if case .status(let status) = $0 { status.behind } else { nil } } }
+    }
+
     var openedSources: [String] {
         events.withLock { $0.compactMap { if case .sourceOpened(let name, _) = $0 { name } else { nil } } }
     }

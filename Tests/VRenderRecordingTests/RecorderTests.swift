@@ -82,10 +82,14 @@ import VRenderTestSupport
         let camera = FakeCamera(fps: 100, live: true)
         let captured = DispatchSemaphore(value: 0)
         camera.onFrame = { if $0 == 599 { captured.signal() } }
+        let events = EventLog()
         let recorder = Recorder(source: camera, plan: RecordingPlan(outputDirectory: directory, takes: 1, duration: 6),
-                                writers: { CountingWriter($0, gate: captured) })
+                                writers: { CountingWriter($0, gate: captured) }, events: { events.append($0) })
         let takes = try recorder.run()
         #expect(takes[0].frames + takes[0].dropped == 600)
+        // The status line said how far behind the encoder was: the whole ring, at the end.
+        #expect(events.behind.count >= 10)
+        #expect((events.behind.max() ?? 0) >= 5.4)
         // The ring holds half a second (50 frames at 100 fps) and grows by five seconds more
         // (`RingSizing`); the oldest of the rest gave way.
         #expect(takes[0].frames == 550)

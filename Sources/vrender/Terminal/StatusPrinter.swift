@@ -66,8 +66,11 @@ final class StatusPrinter: Sendable {
     static func statusText(_ status: RecorderStatus) -> String {
         let camera = status.camera
         let mark = status.recording ? "● REC" : "○ idle"
-        return String(format: "%@ take %d %6.2fs %4.1ffps drops %d | %@ lens %gx zoom %.2fx torch %@",
-                      mark, status.take, status.seconds, status.fps, status.dropped,
+        // Only while the encoder is behind (measuring the codecs, a busy machine): frames not
+        // yet in the file.
+        let behind = status.behind >= 0.5 ? String(format: " behind %.1fs", status.behind) : ""
+        return String(format: "%@ take %d %6.2fs %4.1ffps drops %d%@ | %@ lens %gx zoom %.2fx torch %@",
+                      mark, status.take, status.seconds, status.fps, status.dropped, behind,
                       camera.position.rawValue, camera.lens, camera.zoom,
                       camera.torch > 0 ? String(format: "%.0f%%", camera.torch * 100) : "off")
     }
