@@ -31,7 +31,7 @@ public struct AtomicFile: Sendable {
     init(path: String, system: FileSystemCalls) {
         self.path = path
         self.system = system
-        let (directory, name) = Self.split(path)
+        let (directory, name) = FileNames.split(path)
         let suffix = ".\(getpid())-\(Self.serial.add(1, ordering: .relaxed).newValue).vrender-partial"
         let shortName = FileNames.prefix(name, maxBytes: Int(NAME_MAX) - 1 - suffix.utf8.count)
         temporaryPath = "\(directory == "/" ? "" : directory)/.\(shortName)\(suffix)"
@@ -74,7 +74,7 @@ public struct AtomicFile: Sendable {
             throw error
         }
         // The file is in place now; this only makes the new directory entry survive a crash.
-        try flush(Self.split(path).directory, flags: O_RDONLY | O_DIRECTORY, what: "cannot flush its directory to disk")
+        try flush(FileNames.split(path).directory, flags: O_RDONLY | O_DIRECTORY, what: "cannot flush its directory to disk")
     }
 
     /// Removes the temporary file, if there is one.
@@ -111,7 +111,7 @@ public struct AtomicFile: Sendable {
             if info.st_mode & S_IFMT == S_IFDIR { throw VRenderError.output(path, "is a directory") }
             if !overwrite { throw VRenderError.output(path, "already exists (use --overwrite to replace it)") }
         }
-        let directory = Self.split(path).directory
+        let directory = FileNames.split(path).directory
         guard let info = FileNames.status(directory), info.st_mode & S_IFMT == S_IFDIR else {
             throw VRenderError.output(path, "directory \(directory) does not exist")
         }
@@ -119,13 +119,6 @@ public struct AtomicFile: Sendable {
         if FileNames.withPlatformPath(directory, { access($0, W_OK | X_OK) }) != 0 {
             throw VRenderError.output(path, "directory \(directory) is not writable (\(String(cString: strerror(errno))))")
         }
-    }
-
-    /// The directory ("." for a bare name) and the file name of `path`.
-    private static func split(_ path: String) -> (directory: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let directory = String(path[..<slash])
-        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
     }
 
     private static let serial = Atomic<Int>(0)

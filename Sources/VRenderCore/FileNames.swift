@@ -84,6 +84,15 @@ public enum FileNames {
         return withPlatformPath(path) { stat($0, &info) } == 0 ? info : nil
     }
 
+    /// The folder ("." for a bare name, "/" at the root) and the file name of `path`: one
+    /// home for it, as Foundation's `deletingLastPathComponent` traps on a one-character
+    /// relative path on Linux (`--out q` crashed).
+    public static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+
     /// `path` as people should read it: escaped bytes and control characters (a newline in a
     /// name would break a one-line error) as `\xNN`, everything else as it is.
     public static func display(_ path: String) -> String {

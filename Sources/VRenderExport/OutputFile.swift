@@ -64,8 +64,8 @@ public struct OutputFile: Sendable {
     /// gone (removed during the export), that is what the user must hear, whatever call
     /// noticed it first (the muxer reopening the file, the flush before the rename).
     func explainFailure(_ error: any Error) -> any Error {
-        let directory = (path as NSString).deletingLastPathComponent
-        guard FileNames.status(directory.isEmpty ? "." : directory) == nil else { return error }
+        let directory = FileNames.split(path).directory
+        guard FileNames.status(directory) == nil else { return error }
         return VRenderError.output(path, "its folder \(directory) was removed during the export")
     }
 }

@@ -151,9 +151,11 @@ public final class Muxer {
     /// process being killed. Returns the file's size after it: every byte before belongs to a
     /// complete fragment. Throws when the write failed (disk full, file too large, …).
     public func flushFragment() throws -> Int64 {
-        try check(av_write_frame(context, nil), "av_write_frame(flush)")
-        avio_flush(context.pointee.pb)
-        try check(context.pointee.pb.pointee.error, "avio_flush")
+        try writing {
+            try check(av_write_frame(context, nil), "av_write_frame(flush)")
+            avio_flush(context.pointee.pb)
+            try check(context.pointee.pb.pointee.error, "avio_flush")
+        }
         return avio_tell(context.pointee.pb)
     }
 

@@ -100,16 +100,9 @@ struct FolderCreation {
         var status = stat()
         while !current.isEmpty, current != "/", current != ".", lstat(current, &status) != 0, errno == ENOENT {
             missing.append(current)
-            current = parent(of: current)
+            current = FileNames.split(current).directory
         }
         return missing
-    }
-
-    /// `a/b` → `a`, `/a` → `/`, `a` → `` (NSString's deletingLastPathComponent traps on a
-    /// one-character relative path on Linux: `--out q` crashed).
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Foundation's error, as the POSIX reason when it has one ("Not a directory").

@@ -47,7 +47,7 @@ final class SegmentWriter {
         frameRate = format.frameRate
         path = directory + "/" + fileName
         packetsPerFragment = Swift.max(1, Int((format.frameRate.doubleValue * Self.fragmentSeconds).rounded(.down)))
-        muxer = try Muxer(path: path, formatPath: fileName)
+        muxer = try Muxer(path: path, formatPath: fileName)   // its write failures name the take's file
         encoder = try Encoder.video(Self.encoderSettings(format: format, codec: codec, live: live),
                                     globalHeader: muxer.needsGlobalHeader)
         stream = try muxer.addStream(from: encoder)
@@ -104,7 +104,7 @@ final class SegmentWriter {
         try encoder.encode(nil, makePacket: Packet.init, output: writePacket)
         timers.encode?.otherDone()
         timers.write?.begin()
-        try naming { try muxer.finish() }
+        try muxer.finish()
         timers.write?.otherDone()
         return Double(lastPts + 1) / frameRate.doubleValue
     }
@@ -114,7 +114,7 @@ final class SegmentWriter {
     private func writePacket(_ packet: Packet) throws {
         timers.encode?.pause()
         timers.write?.begin()
-        try naming { try muxer.write(packet, stream: stream) }
+        try muxer.write(packet, stream: stream)
         packetsWritten += 1
         packetsInFragment += 1
         if packetsInFragment >= packetsPerFragment { try endFragment() }
@@ -127,18 +127,9 @@ final class SegmentWriter {
         guard access(path, F_OK) == 0 else {
             throw VRenderError.output(path, "was removed while recording (was its folder deleted?)")
         }
-        durableBytes = try naming { try muxer.flushFragment() }
+        durableBytes = try muxer.flushFragment()
         packetsDurable = packetsWritten
         packetsInFragment = 0
-    }
-
-    /// A write error, naming the take's file ("…mov: cannot write (File too large)").
-    private func naming<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as FFmpegError {
-            throw VRenderError.output(path, "cannot write (\(error.message))")
-        }
     }
 
     /// After a failed write: cuts the file back to its last complete fragment, which plays.

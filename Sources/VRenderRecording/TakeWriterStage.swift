@@ -93,8 +93,7 @@ final class TakeWriterStage: @unchecked Sendable {
         do {
             try store.append(entry)
         } catch {
-            let path = TakesFolder.join(plan.outputDirectory, TakesManifest.fileName)
-            throw VRenderError.output(path, "cannot be saved (\(error)); \(entry.file) is complete and "
+            throw VRenderError.output(TakesFolder.manifestPath(plan.outputDirectory), "cannot be saved (\(error)); \(entry.file) is complete and "
                                       + "'vrender takes recover \(plan.outputDirectory)' lists it")
         }
         events(.takeFinished(entry))

@@ -50,7 +50,7 @@ import VRenderTestSupport
         #expect(FolderCreation.missingFolders(directory).isEmpty)
         // Relative one-letter names (`--out q` trapped inside Foundation).
         #expect(FolderCreation.missingFolders("q-\(UUID().uuidString.prefix(4))/q").count == 2)
-        #expect(FolderCreation.parent(of: "q") == "" && FolderCreation.parent(of: "/q") == "/" && FolderCreation.parent(of: "a/q") == "a")
+        #expect(FileNames.split("q") == (".", "q") && FileNames.split("/q") == ("/", "q") && FileNames.split("a/q") == ("a", "q"))
     }
 
     @Test func aScriptFileIsReadAndErrorsNameIt() throws {

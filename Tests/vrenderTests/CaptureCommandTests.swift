@@ -10,12 +10,6 @@ import VRenderTestSupport
         ProgramRun.run(CommandLineTests.binary, arguments)
     }
 
-    private func manifest(_ folder: String) throws -> [[String: Any]] {
-        let data = try #require(FileManager.default.contents(atPath: folder + "/takes.json"))
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return try #require(object["takes"] as? [[String: Any]])
-    }
-
     @Test(arguments: [(30, 60), (60, 120)])
     func syntheticTakesHaveExactFrameCounts(fps: Int, frames: Int) throws {
         let out = directory + "/t\(fps)"

@@ -12,12 +12,6 @@ import VRenderTestSupport
         ProgramRun.run(CommandLineTests.binary, arguments)
     }
 
-    private func manifest(_ folder: String) throws -> [[String: Any]] {
-        let data = try #require(FileManager.default.contents(atPath: folder + "/takes.json"))
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return try #require(object["takes"] as? [[String: Any]])
-    }
-
     private func takeFiles(_ folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".mov") }.sorted()
     }
