@@ -6,7 +6,11 @@
 //   CFFmpeg, CPNG, CVulkan, CV4L2   C libraries and shims (FFmpeg, libpng, Vulkan loader, V4L2 ioctls)
 //   VRenderCore       pure Swift: errors, parsing, geometry, chroma geometry, picture views and
 //                     ops, bounded queues/locks, pools, stage threads, atomic file writes
-//   VRenderImaging    RGB pictures, PNG read/write (libpng), text and grids        <- Core
+//   CFreeType         FreeType (the teleprompter's text)
+//   VRenderImaging    RGB pictures, PNG read/write (libpng), bitmap text, FreeType text
+//                     layout and text/box blending onto YUV pictures                <- Core
+//   VRenderPrompter   the teleprompter: settings, pure scroll model, per-take scroll
+//                     record, box geometry, the overlay drawn onto frames          <- Core, Imaging
 //   VRenderFilters    filter descriptors, colour programs, CPU kernels, tone map   <- Core
 //   VRenderMedia      FFmpeg only: probe, demux, decode, one swscale wrapper, normalize,
 //                     audio conversion, encode, mux, thumbnails                    <- Core, Imaging
@@ -31,6 +35,7 @@ let package = Package(
         .library(name: "VRenderCore", targets: ["VRenderCore"]),
         .library(name: "VRenderFilters", targets: ["VRenderFilters"]),
         .library(name: "VRenderImaging", targets: ["VRenderImaging"]),
+        .library(name: "VRenderPrompter", targets: ["VRenderPrompter"]),
         .library(name: "VRenderMedia", targets: ["VRenderMedia"]),
         .library(name: "VRenderExport", targets: ["VRenderExport"]),
         .library(name: "VRenderCapture", targets: ["VRenderCapture"]),
@@ -53,6 +58,8 @@ let package = Package(
         ),
         // libpng for thumbnails, contact sheets and previews (VRenderImaging).
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // FreeType for the teleprompter's text (VRenderImaging).
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // Vulkan's loader through pkg-config, plus a header-only shim for the version macros.
         .systemLibrary(name: "CVulkan", pkgConfig: "vulkan", providers: [.apt(["libvulkan-dev"])]),
         // V4L2: a fixed-signature ioctl wrapper (Swift cannot call variadic C), request codes and
@@ -60,17 +67,18 @@ let package = Package(
         .target(name: "CV4L2"),
         .target(name: "VRenderCore"),
         .target(name: "VRenderFilters", dependencies: ["VRenderCore"]),
-        .target(name: "VRenderImaging", dependencies: ["CPNG", "VRenderCore"]),
+        .target(name: "VRenderImaging", dependencies: ["CPNG", "CFreeType", "VRenderCore"]),
+        .target(name: "VRenderPrompter", dependencies: ["VRenderCore", "VRenderImaging"]),
         .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "VRenderCore", "VRenderImaging"]),
         .target(name: "VRenderCapture", dependencies: ["CV4L2", "VRenderCore", "VRenderMedia"]),
         .target(name: "VRenderRecording",
-                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderCapture"]),
+                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderCapture", "VRenderPrompter"]),
         .target(name: "VRenderVulkan", dependencies: ["CVulkan", "VRenderCore", "VRenderFilters"]),
         // Export reads a takes folder through its manifest (VRenderRecording's TakesFolder) and
         // runs the demo (a capture job, then an export).
         .target(name: "VRenderExport",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
-                               "VRenderCapture", "VRenderRecording"]),
+                               "VRenderCapture", "VRenderRecording", "VRenderPrompter"]),
         // Golden frames: what `vrender golden` and testdata/golden/ check exports with.
         .target(name: "VRenderVerify", dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia"]),
         // `vrender bench`: the real pipelines, run with stage timings, and their report.
@@ -81,7 +89,7 @@ let package = Package(
             name: "vrender",
             dependencies: [
                 "VRenderCore", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderRecording", "VRenderVulkan",
-                "VRenderVerify", "VRenderBench",
+                "VRenderVerify", "VRenderBench", "VRenderPrompter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,6 +97,8 @@ let package = Package(
         .target(name: "VRenderTestSupport", path: "Tests/Support"),
         .testTarget(name: "VRenderCoreTests", dependencies: ["VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderImagingTests", dependencies: ["VRenderImaging", "VRenderCore", "VRenderTestSupport"]),
+        .testTarget(name: "VRenderPrompterTests",
+                    dependencies: ["VRenderPrompter", "VRenderImaging", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderFiltersTests", dependencies: ["VRenderFilters", "VRenderCore"]),
         .testTarget(name: "VRenderMediaTests",
                     dependencies: ["VRenderMedia", "VRenderCore", "CFFmpeg", "VRenderTestSupport"]),

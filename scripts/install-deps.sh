@@ -8,6 +8,8 @@ packages=(
   pkg-config
   libavformat-dev libavcodec-dev libswscale-dev libswresample-dev libavutil-dev
   libpng-dev
+  libfreetype-dev fonts-dejavu-core fonts-wqy-microhei
+  tmux
   ffmpeg
   libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers
 )

@@ -1,0 +1,2 @@
+/// The teleprompter's settings (placeholder; the model lands next).
+public struct PrompterSettings: Sendable, Equatable {}
