@@ -1,0 +1,94 @@
+/// The prompter's scroll over an export's takes: where it is at each moment of each take.
+///
+/// Scrolling follows each take's recording time: it stands still through the take's pre-roll,
+/// scrolls while the take records and resumes on the next take where the last one left it, as
+/// it did for the presenter. A take recorded with `--prompter` replays its recorded anchors
+/// (speed changes, holds, size changes included); the others scroll with the export's settings.
+public struct PrompterTimeline: Sendable {
+    /// One take, as the export sees it.
+    public struct Take: Sendable {
+        /// Seconds of pre-roll before the take started recording.
+        public var preroll: Double
+        /// Seconds the take lasts in the export.
+        public var duration: Double
+        /// What takes.json recorded of the prompter during the take, if anything.
+        public var record: PrompterTakeRecord?
+
+        public init(preroll: Double, duration: Double, record: PrompterTakeRecord?) {
+            self.preroll = preroll
+            self.duration = duration
+            self.record = record
+        }
+    }
+
+    /// Where the scroll is on a frame: the offset (points) and the font size it is laid out at.
+    public struct Position: Sendable, Equatable {
+        public var offset: Double
+        public var fontSize: Double
+    }
+
+    private let takes: [Take]
+    private let settings: PrompterSettings
+    /// The scroll's end for a font size (the layout's content less the viewport), points.
+    private let maxOffset: @Sendable (Double) -> Double
+    /// Each take's anchors, times from the take's recording start.
+    private let anchors: [[PrompterScroll.Anchor]]
+    private let endings: [PrompterEnding]
+
+    public init(takes: [Take], settings: PrompterSettings, maxOffset: @escaping @Sendable (Double) -> Double) {
+        self.takes = takes
+        self.settings = settings
+        self.maxOffset = maxOffset
+        var anchors: [[PrompterScroll.Anchor]] = []
+        var endings: [PrompterEnding] = []
+        var carried = PrompterScroll.Anchor(time: 0, offset: 0, speed: settings.speed, running: false,
+                                            fontSize: settings.fontSize)
+        for take in takes {
+            let ending = take.record?.ending ?? settings.ending
+            // A recorded take starts where it was recorded to start; the others where the
+            // previous take left the scroll, with the export's speed and size.
+            let takeAnchors = take.record?.anchors.isEmpty == false ? take.record!.anchors
+                : [PrompterScroll.Anchor(time: 0, offset: carried.offset, speed: settings.speed, running: true,
+                                         fontSize: settings.fontSize)]
+            anchors.append(takeAnchors)
+            endings.append(ending)
+            let last = takeAnchors[takeAnchors.count - 1]
+            let recordedLength = Swift.max(0, take.duration - take.preroll)
+            carried.offset = PrompterScroll.offset(from: last, at: recordedLength, maxOffset: maxOffset(last.fontSize),
+                                                   ending: ending)
+        }
+        self.anchors = anchors
+        self.endings = endings
+    }
+
+    /// Where the scroll is `seconds` into take `take` (from the take's first frame, pre-roll
+    /// included).
+    public func position(take: Int, seconds: Double) -> Position {
+        let recording = seconds - takes[take].preroll
+        let takeAnchors = anchors[take]
+        var anchor = takeAnchors[0]
+        for next in takeAnchors.dropFirst() where next.time <= recording { anchor = next }
+        if recording < anchor.time { anchor.running = false }  // the pre-roll: not yet scrolling
+        let offset = PrompterScroll.offset(from: anchor, at: recording, maxOffset: maxOffset(anchor.fontSize),
+                                           ending: endings[take])
+        return Position(offset: offset, fontSize: anchor.fontSize)
+    }
+}
+
+/// A script laid out for the prompter, in points: what the terminal shows and the scroll
+/// model scrolls through. Made from a FreeType layout at the picture's scale
+/// (`PrompterGeometry`), so the terminal's lines are the overlay's lines.
+public struct PrompterText: Sendable, Equatable {
+    /// The script's lines as wrapped to the box's width.
+    public var lines: [String]
+    /// Points from one line's top to the next's (font height plus the 4-point spacing).
+    public var lineHeight: Double
+    /// The scroll's content height, points (`PrompterGeometry.contentPoints`).
+    public var contentHeight: Double
+
+    public init(lines: [String], lineHeight: Double, contentHeight: Double) {
+        self.lines = lines
+        self.lineHeight = lineHeight
+        self.contentHeight = contentHeight
+    }
+}
