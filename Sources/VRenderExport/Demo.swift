@@ -3,12 +3,14 @@ import VRenderCapture
 import VRenderCore
 import VRenderFilters
 import VRenderMedia
+import VRenderPrompter
 import VRenderRecording
 
 /// `vrender demo`: the whole job with no camera. Records three takes from the synthetic camera
 /// (opened through `CaptureDevices`, as `vrender capture --device synthetic:seed=1` would),
-/// driven by `script`, into `DIR/takes/`, then exports them with the mono filter to
-/// `DIR/export.mov`. The demo owns both: reruns replace them and give the same result.
+/// driven by `script` with the prompter scrolling `prompterScript`, into `DIR/takes/`, then
+/// exports them with the mono filter to `DIR/export.mov`, and again with the prompter burned in
+/// to `DIR/export-prompter.mov`. The demo owns both: reruns replace them and give the same result.
 public struct DemoJob: Sendable {
     /// The camera: the synthetic one, seed 1, so every run records the same frames.
     public static let device = "synthetic:seed=1"
@@ -27,6 +29,17 @@ public struct DemoJob: Sendable {
         at 3s stop
         """
 
+    /// The demo's prompter script, as the seed's users write: Portuguese, accents and all.
+    public static let prompterScript = """
+        Olá! Este é o teleprompter do vrender.
+        O roteiro rola enquanto o take grava, para quando a gravação para e continua do mesmo \
+        ponto no take seguinte.
+        Atenção à iluminação, à posição da câmera e ao ritmo da fala: leia com calma, sem pressa.
+        No fim, a exportação mostra exatamente o que você viu.
+        """
+    /// Its speed and size: quick enough to cover the script in the demo's nine seconds.
+    public static let prompterSettings = PrompterSettings(speed: 24, fontSize: 24, ending: .pause)
+
     public var directory: String
     public var size: (width: Int, height: Int)
     public var gpu: FilterBackendChoice
@@ -42,6 +55,8 @@ public struct DemoJob: Sendable {
 
     public var takesDirectory: String { directory + "/takes" }
     public var outputPath: String { directory + "/export.mov" }
+    /// The same export with the prompter burned in.
+    public var prompterOutputPath: String { directory + "/export-prompter.mov" }
 
     /// Records, then exports. `recording` sees the capture's events (finished takes, notices);
     /// `progress` the export's. Returns the export's summary.
@@ -57,6 +72,12 @@ public struct DemoJob: Sendable {
         let options = ExportOptions(inputs: [takesDirectory], output: outputPath,
                                     filter: try FilterRegistry.chain(Self.filter), overwrite: true, gpu: gpu,
                                     verbose: verbose)
-        return try Exporter(options: options, progress: progress).export()
+        let summary = try Exporter(options: options, progress: progress).export()
+        var prompted = options
+        prompted.output = prompterOutputPath
+        prompted.prompter = PrompterOverlayRequest(script: "demo prompter script", text: Self.prompterScript,
+                                                   settings: Self.prompterSettings)
+        _ = try Exporter(options: prompted, progress: progress).export()
+        return summary
     }
 }

@@ -1,6 +1,7 @@
 import VRenderCore
 import VRenderFilters
 import VRenderMedia
+import VRenderPrompter
 
 /// Everything `vrender concat` can be asked, already validated.
 public struct ExportOptions: Sendable {
@@ -38,6 +39,8 @@ public struct ExportOptions: Sendable {
     /// `--timings FILE.json`: after the export, per-stage frame timings, queue occupancy and
     /// resource use are written there (README "Measuring"); nil measures nothing.
     public var timingsOutput: String?
+    /// `--prompter-overlay`: the script burned into every frame (nil: none).
+    public var prompter: PrompterOverlayRequest?
 
     public init(inputs: [String], output: String, outputIsDefault: Bool = false, audioTrack: Int? = nil,
                 filter: FilterChain = FilterChain([]),
@@ -60,5 +63,29 @@ public struct ExportOptions: Sendable {
         self.gpu = gpu
         self.verbose = verbose
         self.timingsOutput = timingsOutput
+    }
+}
+
+/// `vrender concat --prompter-overlay SCRIPT`: the teleprompter drawn into every frame, after the
+/// filter, scrolling with each take's recording time (README "Teleprompter").
+public struct PrompterOverlayRequest: Sendable {
+    /// The script's path, as given (named in errors and notices).
+    public var script: String
+    /// Its text (`PrompterScript.load`).
+    public var text: String
+    /// Speed, size and ending for takes that were not recorded with `--prompter` (the others
+    /// replay what takes.json recorded), already clamped.
+    public var settings: PrompterSettings
+    /// `--prompter-box X,Y,W,H` in output pixels (fitted to the picture); nil: across the top.
+    public var box: PixelRect?
+    /// What clamping the settings said, for the plan's notes.
+    public var notices: [String]
+
+    public init(script: String, text: String, settings: PrompterSettings, box: PixelRect? = nil, notices: [String] = []) {
+        self.script = script
+        self.text = text
+        self.settings = settings
+        self.box = box
+        self.notices = notices
     }
 }

@@ -44,6 +44,8 @@ public struct ExportPlan: Sendable {
     public var audioCodec: AudioCodecChoice
     /// Choices a user should know of: dropped tracks, tone mapping, colour conversion, order.
     public var notices: [String] = []
+    /// The prompter drawn into the pictures (`--prompter-overlay`, transcodes only).
+    public var prompter: PrompterPlan?
 
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }

@@ -35,6 +35,7 @@ public enum ExportPlanner {
         let videoMismatch = CopyCompatibility.videoMismatch(takes)
         let audioMismatch = CopyCompatibility.audioMismatch(takes, tracks: audio)
         let wantsChange = !options.filter.isIdentity || options.size != nil || options.frameRate != nil
+            || options.prompter != nil
             || options.crf != nil || options.preset != nil
 
         var output = options.output
@@ -66,7 +67,7 @@ public enum ExportPlanner {
                 throw VRenderError.option("--codec copy", "cannot stream-copy: \(reason)")
             }
             if wantsChange {
-                throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --size, --fps, --crf or --preset")
+                throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --prompter-overlay, --size, --fps, --crf or --preset")
             }
             return builder.copy(.streamCopy, reason: "stream copy: every take is \(CopyCompatibility.describe(takes[0])) (--codec copy)")
         case .auto where copyBlocker == nil && !wantsChange:
@@ -82,6 +83,8 @@ public enum ExportPlanner {
         let reason: String
         if !options.filter.isIdentity {
             reason = "transcode: filter \(options.filter.names.joined(separator: ",")) changes the pictures"
+        } else if options.prompter != nil {
+            reason = "transcode: the prompter overlay is drawn into the pictures"
         } else if case .encode(let codec) = options.codec, copyBlocker == nil {
             reason = "transcode: --codec \(codec.rawValue) asks for re-encoding"
         } else if let copyBlocker {

@@ -68,6 +68,11 @@ public final class Exporter: Sendable {
         let probed = try probeInputs()
         var plan = try ExportPlanner.plan(takes: probed.takes, options: options)
         plan.notices = probed.notices + plan.notices
+        if let request = options.prompter {
+            let prompter = PrompterPlan.make(request: request, plan: plan)
+            plan.prompter = prompter.plan
+            plan.notices += prompter.notices
+        }
         return plan
     }
 

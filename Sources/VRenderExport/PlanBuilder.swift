@@ -41,7 +41,10 @@ struct PlanBuilder {
         let colour = ColourPlan.make(takes: takes, filtered: !options.filter.isIdentity, codec: videoCodec)
         let rotations = Set(takes.map(\.video.rotation))
         let first = takes[0]
-        let rotation: ExportPlan.RotationHandling = rotations.count == 1 && (container.carriesRotation || first.video.rotation == .none)
+        // The prompter's text is drawn upright, so its pictures must be upright in pixels too.
+        let overlay = options.prompter != nil
+        let rotation: ExportPlan.RotationHandling = rotations.count == 1 && !overlay
+            && (container.carriesRotation || first.video.rotation == .none)
             ? .keepMetadata(first.video.rotation, matrix: first.video.displayMatrix)
             : .uprightPixels
         // Canvas: the first take's upright size (or --size, upright), stored in the orientation
@@ -54,7 +57,9 @@ struct PlanBuilder {
         let frameRate = options.frameRate ?? first.video.frameRate
         var notices = self.notices
         if let notice = colour.notice { notices.append(notice) }
-        if rotation == .uprightPixels, rotations.count == 1, !reason.contains("holds no rotation") {
+        if rotation == .uprightPixels, rotations.count == 1, first.video.rotation != .none, overlay {
+            notices.append("rotation \(first.video.rotation.ffprobeDegrees)° turned upright in pixels: the prompter overlay is drawn upright")
+        } else if rotation == .uprightPixels, rotations.count == 1, !overlay, !reason.contains("holds no rotation") {
             notices.append("rotation \(first.video.rotation.ffprobeDegrees)° turned upright in pixels: a .\(output.fileExtension) file holds no rotation")
         }
         return ExportPlan(

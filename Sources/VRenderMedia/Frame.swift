@@ -96,6 +96,12 @@ public final class Frame: @unchecked Sendable {
         try check(av_frame_make_writable(pointer), "av_frame_make_writable")
     }
 
+    /// Copies `source`'s pixels into this frame's own buffers (`av_frame_copy`): same size and
+    /// pixel format. For a picture that is drawn on while the original stays as it was.
+    public func copyPicture(from source: Frame) throws {
+        try check(av_frame_copy(pointer, source.pointer), "av_frame_copy")
+    }
+
     /// A view of the three planes for filters. Valid for planar 8-bit YUV frames only.
     public func yuvImage() -> YUVImage {
         func view(_ index: Int) -> PlaneView {

@@ -1,4 +1,5 @@
 import VRenderCore
+import VRenderImaging
 
 /// Where the prompter's box sits in a picture and how big its parts are, in pixels.
 ///
@@ -15,10 +16,10 @@ public struct PrompterGeometry: Sendable, Equatable {
     public static let defaultBox = (x: 0.05, y: 0.04, width: 0.90, height: 0.34)
     /// The smallest box, points: room for two lines of the largest font.
     public static let minimumBoxSize = (width: 160.0, height: 116.0)
-    /// Text inset from the box's left and right edges, points.
-    public static let horizontalPadding = 16.0
-    /// The seed's compact viewport padding while recording (36 points), split above and below.
-    public static let verticalPadding = 36.0
+    /// The text's inset from the box's edges, points: left and right, and the text area's
+    /// from the top and bottom (the seed's compact padding while recording, 36 points in all,
+    /// rounded to the side inset so the box looks even).
+    public static let padding = 16.0
     public static let cornerRadius = 16.0
     /// The fade at the bottom of the text area, points.
     public static let fadeHeight = 24.0
@@ -72,12 +73,26 @@ public struct PrompterGeometry: Sendable, Equatable {
 
     // MARK: - Parts of the box, pixels
 
-    /// Where the text shows: the box less its paddings.
-    public var viewport: PixelRect {
-        let side = Int((Self.horizontalPadding * pixelsPerPoint).rounded())
-        let top = Int((Self.verticalPadding / 2 * pixelsPerPoint).rounded())
-        return PixelRect(x: box.x + side, y: box.y + top,
-                         width: Swift.max(1, box.width - 2 * side), height: Swift.max(1, box.height - 2 * top))
+    /// The box's parts in this picture's pixels, for `PrompterOverlay`.
+    public var appearance: PrompterOverlay.Appearance {
+        PrompterOverlay.Appearance(box: box, cornerRadius: pixels(Self.cornerRadius), boxOpacity: Self.boxOpacity,
+                                   padding: Int(pixels(Self.padding).rounded()),
+                                   fadeHeight: Int(pixels(Self.fadeHeight).rounded()))
+    }
+
+    /// Where the text shows: the box less its top and bottom padding.
+    public var viewport: PixelRect { appearance.viewport }
+
+    /// `text` wrapped to the box's width at `fontSize` points, with the seed's line spacing.
+    public func layout(_ text: String, fontSize: Double, font: TextFont) -> TextLayout {
+        TextLayout(text: text, font: font, pixelSize: pixels(fontSize), lineSpacing: pixels(PrompterSettings.lineSpacing),
+                   width: appearance.textWidth)
+    }
+
+    /// A layout in points, for the scroll model and the terminal.
+    public func prompterText(_ layout: TextLayout) -> PrompterText {
+        PrompterText(lines: layout.lines.map(\.text), lineHeight: points(layout.lineHeight),
+                     contentHeight: points(layout.height) + Self.fadeHeight)
     }
 
     /// The font's size in pixels for a size in points.
@@ -89,9 +104,6 @@ public struct PrompterGeometry: Sendable, Equatable {
     /// The viewport's height in points (the scroll model's `viewportHeight`).
     public var viewportPoints: Double { points(Double(viewport.height)) }
 
-    /// The scroll's content height for a laid-out script of `textPixels`: the text plus the
-    /// fade's height, so that at the end the last line rests above the fade, readable.
-    public func contentPoints(textPixels: Int) -> Double { points(Double(textPixels)) + Self.fadeHeight }
 
     // MARK: - Fitting
 

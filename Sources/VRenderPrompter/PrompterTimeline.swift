@@ -25,6 +25,11 @@ public struct PrompterTimeline: Sendable {
     public struct Position: Sendable, Equatable {
         public var offset: Double
         public var fontSize: Double
+
+        public init(offset: Double, fontSize: Double) {
+            self.offset = offset
+            self.fontSize = fontSize
+        }
     }
 
     private let takes: [Take]
@@ -83,7 +88,8 @@ public struct PrompterText: Sendable, Equatable {
     public var lines: [String]
     /// Points from one line's top to the next's (font height plus the 4-point spacing).
     public var lineHeight: Double
-    /// The scroll's content height, points (`PrompterGeometry.contentPoints`).
+    /// The scroll's content height, points: the text and, below it, room for the bottom fade,
+    /// so that at the end the last line rests above the fade, readable.
     public var contentHeight: Double
 
     public init(lines: [String], lineHeight: Double, contentHeight: Double) {

@@ -1,6 +1,6 @@
 import Testing
 import VRenderCore
-@testable import VRenderPrompter
+import VRenderPrompter
 
 /// The scroll model against the seed's timer: a step of speed/60 points per 1/60 s tick, pause
 /// or loop at the end, scrolling only while recording, resuming where the last take left it.
@@ -176,10 +176,9 @@ struct PrompterGeometryTests {
     @Test func theDefaultBoxSpansTheTopAndTheViewportIsInsideIt() {
         let geometry = PrompterGeometry(pictureWidth: 1920, pictureHeight: 1080)
         #expect(geometry.box == PixelRect(x: 96, y: 43, width: 1728, height: 367))
-        let viewport = geometry.viewport
-        #expect(viewport.x > geometry.box.x && viewport.y > geometry.box.y)
-        #expect(viewport.x + viewport.width < geometry.box.x + geometry.box.width)
-        #expect(viewport.y + viewport.height < geometry.box.y + geometry.box.height)
+        let viewport = geometry.viewport, padding = Int((16 * 1080.0 / 390).rounded())
+        #expect(viewport == PixelRect(x: 96, y: 43 + padding, width: 1728, height: 367 - 2 * padding))
+        #expect(geometry.appearance.textWidth == 1728 - 2 * padding)
     }
 
     @Test func aRequestedBoxIsMovedAndResizedToFitWithANotice() {

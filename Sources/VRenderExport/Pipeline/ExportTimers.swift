@@ -6,7 +6,7 @@ import VRenderMedia
 /// off: a stage then pays one nil check per call and reads no clock.
 ///
 /// Samples are per video frame: demux per video packet read, decode per decoded frame,
-/// normalize and filter per canvas picture, encode per frame encoded, mux per video packet
+/// normalize and filter per canvas picture, prompter per output frame, encode per frame encoded, mux per video packet
 /// written. Work on other packets (audio through demux and mux) and at the ends (opening
 /// files, an encoder's flush, the container's trailer) is each stage's `other` time. Audio has
 /// one stage per output track, sampled per audio packet (decode, resample, align, encode).
@@ -17,6 +17,7 @@ struct ExportTimers: Sendable {
         static let decode = "decode"
         static let normalize = "normalize"
         static let filter = "filter"
+        static let prompter = "prompter"
         static let encode = "encode"
         static let mux = "mux"
         static func audio(track: Int) -> String { track == 0 ? "audio" : "audio \(track + 1)" }
@@ -26,6 +27,8 @@ struct ExportTimers: Sendable {
     var decode: StageTimer?
     var normalize: StageTimer?
     var filter: StageTimer?
+    /// Per output frame the prompter is drawn into (`--prompter-overlay` only).
+    var prompter: StageTimer?
     var encode: StageTimer?
     var mux: StageTimer?
     /// One per output audio track (all nil when timings are off).
@@ -33,7 +36,7 @@ struct ExportTimers: Sendable {
 
     /// The timers for the stages `mode` runs: demux and mux always; decode, normalize, filter
     /// and encode for a transcode; audio for every re-encoded track.
-    init(_ timings: StageTimings?, mode: ExportPlan.Mode, audioTracks: Int) {
+    init(_ timings: StageTimings?, mode: ExportPlan.Mode, audioTracks: Int, prompter: Bool = false) {
         audio = Array(repeating: nil, count: audioTracks)
         guard let timings else { return }
         demux = timings.timer(Stage.demux)
@@ -41,6 +44,7 @@ struct ExportTimers: Sendable {
             decode = timings.timer(Stage.decode)
             normalize = timings.timer(Stage.normalize)
             filter = timings.timer(Stage.filter)
+            if prompter { self.prompter = timings.timer(Stage.prompter) }
             encode = timings.timer(Stage.encode)
         }
         mux = timings.timer(Stage.mux)

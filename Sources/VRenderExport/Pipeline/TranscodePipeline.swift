@@ -3,7 +3,7 @@ import VRenderFilters
 import VRenderMedia
 
 /// The threads of an export that re-encodes: reader → video decode → process (normalize +
-/// filter) → video encode → mux, with one audio decode+encode thread per output track beside
+/// filter) → [prompter overlay] → video encode → mux, with one audio decode+encode thread per output track beside
 /// them. For `.copyVideo` one video-copy stage stands in for decode, process and encode, and
 /// only the audio is re-encoded.
 ///
@@ -41,6 +41,8 @@ final class TranscodePipeline {
     private let audioPackets: [BoundedQueue<PacketEvent>]
     private let decoded = BoundedQueue<FrameEvent>(capacity: 4)
     private let toEncode = BoundedQueue<EncodeItem>(capacity: 4)
+    /// Pictures with the prompter drawn in (`--prompter-overlay` only).
+    private let prompted = BoundedQueue<EncodeItem>(capacity: 4)
     private let toMux = BoundedQueue<MuxItem>(capacity: 128)
     /// The video stage and every audio stage: the last one done ends `toMux`.
     private let producers: ProducerCount
@@ -63,13 +65,15 @@ final class TranscodePipeline {
         producers = ProducerCount(1 + plan.audio.trackCount, of: toMux)
         let (width, height, tenBit) = (plan.canvasWidth, plan.canvasHeight, plan.colour.tenBit)
         canvasPool = ObjectPool<Frame>(limit: 8) { try Frame.picture(width: width, height: height, tenBit: tenBit) }
-        timers = ExportTimers(timings, mode: plan.mode, audioTracks: plan.audio.trackCount)
+        timers = ExportTimers(timings, mode: plan.mode, audioTracks: plan.audio.trackCount,
+                              prompter: options.prompter != nil)
         if let timings { watchQueues(timings) }
-        stages.onCancel { [videoPackets, audioPackets, decoded, toEncode, toMux] in
+        stages.onCancel { [videoPackets, audioPackets, decoded, toEncode, prompted, toMux] in
             videoPackets.cancel()
             audioPackets.forEach { $0.cancel() }
             decoded.cancel()
             toEncode.cancel()
+            prompted.cancel()
             toMux.cancel()
         }
     }
@@ -92,10 +96,11 @@ final class TranscodePipeline {
         let audioStreams = try audioEncoders.map { try muxer.addStream(from: $0) }
         try muxer.writeHeader(options: muxer.finishedFileOptions)
         let executor = try videoEncoder.map { _ in try makeExecutor(plan) }
+        let painter = try plan.prompter.map { try PrompterPainter(prompter: $0, plan: plan, damage: damage) }
 
         startReader()
         if let videoEncoder, let executor {
-            startVideoStages(encoder: videoEncoder, executor: executor)
+            startVideoStages(encoder: videoEncoder, executor: executor, painter: painter)
         } else {
             startVideoCopy()
         }
@@ -115,7 +120,8 @@ final class TranscodePipeline {
         timings.watch(videoPackets, as: "video packets")
         if plan.mode == .transcode {
             timings.watch(decoded, as: "decoded")
-            timings.watch(toEncode, as: "to encode")
+            timings.watch(toEncode, as: options.prompter == nil ? "to encode" : "to prompter")
+            if options.prompter != nil { timings.watch(prompted, as: "to encode") }
         }
         timings.watch(toMux, as: "to mux")
         for (track, queue) in audioPackets.enumerated() {
@@ -161,18 +167,24 @@ final class TranscodePipeline {
         stages.start("vrender.read") { try reader.run() }
     }
 
-    /// Decode → process (normalize + filter) → encode.
-    private func startVideoStages(encoder: Encoder, executor: any FilterExecutor) {
+    /// Decode → process (normalize + filter) → [prompter] → encode.
+    private func startVideoStages(encoder: Encoder, executor: any FilterExecutor, painter: PrompterPainter?) {
         let decode = VideoDecodeStage(plan: plan, input: videoPackets, output: decoded, packets: packetPool,
                                       shells: shellPool, damage: damage, timer: timers.decode)
         let process = ProcessStage(plan: plan, filter: options.filter, executor: OwnershipTransfer(executor),
                                    input: decoded, output: toEncode, shells: shellPool, canvases: canvasPool,
                                    damage: damage, normalizeTimer: timers.normalize, filterTimer: timers.filter)
-        let encode = VideoEncodeStage(encoder: OwnershipTransfer(encoder), input: toEncode, output: toMux,
+        let encode = VideoEncodeStage(encoder: OwnershipTransfer(encoder), input: painter == nil ? toEncode : prompted,
+                                      output: toMux,
                                       producers: producers, shells: shellPool, canvases: canvasPool, progress: progress,
                                       timer: timers.encode)
         stages.start("vrender.decode") { try decode.run() }
         stages.start("vrender.process") { try process.run() }
+        if let painter {
+            let prompter = PrompterStage(painter: painter, input: toEncode, output: prompted, shells: shellPool,
+                                         canvases: canvasPool, timer: timers.prompter)
+            stages.start("vrender.prompter") { try prompter.run() }
+        }
         stages.start("vrender.encode") { try encode.run() }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import VRenderCore
 import VRenderExport
 import VRenderFilters
+import VRenderPrompter
 
 extension VRender {
     /// `vrender concat`: join takes into one finished video.
@@ -136,6 +137,16 @@ struct ExportArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Output frame rate (default: the first take's).", valueName: "rate"))
     var fps: String?
 
+    @Option(name: .customLong("prompter-overlay"),
+            help: ArgumentHelp("Burn this prompter script (UTF-8 text) into every frame, scrolling with each take's recording time; takes recorded with 'capture --prompter' replay their recorded scroll.", valueName: "script"))
+    var prompterOverlay: String?
+
+    @Option(name: .customLong("prompter-box"), parsing: .unconditional,
+            help: ArgumentHelp("The prompter's box in output pixels, X,Y,W,H (default: across the top; moved and resized to fit, at least 160x116 points).", valueName: "x,y,w,h"))
+    var prompterBox: String?
+
+    @OptionGroup var prompter: PrompterArguments
+
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
     func validate() throws {
@@ -151,6 +162,20 @@ struct ExportArguments: ParsableArguments {
             throw ValidationError("--fps '\(fps)' is not a frame rate between 0 and 1000 (e.g. 30, 29.97, 30000/1001)")
         }
         if let audioTrack, audioTrack < 1 { throw ValidationError("--audio-track must be 1 or more, got \(audioTrack)") }
+        if let prompterBox, Self.box(prompterBox) == nil {
+            throw ValidationError("--prompter-box '\(prompterBox)' is not X,Y,W,H in pixels (e.g. 64,40,1152,240)")
+        }
+        if prompterOverlay == nil && (prompterBox != nil || prompter.isChanged) {
+            throw ValidationError("--prompter-box, --prompter-speed, --prompter-font and --prompter-end need --prompter-overlay SCRIPT")
+        }
+    }
+
+    /// `X,Y,W,H`: whole pixels, a positive size.
+    static func box(_ text: String) -> PixelRect? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let width = parts[2], let height = parts[3],
+              width > 0, height > 0 else { return nil }
+        return PixelRect(x: x, y: y, width: width, height: height)
     }
 
     /// `-o FILE`: an extension that picks a container vrender writes.
@@ -168,9 +193,15 @@ struct ExportArguments: ParsableArguments {
     /// The options as the library takes them (output "export.mov" until the command sets its
     /// own); `validate()` has checked their syntax.
     func options(gpu: FilterBackendChoice) throws -> ExportOptions {
-        ExportOptions(inputs: inputs, output: "export.mov", audioTrack: audioTrack, filter: try FilterRegistry.chain(filter),
-                      codec: codec.request, crf: crf, preset: preset,
-                      size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate), gpu: gpu)
+        var options = ExportOptions(inputs: inputs, output: "export.mov", audioTrack: audioTrack,
+                                    filter: try FilterRegistry.chain(filter), codec: codec.request, crf: crf, preset: preset,
+                                    size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate), gpu: gpu)
+        if let script = prompterOverlay {
+            let (settings, notices) = prompter.settings
+            options.prompter = PrompterOverlayRequest(script: script, text: try PrompterScript.load(script), settings: settings,
+                                                      box: prompterBox.flatMap(Self.box), notices: notices)
+        }
+        return options
     }
 }
 

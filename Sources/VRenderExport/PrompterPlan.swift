@@ -1,0 +1,35 @@
+import VRenderCore
+import VRenderPrompter
+
+/// How an export draws the prompter: the script, the box in the output picture, the settings
+/// for takes without a recorded scroll, and what takes.json recorded of each take.
+public struct PrompterPlan: Sendable {
+    /// The script's path, as given, and its text.
+    public var script: String
+    public var text: String
+    public var settings: PrompterSettings
+    public var geometry: PrompterGeometry
+    public var takes: [PrompterTimeline.Take]
+
+    /// The plan for `request` over `plan`'s output, with notices: a box that had to be fitted,
+    /// a takes.json that could not be read, and how many takes replay a recorded scroll.
+    static func make(request: PrompterOverlayRequest, plan: ExportPlan) -> (plan: PrompterPlan, notices: [String]) {
+        var notices = request.notices
+        let (width, height) = (plan.canvasWidth, plan.canvasHeight)
+        var geometry = PrompterGeometry(pictureWidth: width, pictureHeight: height)
+        if let box = request.box {
+            let fitted = PrompterGeometry.fitted(box, pictureWidth: width, pictureHeight: height)
+            geometry = fitted.geometry
+            if let notice = fitted.notice { notices.append(notice) }
+        }
+        let read = PrompterTakes.takes(of: plan)
+        notices += read.notices
+        let recorded = read.takes.filter { $0.record != nil }.count
+        if recorded > 0 {
+            notices.append("prompter: \(recorded) of \(read.takes.count) take(s) replay the scroll recorded in takes.json")
+        }
+        let prompter = PrompterPlan(script: request.script, text: request.text, settings: request.settings,
+                                    geometry: geometry, takes: read.takes)
+        return (prompter, notices)
+    }
+}

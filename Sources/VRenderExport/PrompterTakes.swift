@@ -1,0 +1,32 @@
+import VRenderCore
+import VRenderPrompter
+import VRenderRecording
+
+/// What an export knows of the prompter in each take: its pre-roll and what `--prompter`
+/// recorded, read from the takes.json beside each take file. A take without an entry (not
+/// recorded by vrender, or before takes.json kept the prompter) scrolls from its first frame
+/// with the export's settings.
+enum PrompterTakes {
+    /// The timeline's takes for `plan`, and a notice per takes.json that could not be read.
+    static func takes(of plan: ExportPlan) -> (takes: [PrompterTimeline.Take], notices: [String]) {
+        var manifests: [String: TakesManifest?] = [:]
+        var notices: [String] = []
+        let frameRate = plan.frameRate.doubleValue
+        let takes = plan.takes.enumerated().map { index, take in
+            let (directory, name) = FileNames.split(take.path)
+            if manifests[directory] == nil {
+                do {
+                    manifests[directory] = try TakesManifest.load(from: directory)
+                } catch {
+                    manifests[directory] = .some(nil)
+                    notices.append("\(directory)/\(TakesManifest.fileName): cannot be read, so the prompter scrolls "
+                                   + "its takes with the export's settings (\(error))")
+                }
+            }
+            let entry = manifests[directory]??.takes.first { $0.file == name }
+            let duration = Double(plan.timeline.takes[index].slotCount) / frameRate
+            return PrompterTimeline.Take(preroll: entry?.preroll ?? 0, duration: duration, record: entry?.prompter)
+        }
+        return (takes, notices)
+    }
+}
