@@ -41,8 +41,8 @@ struct PlanBuilder {
         let colour = ColourPlan.make(takes: takes, filtered: !options.filter.isIdentity, codec: videoCodec)
         let rotations = Set(takes.map(\.video.rotation))
         let first = takes[0]
-        // The prompter's text is drawn upright, so its pictures must be upright in pixels too.
-        let overlay = options.prompter != nil
+        // The prompter's text is drawn upright, so rotated pictures are turned upright in pixels.
+        let overlay = options.prompter != nil && rotations != [.none]
         let rotation: ExportPlan.RotationHandling = rotations.count == 1 && !overlay
             && (container.carriesRotation || first.video.rotation == .none)
             ? .keepMetadata(first.video.rotation, matrix: first.video.displayMatrix)

@@ -25,6 +25,10 @@ final class PrompterPainter: @unchecked Sendable {
         geometry = prompter.geometry
         font = try TextFont()
         let recordedSizes = prompter.takes.flatMap { $0.record?.anchors.map(\.fontSize) ?? [] }
+        var appearance = geometry.appearance
+        // Nominal white in an HDR output is the format's peak: text goes at graphics white.
+        let output = plan.colour.output
+        appearance.textLevel = output.isPQ ? YUVOverlay.GraphicsWhite.pq : output.isHLG ? YUVOverlay.GraphicsWhite.hlg : 1
         var overlays: [Double: PrompterOverlay] = [:]
         var maxOffsets: [Double: Double] = [:]
         for size in Set([prompter.settings.fontSize] + recordedSizes) {
@@ -33,7 +37,7 @@ final class PrompterPainter: @unchecked Sendable {
                 let characters = String(String.UnicodeScalarView(layout.missingCharacters))
                 damage.warn("\(prompter.script): no installed font has \(characters); drawn as boxes")
             }
-            overlays[size] = PrompterOverlay(layout: layout, font: font, appearance: geometry.appearance)
+            overlays[size] = PrompterOverlay(layout: layout, font: font, appearance: appearance)
             maxOffsets[size] = Swift.max(0, geometry.prompterText(layout).contentHeight - geometry.viewportPoints)
         }
         self.overlays = overlays

@@ -19,6 +19,9 @@ public struct PrompterOverlay: Sendable {
         public var padding: Int
         /// How many rows at the viewport's bottom fade the text out (linearly, to nothing).
         public var fadeHeight: Int
+        /// The text's luma from black (0) to nominal white (1): 1 for SDR, graphics white for
+        /// HDR (`YUVOverlay.GraphicsWhite`).
+        public var textLevel: Double = 1
 
         public init(box: PixelRect, cornerRadius: Double, boxOpacity: Double = 0.55, padding: Int, fadeHeight: Int) {
             self.box = box
@@ -61,7 +64,8 @@ public struct PrompterOverlay: Sendable {
         YUVOverlay.darken(image, roundedRect: appearance.box, cornerRadius: appearance.cornerRadius,
                           opacity: appearance.boxOpacity)
         YUVOverlay.drawText(layout, font: font, into: image, left: appearance.textLeft, top: appearance.viewport.y,
-                            offset: offset, clip: appearance.viewport, fadeHeight: appearance.fadeHeight)
+                            offset: offset, clip: appearance.viewport, fadeHeight: appearance.fadeHeight,
+                            level: appearance.textLevel)
     }
 
     /// Draws onto a 10- or 12-bit picture; see the 8-bit `draw`.
@@ -69,6 +73,7 @@ public struct PrompterOverlay: Sendable {
         YUVOverlay.darken(image, roundedRect: appearance.box, cornerRadius: appearance.cornerRadius,
                           opacity: appearance.boxOpacity)
         YUVOverlay.drawText(layout, font: font, into: image, left: appearance.textLeft, top: appearance.viewport.y,
-                            offset: offset, clip: appearance.viewport, fadeHeight: appearance.fadeHeight)
+                            offset: offset, clip: appearance.viewport, fadeHeight: appearance.fadeHeight,
+                            level: appearance.textLevel)
     }
 }

@@ -24,15 +24,26 @@ public enum YUVOverlay {
     /// `offset` (pixels, the scroll position) may be fractional; the text moves in whole
     /// pixels: its top is `top − ⌊offset + ½⌋`, so every line moves together, glyphs stay as
     /// rasterized (sharp) and the position never steps backwards as `offset` grows.
+    ///
+    /// `level` is the text's luma from black (0) to nominal white (1): 1 for SDR; an HDR
+    /// picture passes its graphics white (`YUVOverlay.GraphicsWhite`), since nominal white is
+    /// the brightest the format can show (10 000 cd/m² in PQ).
     public static func drawText(_ layout: TextLayout, font: TextFont, into image: YUVImage,
-                                left: Int, top: Int, offset: Double, clip: PixelRect, fadeHeight: Int) {
-        drawText(layout, font, image, left, top, offset, clip, fadeHeight, bitDepth: 8)
+                                left: Int, top: Int, offset: Double, clip: PixelRect, fadeHeight: Int, level: Double = 1) {
+        drawText(layout, font, image, left, top, offset, clip, fadeHeight, level, bitDepth: 8)
     }
 
     /// Draws text onto a 10- or 12-bit picture; see the 8-bit `drawText`.
     public static func drawText(_ layout: TextLayout, font: TextFont, into image: YUVImage16,
-                                left: Int, top: Int, offset: Double, clip: PixelRect, fadeHeight: Int) {
-        drawText(layout, font, image, left, top, offset, clip, fadeHeight, bitDepth: image.bitDepth)
+                                left: Int, top: Int, offset: Double, clip: PixelRect, fadeHeight: Int, level: Double = 1) {
+        drawText(layout, font, image, left, top, offset, clip, fadeHeight, level, bitDepth: image.bitDepth)
+    }
+
+    /// Text's level in an HDR picture: ITU-R BT.2408's graphics white, 203 cd/m², which is
+    /// 58% of PQ's signal range and 75% of HLG's.
+    public enum GraphicsWhite {
+        public static let pq = 0.58
+        public static let hlg = 0.75
     }
 
     private static func darken<Image: PlanarYUV>(_ image: Image, _ rect: PixelRect, _ cornerRadius: Double,
@@ -45,7 +56,7 @@ public enum YUVOverlay {
 
     private static func drawText<Image: PlanarYUV>(_ layout: TextLayout, _ font: TextFont, _ image: Image,
                                                    _ left: Int, _ top: Int, _ offset: Double, _ clip: PixelRect,
-                                                   _ fadeHeight: Int, bitDepth: Int)
+                                                   _ fadeHeight: Int, _ level: Double, bitDepth: Int)
     where Image.Plane.Sample: FixedWidthInteger & UnsignedInteger {
         // Beyond a billion pixels every line is far outside any clip; clamping keeps Int in range.
         guard !offset.isNaN else { return }
@@ -53,6 +64,8 @@ public enum YUVOverlay {
         guard let mask = AlphaMask.text(layout, font: font, left: left, top: top - shift, clip: clip,
                                         fadeHeight: fadeHeight, pictureWidth: image.width, pictureHeight: image.height)
         else { return }
-        mask.blend(onto: image, luma: 235 << (bitDepth - 8), chroma: 128 << (bitDepth - 8))
+        let black = 16 << (bitDepth - 8), range = 219 << (bitDepth - 8)
+        let luma = black + Int((Swift.min(Swift.max(level, 0), 1) * Double(range)).rounded())
+        mask.blend(onto: image, luma: luma, chroma: 128 << (bitDepth - 8))
     }
 }
