@@ -1,6 +1,7 @@
 import Foundation
 import VRenderCapture
 import VRenderCore
+import VRenderPrompter
 
 /// One recorded take, as `takes.json` lists it.
 public struct TakeEntry: Sendable, Codable, Equatable {
@@ -40,6 +41,10 @@ public struct TakeEntry: Sendable, Codable, Equatable {
     /// What reading the take back found when it ended (or was recovered); nil in takes
     /// recorded before vrender verified them.
     public var check: TakeCheck?
+    /// The prompter's scroll during the take (`--prompter`): where it started and ended and
+    /// every change, for an export to show what the presenter saw. Absent without a prompter,
+    /// and in takes recorded before vrender had one.
+    public var prompter: PrompterTakeRecord?
 }
 
 /// A take read back from disk after it was written: how many frames decode and how long it
