@@ -71,7 +71,7 @@ public struct ExportOptions: Sendable {
 public struct PrompterOverlayRequest: Sendable {
     /// The script's path, as given (named in errors and notices).
     public var script: String
-    /// Its text (`PrompterScript.load`).
+    /// Its text (`PrompterScript`, cleaned).
     public var text: String
     /// Speed, size and ending for takes that were not recorded with `--prompter` (the others
     /// replay what takes.json recorded), already clamped.

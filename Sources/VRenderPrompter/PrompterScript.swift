@@ -1,34 +1,97 @@
 import Foundation
 import VRenderCore
+import VRenderImaging
 
-/// A prompter script: a UTF-8 text file, read whole (`--prompter`, `--prompter-overlay`).
-public enum PrompterScript {
-    /// The largest script read: a script is a few pages; more is a wrong file.
+/// A teleprompter script: the text of a UTF-8 file (`capture --prompter FILE`,
+/// `concat --prompter-overlay FILE`), cleaned for showing.
+public struct PrompterScript: Sendable, Equatable {
+    /// The largest script read: a script is a few pages; more is the wrong file.
     public static let maximumBytes = 1 << 20
 
-    /// The script's text, with Windows line ends made plain. Throws `VRenderError.input`
-    /// naming the file when it is missing, unreadable, too big, not UTF-8 or empty.
-    public static func load(_ path: String) throws -> String {
-        guard let status = FileNames.status(path) else { throw VRenderError.input(path, "no such prompter script") }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw VRenderError.input(path, "is not a file (a prompter script is a UTF-8 text file)") }
-        guard Int(status.st_size) <= maximumBytes else {
-            throw VRenderError.input(path, "is \(status.st_size) bytes; a prompter script is at most 1 MiB of text")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw VRenderError.input(path, "cannot be read (\(String(cString: strerror(errno))))")
-        }
-        return try text(of: data, path: path)
+    /// The file's name as given, which takes.json keeps.
+    public var name: String
+    public var text: String
+
+    public init(name: String, text: String) {
+        self.name = name
+        self.text = text
     }
 
-    /// The script's bytes as text (a UTF-8 byte-order mark dropped, CRLF made LF).
-    public static func text(of data: Data, path: String) throws -> String {
-        var bytes = data
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        guard let text = String(data: bytes, encoding: .utf8) else {
-            throw VRenderError.input(path, "is not UTF-8 text (save the script as UTF-8)")
+    /// Reads `path`. Throws `VRenderError.input(path, …)` when the file is missing, not a
+    /// file, unreadable, over `maximumBytes`, not UTF-8, or has nothing to show.
+    public init(contentsOfFile path: String) throws {
+        guard let status = FileNames.status(path) else {
+            throw VRenderError.input(path, "cannot read the prompter script (No such file or directory)")
         }
-        let plain = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        guard plain.contains(where: { !$0.isWhitespace }) else { throw VRenderError.input(path, "is empty: nothing to prompt") }
-        return plain
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw VRenderError.input(path, "the prompter script is not a file (it should be UTF-8 text)")
+        }
+        guard Int(status.st_size) <= Self.maximumBytes else {
+            throw VRenderError.input(path, "the prompter script is \(status.st_size) bytes; a script is at most 1 MiB of text")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw VRenderError.input(path, "cannot read the prompter script (\(Self.reason(error)))")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            let valid = Self.validPrefixLength(data)
+            throw VRenderError.input(path, "the prompter script is not UTF-8 text (byte \(valid + 1) is not valid UTF-8)")
+        }
+        let shown = Self.cleaned(text)
+        guard shown.contains(where: { !$0.isWhitespace }) else {
+            throw VRenderError.input(path, "the prompter script is empty: there is nothing to show")
+        }
+        self.init(name: path, text: shown)
+    }
+
+    /// `text` as the prompter shows it: without a byte-order mark, with Windows and old Mac
+    /// line ends as newlines, tabs as spaces and no other control character (none reaches a
+    /// terminal to move its cursor, or the font as a missing glyph).
+    public static func cleaned(_ text: String) -> String {
+        var text = text
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        return String(text.map { $0 == "\t" ? " " : $0 }.filter { character in
+            character == "\n" || !character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        })
+    }
+
+    /// Bytes before the first that does not decode as UTF-8.
+    private static func validPrefixLength(_ data: Data) -> Int {
+        var decoder = UTF8()
+        var iterator = data.makeIterator()
+        var consumed = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): consumed += String(scalar).utf8.count
+            case .emptyInput, .error: return consumed
+            }
+        }
+    }
+
+    /// Foundation's error as the POSIX reason when it has one ("Permission denied").
+    private static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(code)))
+        }
+        return error.localizedDescription
+    }
+}
+
+extension PrompterSession {
+    /// Makes the session for a capture once its picture size is known: `script` laid out with
+    /// FreeType for the picture's default box, exactly as an export of that size draws it, so
+    /// the terminal's rows are the overlay's lines. Opens the font now: a missing font is an
+    /// error before the camera opens.
+    public static func captureFactory(script: PrompterScript, settings: PrompterSettings) throws -> Factory {
+        let font = try TextFont()
+        return { width, height in
+            let geometry = PrompterGeometry(pictureWidth: width, pictureHeight: height)
+            return PrompterSession(scriptName: script.name, settings: settings, viewportHeight: geometry.viewportPoints,
+                                   layout: { fontSize in geometry.prompterText(geometry.layout(script.text, fontSize: fontSize, font: font)) })
+        }
     }
 }

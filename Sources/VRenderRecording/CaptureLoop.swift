@@ -1,5 +1,6 @@
 import VRenderCapture
 import VRenderCore
+import VRenderPrompter
 
 /// The recorder's capture thread: before each frame, asks the `TakeScheduler` what to do and
 /// does it (begin or end a take in the ring, apply a control and log it in the take's
@@ -17,6 +18,10 @@ struct CaptureLoop {
     let timer: StageTimer?
     /// The take recording now and its start, as the steps performed so far left it.
     private var recording: (take: Int, start: Double)?
+    /// The teleprompter (`plan.prompter`), on the same clock as the takes: capture time.
+    private var prompter: PrompterSession?
+    /// The prompter's view as last reported, to report it again only when it changes.
+    private var shownPrompter: PrompterView?
 
     init(source: any CaptureSource, ring: FrameRing, log: TakeLog, plan: RecordingPlan, timer: StageTimer? = nil,
          events: @escaping @Sendable (RecorderEvent) -> Void) {
@@ -27,6 +32,7 @@ struct CaptureLoop {
         self.plan = plan
         self.events = events
         interval = 1 / source.format.frameRate.doubleValue
+        prompter = plan.prompter?(source.format.width, source.format.height)
     }
 
     /// Captures until the scheduler is done, the ring is cancelled (the writer failed) or the
@@ -40,6 +46,7 @@ struct CaptureLoop {
             let keys = commands.map(Self.drain) ?? []
             perform(scheduler.steps(beforeFrameAt: nextTime, commands: keys, stopRequested: stop.isRaised), at: nextTime)
             if scheduler.isDone { return }
+            showPrompter(at: nextTime)
             guard let slot = ring.acquire() else { break }
             let frame = ring.frame(slot)
             timer?.begin()
@@ -79,7 +86,11 @@ struct CaptureLoop {
                 log.begin(take: take, state: source.state, preroll: Double(preroll) * interval)
                 recording = (take, start)
                 events(.takeStarted(index: take))
+                prompter?.takeStarted(at: start)
+                showPrompter(at: start, always: true)
             case .end(let take):
+                // Logged before the take's end reaches the writer, which lists it with it.
+                if let record = prompter?.takeStopped(at: time) { log.record(take: take, prompter: record) }
                 ring.endTake(take)
                 recording = nil
             case .control(let control, let cause):
@@ -89,8 +100,22 @@ struct CaptureLoop {
             case .zoomStep(let up):
                 let zoom = source.state.zoom
                 apply(.rampZoom(to: up ? zoom * 2 : zoom / 2, rate: 2), at: time, cause: up ? "key +" : "key -")
+            case .prompter(let command, let cause):
+                guard prompter != nil else {
+                    events(.notice("\(cause): there is no prompter (start the capture with --prompter FILE)"))
+                    continue
+                }
+                if let notice = prompter?.perform(command, at: time) { events(.notice("\(cause): \(notice)")) }
             }
         }
+    }
+
+    /// Reports the prompter's view at `time` when it shows something new (or `always`).
+    private mutating func showPrompter(at time: Double, always: Bool = false) {
+        guard let view = prompter?.view(at: time) else { return }
+        if !always, let shown = shownPrompter, shown.rows == view.rows, shown.header == view.header { return }
+        shownPrompter = view
+        events(.prompter(view))
     }
 
     /// Applies a control, reports a clamp, and logs the camera's new state in the take.

@@ -3,6 +3,7 @@ import Synchronization
 import VRenderCapture
 import VRenderCore
 import VRenderMedia
+import VRenderPrompter
 
 /// What to record.
 public struct RecordingPlan: Sendable {
@@ -15,15 +16,19 @@ public struct RecordingPlan: Sendable {
     public var preroll: Double
     public var codec: VideoCodecChoice
     public var script: ActionScript?
+    /// The teleprompter, made once the source's picture size is known; it scrolls while takes
+    /// record and each take's scroll goes into its takes.json entry. Nil: no prompter.
+    public var prompter: PrompterSession.Factory?
 
     public init(outputDirectory: String, takes: Int = 1, duration: Double? = nil, preroll: Double = 0,
-                codec: VideoCodecChoice = .auto, script: ActionScript? = nil) {
+                codec: VideoCodecChoice = .auto, script: ActionScript? = nil, prompter: PrompterSession.Factory? = nil) {
         self.outputDirectory = outputDirectory
         self.takes = takes
         self.duration = duration
         self.preroll = preroll
         self.codec = codec
         self.script = script
+        self.prompter = prompter
     }
 
     /// True when nothing in the plan ends a take (no duration, no script `stop`): takes are
@@ -47,6 +52,9 @@ public enum RecorderEvent: Sendable {
     case notice(String)
     /// Periodic status while recording.
     case status(RecorderStatus)
+    /// The prompter's view, whenever what it shows changes (its top line, state, speed, size
+    /// or percentage) and at each take's start; only with a prompter.
+    case prompter(PrompterView)
 }
 
 public struct RecorderStatus: Sendable {
@@ -68,6 +76,8 @@ public enum LiveCommand: Sendable, Equatable {
     case toggleTorch
     /// Ramp the zoom one doubling up or down (the +/- keys).
     case zoomStep(up: Bool)
+    /// Hold or resume the prompter, change its speed or text size (`cause`: "key ]").
+    case prompter(PrompterCommand, cause: String)
     case quit
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import VRenderCapture
+import VRenderPrompter
 
 /// Per-take facts the capture thread learns (start time, camera timeline) and the writer
 /// thread needs to write the manifest entry.
@@ -9,6 +10,8 @@ final class TakeLog: Sendable {
         var created: Date
         var preroll: Double
         var timeline: [TakeEntry.TimelineEvent]
+        /// The prompter's scroll during the take, set when it stopped recording.
+        var prompter: PrompterTakeRecord?
     }
 
     private let records = Mutex<[Int: Record]>([:])
@@ -23,6 +26,11 @@ final class TakeLog: Sendable {
     func record(take: Int, state: CameraState, at time: Double, cause: String) {
         let event = Self.event(state, at: time, cause: cause)
         records.withLock { $0[take]?.timeline.append(event) }
+    }
+
+    /// What the prompter did during take `take`: set before the take's end reaches the writer.
+    func record(take: Int, prompter: PrompterTakeRecord) {
+        records.withLock { $0[take]?.prompter = prompter }
     }
 
     func record(for take: Int) -> Record? { records.withLock { $0[take] } }

@@ -1,4 +1,5 @@
 import VRenderCapture
+import VRenderPrompter
 
 /// What the capture loop does before capturing a frame.
 public enum TakeStep: Sendable, Equatable {
@@ -12,6 +13,8 @@ public enum TakeStep: Sendable, Equatable {
     case toggleTorch
     /// The +/- keys: ramp the zoom one doubling up or down from where it is.
     case zoomStep(up: Bool)
+    /// A prompter key: hold/resume, speed or text size.
+    case prompter(PrompterCommand, cause: String)
 }
 
 /// When takes begin and end, and when script actions apply, as frames arrive: the capture
@@ -108,6 +111,8 @@ public struct TakeScheduler: Sendable {
             return [.toggleTorch]
         case .zoomStep(let up):
             return [.zoomStep(up: up)]
+        case .prompter(let command, let cause):
+            return [.prompter(command, cause: cause)]
         case .quit:
             quitting = true
             return []

@@ -41,7 +41,9 @@ public struct TakeEntry: Sendable, Codable, Equatable {
     /// What reading the take back found when it ended (or was recovered); nil in takes
     /// recorded before vrender verified them.
     public var check: TakeCheck?
-    /// The prompter's scroll during the take (`--prompter`); nil when none ran.
+    /// The prompter's scroll during the take (`--prompter`): where it started and ended and
+    /// every change, for an export to show what the presenter saw. Absent without a prompter,
+    /// and in takes recorded before vrender had one.
     public var prompter: PrompterTakeRecord?
 }
 

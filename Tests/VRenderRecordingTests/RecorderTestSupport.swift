@@ -3,6 +3,7 @@ import Synchronization
 import VRenderCapture
 import VRenderCore
 import VRenderMedia
+import VRenderPrompter
 @testable import VRenderRecording
 
 /// A take writer that encodes nothing: it counts frames, so recorder tests need no encoder.
@@ -36,6 +37,9 @@ final class EventLog: Sendable {
 
     func append(_ event: RecorderEvent) { events.withLock { $0.append(event) } }
 
+    /// Every event, in the order reported.
+    var all: [RecorderEvent] { events.withLock { $0 } }
+
     var notices: [String] {
         events.withLock { $0.compactMap { if case .notice(let message) = $0 { message } else { nil } } }
     }
@@ -52,6 +56,20 @@ final class EventLog: Sendable {
     /// Seconds behind the encoder was, per status report.
     var behind: [Double] {
         events.withLock { $0.compactMap { if case .status(let status) = $0 { status.behind } else { nil } } }
+    }
+
+    /// The prompter's views, as reported.
+    var prompterViews: [PrompterView] {
+        events.withLock { $0.compactMap { if case .prompter(let view) = $0 { view } else { nil } } }
+    }
+
+    /// The prompter's view reported with each take's start.
+    var prompterViewsAtTakeStarts: [PrompterView] {
+        let all = all
+        return zip(all, all.dropFirst()).compactMap { pair in
+            guard case .takeStarted = pair.0, case .prompter(let view) = pair.1 else { return nil }
+            return view
+        }
     }
 
     var openedSources: [String] {

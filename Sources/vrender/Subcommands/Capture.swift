@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VRenderCapture
 import VRenderCore
+import VRenderPrompter
 import VRenderRecording
 
 extension VRender {
@@ -18,7 +19,17 @@ extension VRender {
                 when you press space again.
 
                 Keys on a terminal: space start/stop a take, 0/1/2 lens 0.5x/1x/2x, +/- ramp the \
-                zoom, t torch, f flip the camera, q quit.
+                zoom, t torch, f flip the camera, q quit; with --prompter, p hold/resume the \
+                prompter, [ ] slower/faster, < > (or , .) smaller/larger text.
+
+                --prompter FILE scrolls a UTF-8 script while each take records, stops with the \
+                take and goes on from there with the next one; each take's scroll goes into \
+                takes.json. On a terminal it shows above the status line as the picture's box \
+                would: one row per line of the script as wrapped in the box, as many rows as the \
+                box holds lines, the top row the line at the scroll's offset (offset / line \
+                height, rounded down). Speeds are points per second and sizes points, a point \
+                being 1/390 of the picture's shorter side; values out of range are clamped, \
+                with a notice.
 
                 Script lines: 'at 1.5s zoom 2 ramp 4', 'at 0s lens 0.5', 'at 2s torch on', \
                 'at 3s flip', 'at 1s focus 0.2 0.8', 'at 4s stop' (times from each take's start).
@@ -63,6 +74,11 @@ extension VRender {
         @Option(help: "Video codec: auto (HEVC when it opens and keeps up, else H.264), hevc or h264.")
         var codec: CaptureCodecArgument = .auto
 
+        @Option(help: ArgumentHelp("Teleprompter script (UTF-8 text) that scrolls while takes record.", valueName: "file"))
+        var prompter: String?
+
+        @OptionGroup var prompterSettings: PrompterArguments
+
         @Flag(help: "Pace the synthetic camera to real time (V4L2 cameras always are).")
         var realtime = false
 
@@ -73,6 +89,9 @@ extension VRender {
 
         func validate() throws {
             if takes < 1 { throw ValidationError("--takes must be at least 1") }
+            if prompter == nil && prompterSettings.isChanged {
+                throw ValidationError("--prompter-speed, --prompter-font and --prompter-end need --prompter SCRIPT")
+            }
             if let duration, (ValueSyntax.seconds(duration) ?? 0) <= 0 {
                 throw ValidationError("--duration '\(duration)' is not a positive time (e.g. 4s, 1500ms)")
             }
@@ -83,7 +102,7 @@ extension VRender {
         }
 
         func run() throws {
-            let options = try captureOptions()
+            let (options, notices) = try captureOptions()
             // Without a duration or a script's stop, keys end the takes: that needs a terminal.
             let interactive = options.plan.isOpenEnded
             if interactive && isatty(STDIN_FILENO) == 0 {
@@ -92,8 +111,10 @@ extension VRender {
             let job = CaptureJob(options: options)
             let interrupts = InterruptHandling.install { job.requestStop() }
             defer { withExtendedLifetime(interrupts) {} }
-            let status = StatusPrinter(statusLine: isatty(STDERR_FILENO) != 0, announcesSource: true, keysHelp: interactive)
+            let status = StatusPrinter(statusLine: isatty(STDERR_FILENO) != 0, announcesSource: true, keysHelp: interactive,
+                                       prompterKeys: prompter != nil)
             defer { status.finish() }
+            for notice in notices { status.handle(.notice(notice)) }
             let keyboard = interactive ? KeyboardReader() : nil
             defer { keyboard?.restore() }
 
@@ -112,8 +133,9 @@ extension VRender {
             if InterruptHandling.wasInterrupted { throw ExitCode(130) }
         }
 
-        /// The options as the library takes them; validate() has checked their syntax.
-        private func captureOptions() throws -> CaptureOptions {
+        /// The options as the library takes them, and notices of values clamped; validate() has
+        /// checked their syntax. Reads the scripts, so a bad one fails before the camera opens.
+        private func captureOptions() throws -> (CaptureOptions, notices: [String]) {
             guard let frameRate = ValueSyntax.frameRate(fps) else { throw badFrameRate }
             let request = CaptureRequest(frameRate: frameRate, size: size.flatMap(ValueSyntax.size), position: position.value,
                                          lens: lens, zoom: zoom, torch: torch, realtime: realtime)
@@ -121,7 +143,14 @@ extension VRender {
                                      preroll: ValueSyntax.seconds(preroll) ?? 0,
                                      script: try script.map(ActionScript.init(contentsOfFile:)))
             codec.apply(to: &plan)
-            return CaptureOptions(device: device, request: request, plan: plan)
+            var notices: [String] = []
+            if let prompter {
+                let clamped = prompterSettings.settings
+                plan.prompter = try PrompterSession.captureFactory(script: try PrompterScript(contentsOfFile: prompter),
+                                                                   settings: clamped.settings)
+                notices = clamped.notices
+            }
+            return (CaptureOptions(device: device, request: request, plan: plan), notices)
         }
     }
 }

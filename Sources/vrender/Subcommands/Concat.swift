@@ -198,7 +198,8 @@ struct ExportArguments: ParsableArguments {
                                     size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate), gpu: gpu)
         if let script = prompterOverlay {
             let (settings, notices) = prompter.settings
-            options.prompter = PrompterOverlayRequest(script: script, text: try PrompterScript.load(script), settings: settings,
+            options.prompter = PrompterOverlayRequest(script: script, text: try PrompterScript(contentsOfFile: script).text,
+                                                      settings: settings,
                                                       box: prompterBox.flatMap(Self.box), notices: notices)
         }
         return options

@@ -1,6 +1,7 @@
 import Foundation
 import VRenderCapture
 import VRenderCore
+import VRenderPrompter
 import VRenderRecording
 
 /// Reads single key presses from a terminal (raw mode, no echo) on a thread of its own and
@@ -19,8 +20,9 @@ final class KeyboardReader {
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         let thread = Thread { [commands] in
             var byte: UInt8 = 0
+            var escapes = EscapeSkipper()
             while read(STDIN_FILENO, &byte, 1) == 1 {
-                guard let command = Self.command(for: byte) else { continue }
+                guard !escapes.swallows(byte), let command = Self.command(for: byte) else { continue }
                 commands.push(command)
                 if command == .quit { return }
             }
@@ -45,8 +47,35 @@ final class KeyboardReader {
         case "-": return .zoomStep(up: false)
         case "t", "T": return .toggleTorch
         case "f", "F": return .control(.flip, cause: "key f")
+        case "p", "P": return .prompter(.toggleHold, cause: "key p")
+        case "[": return .prompter(.slower, cause: "key [")
+        case "]": return .prompter(.faster, cause: "key ]")
+        case "<", ",": return .prompter(.smaller, cause: "key <")
+        case ">", ".": return .prompter(.larger, cause: "key >")
         case "q", "Q": return .quit
         default: return nil
         }
+    }
+}
+
+/// Skips the bytes of a terminal's escape sequences (arrow and function keys send ESC [ A,
+/// ESC O P, …), so their `[` and letters are not taken for keys.
+struct EscapeSkipper {
+    private enum State { case text, escape, sequence }
+    private var state = State.text
+
+    /// True when `byte` belongs to an escape sequence.
+    mutating func swallows(_ byte: UInt8) -> Bool {
+        switch state {
+        case .text:
+            guard byte == 0x1B else { return false }
+            state = .escape
+        case .escape:
+            // CSI (ESC [) and SS3 (ESC O) go on to a final byte; ESC and one byte is all.
+            state = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "O") ? .sequence : .text
+        case .sequence:
+            if (0x40...0x7E).contains(byte) { state = .text }   // the final byte
+        }
+        return true
     }
 }

@@ -1,10 +1,14 @@
 import Foundation
 import Synchronization
+import VRenderPrompter
 import VRenderRecording
 
 /// Shows capture events on standard error: the source's format when it opens (and the keys,
 /// interactively), a redrawn status line on a terminal (a line per take started otherwise), and
 /// one line per finished take, per take that reads back broken, and per notice always.
+///
+/// With a prompter, a terminal shows its header and rows above the status line, redrawn in
+/// place (`LiveScreen`); a log gets a line per take saying where the prompter starts.
 final class StatusPrinter: Sendable {
     /// Redraw a status line (standard error is a terminal).
     private let statusLine: Bool
@@ -12,54 +16,67 @@ final class StatusPrinter: Sendable {
     private let announcesSource: Bool
     /// Print the keys after the source line (interactive capture).
     private let keysHelp: Bool
-    /// Whether a status line is on screen, to be cleared before other output. The lock also
-    /// keeps lines from two threads (capture and writer) from interleaving.
-    private let lineShown = Mutex(false)
+    /// Print the prompter's keys too (interactive capture with `--prompter`).
+    private let prompterKeys: Bool
+    /// What is drawn at the bottom of the terminal, to be erased before other output and drawn
+    /// again after it. The lock also keeps lines from two threads (capture and writer) from
+    /// interleaving.
+    private let screen = Mutex(Screen())
 
-    init(statusLine: Bool, announcesSource: Bool = false, keysHelp: Bool = false) {
+    private struct Screen {
+        var live = LiveScreen()
+        /// A take started and its prompter line is still to be printed (not on a terminal).
+        var prompterStartPending = false
+    }
+
+    init(statusLine: Bool, announcesSource: Bool = false, keysHelp: Bool = false, prompterKeys: Bool = false) {
         self.statusLine = statusLine
         self.announcesSource = announcesSource
         self.keysHelp = keysHelp
+        self.prompterKeys = prompterKeys
     }
 
     func handle(_ event: RecorderEvent) {
-        lineShown.withLock { lineShown in
+        screen.withLock { screen in
             switch event {
             case .sourceOpened(let name, let format):
                 guard announcesSource else { return }
-                write("capture: \(name): \(format.pixelFormat.rawValue) \(format.width)x\(format.height) at \(format.frameRate) fps (\(format.reason))\n")
-                if keysHelp { write("capture: space starts/stops a take, 0/1/2 lens, +/- zoom, t torch, f flip, q quits\n") }
+                emit("capture: \(name): \(format.pixelFormat.rawValue) \(format.width)x\(format.height) at \(format.frameRate) fps (\(format.reason))\n",
+                      on: &screen)
+                if keysHelp { emit("capture: space starts/stops a take, 0/1/2 lens, +/- zoom, t torch, f flip, q quits\n", on: &screen) }
+                if keysHelp && prompterKeys { emit("capture: prompter: p holds/resumes, [ ] slower/faster, < > smaller/larger text\n", on: &screen) }
             case .codecChosen(let choice):
-                write("capture: codec \(choice.codec == .hevc ? "HEVC" : "H.264"): \(choice.reason)\n")
+                emit("capture: codec \(choice.codec == .hevc ? "HEVC" : "H.264"): \(choice.reason)\n", on: &screen)
             case .status(let status):
                 guard statusLine else { return }
-                // Cut to the terminal and redrawn in place, as the export's progress bar is: a
-                // wrapped line cannot be redrawn with a carriage return.
-                let line = Self.statusText(status)
-                write("\r" + String(line.prefix(Swift.max(1, TerminalWidth.current() - 1))) + "\u{1B}[K")
-                lineShown = true
+                screen.live.status = Self.statusText(status)
+                redraw(&screen)
+            case .prompter(let view):
+                show(view, on: &screen)
             case .takeStarted(let index):
                 // A terminal shows it in the status line; a log gets a line (with its time).
                 guard !statusLine else { return }
                 write("take \(index + 1): recording\n")
+                screen.prompterStartPending = true
             case .takeChecked(let take):
                 guard let problem = take.check?.problem else { return }
-                clear(&lineShown)
-                write("vrender: warning: take \(take.file) is broken: \(problem)\n")
+                emit("vrender: warning: take \(take.file) is broken: \(problem)\n", on: &screen)
             case .takeFinished(let take):
-                clear(&lineShown)
-                write(String(format: "take: %@  %.2f s, %d frames, %d dropped, %dx%d %@\n",
-                             take.file, take.duration, take.frames, take.dropped, take.width, take.height, take.codec))
+                emit(String(format: "take: %@  %.2f s, %d frames, %d dropped, %dx%d %@\n",
+                             take.file, take.duration, take.frames, take.dropped, take.width, take.height, take.codec),
+                      on: &screen)
             case .notice(let message):
-                clear(&lineShown)
-                write("vrender: notice: \(message)\n")
+                emit("vrender: notice: \(message)\n", on: &screen)
             }
         }
     }
 
-    /// Clears the status line, so later output starts on a clean line.
+    /// Clears the status line and the prompter, so later output starts on a clean line.
     func finish() {
-        lineShown.withLock { clear(&$0) }
+        screen.withLock { screen in
+            write(screen.live.erase())
+            screen.live = LiveScreen()
+        }
     }
 
     /// Compact enough for an 80-column terminal, where it is cut otherwise.
@@ -75,12 +92,29 @@ final class StatusPrinter: Sendable {
                       camera.torch > 0 ? String(format: "%.0f%%", camera.torch * 100) : "off")
     }
 
-    private func clear(_ lineShown: inout Bool) {
-        if lineShown { write("\r\u{1B}[K") }
-        lineShown = false
+    /// The prompter's block on a terminal; on a log, one line when a take starts.
+    private func show(_ view: PrompterView, on screen: inout Screen) {
+        if statusLine {
+            screen.live.prompterLines = PrompterLines.lines(for: view)
+            redraw(&screen)
+        } else if screen.prompterStartPending {
+            screen.prompterStartPending = false
+            write(PrompterLines.startLine(for: view) + "\n")
+        }
+    }
+
+    /// Writes `text` above the live block (erased first, drawn again after).
+    private func emit(_ text: String, on screen: inout Screen) {
+        write(screen.live.erase() + text)
+        if statusLine { redraw(&screen) }
+    }
+
+    private func redraw(_ screen: inout Screen) {
+        write(screen.live.redraw(columns: TerminalWidth.current(), rows: TerminalHeight.current()))
     }
 
     private func write(_ text: String) {
+        guard !text.isEmpty else { return }
         FileHandle.standardError.write(Data(text.utf8))
     }
 }

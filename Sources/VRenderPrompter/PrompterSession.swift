@@ -1,0 +1,218 @@
+/// A key's change to the prompter during a capture.
+public enum PrompterCommand: Sendable, Equatable {
+    /// Hold the scroll where it is, or let it go again.
+    case toggleHold
+    /// `PrompterSettings.speedStep` points per second slower or faster.
+    case slower, faster
+    /// `PrompterSettings.fontSizeStep` points smaller or larger text (laid out again).
+    case smaller, larger
+}
+
+/// The teleprompter during a capture: the script laid out at the font size, its scroll, and
+/// what each take did with it (the `PrompterTakeRecord` takes.json keeps).
+///
+/// Times are seconds on the capture's clock (the one the capture loop times takes with), so a
+/// take's anchors line up with its frames: the record's time 0 is the take's recording start,
+/// its first frame after the pre-roll. Scrolling runs while a take records and is not held;
+/// the next take resumes where the last one stopped.
+///
+/// ## Points to terminal rows
+/// The terminal shows what the box shows, one row per laid-out line (`PrompterText.lines`,
+/// wrapped to the box's width): the top row is line `floor(offset / lineHeight)`, and there
+/// are always `max(2, floor(viewportHeight / lineHeight))` rows, the lines that fit in the
+/// box's text area. A scroll of one line height moves the text one row up. Rows past the
+/// script's end are empty.
+public struct PrompterSession: Sendable {
+    /// Lays the script out at a font size (points): the lines as wrapped in the box, their
+    /// height and the scroll's content height, all in points.
+    public typealias Layout = @Sendable (_ fontSize: Double) -> PrompterText
+    /// Makes the session for a capture once its picture size is known (the box, and so the
+    /// script's wrapping, follow it).
+    public typealias Factory = @Sendable (_ frameWidth: Int, _ frameHeight: Int) -> PrompterSession
+
+    /// The script's name as given (`--prompter FILE`), for takes.json.
+    public let scriptName: String
+    /// Height of the box's text area, points.
+    public let viewportHeight: Double
+    /// The script as laid out at the current font size.
+    public private(set) var text: PrompterText
+    public private(set) var scroll: PrompterScroll
+    private let layout: Layout
+    /// The take recording now: where its scroll started and each change since.
+    private var take: TakeInProgress?
+
+    private struct TakeInProgress: Sendable {
+        /// Capture time the take started recording at (its anchors' time 0).
+        var start: Double
+        var startOffset: Double
+        var settings: PrompterSettings
+        var anchors: [PrompterScroll.Anchor] = []
+    }
+
+    /// A session at the top of the script, not recording. `settings` are used as given: users'
+    /// values go through `PrompterSettings.clamped` first.
+    public init(scriptName: String, settings: PrompterSettings, viewportHeight: Double, layout: @escaping Layout) {
+        self.scriptName = scriptName
+        self.viewportHeight = viewportHeight
+        self.layout = layout
+        text = layout(settings.fontSize)
+        scroll = PrompterScroll(settings: settings, contentHeight: text.contentHeight, viewportHeight: viewportHeight)
+    }
+
+    public var settings: PrompterSettings { scroll.settings }
+    public var isRecording: Bool { take != nil }
+
+    // MARK: - Takes
+
+    /// A take starts recording at `time`: the scroll resumes from where the last take left it.
+    public mutating func takeStarted(at time: Double) {
+        if take != nil { _ = takeStopped(at: time) }
+        scroll.startRecording(at: time)
+        take = TakeInProgress(start: time, startOffset: scroll.anchor.offset, settings: scroll.settings)
+        noteAnchor()
+    }
+
+    /// The take stops at `time` (its first frame not recorded): what takes.json keeps of its
+    /// scroll. Nil when no take was recording.
+    public mutating func takeStopped(at time: Double) -> PrompterTakeRecord? {
+        guard let take else { return nil }
+        let endOffset = scroll.offset(at: time)
+        scroll.stopRecording(at: time)
+        self.take = nil
+        return PrompterTakeRecord(script: scriptName, startOffset: take.startOffset, endOffset: endOffset,
+                                  speed: take.settings.speed, fontSize: take.settings.fontSize,
+                                  ending: take.settings.ending, anchors: take.anchors)
+    }
+
+    // MARK: - Keys
+
+    /// Applies a key's command at `time`; returns a notice when a limit was reached.
+    @discardableResult
+    public mutating func perform(_ command: PrompterCommand, at time: Double) -> String? {
+        switch command {
+        case .toggleHold: toggleHold(at: time); return nil
+        case .slower: return slower(at: time)
+        case .faster: return faster(at: time)
+        case .smaller: return smaller(at: time)
+        case .larger: return larger(at: time)
+        }
+    }
+
+    /// Holds the scroll where it is, or lets it go (recording or not: a hold lasts across takes).
+    public mutating func toggleHold(at time: Double) {
+        if scroll.isHeld { scroll.resume(at: time) } else { scroll.hold(at: time) }
+        noteAnchor()
+    }
+
+    public mutating func faster(at time: Double) -> String? {
+        setSpeed(settings.speed + PrompterSettings.speedStep, at: time)
+    }
+
+    public mutating func slower(at time: Double) -> String? {
+        setSpeed(settings.speed - PrompterSettings.speedStep, at: time)
+    }
+
+    public mutating func larger(at time: Double) -> String? {
+        setFontSize(settings.fontSize + PrompterSettings.fontSizeStep, at: time)
+    }
+
+    public mutating func smaller(at time: Double) -> String? {
+        setFontSize(settings.fontSize - PrompterSettings.fontSizeStep, at: time)
+    }
+
+    /// The speed, clamped; at a limit nothing changes but the notice.
+    private mutating func setSpeed(_ speed: Double, at time: Double) -> String? {
+        var notices: [String] = []
+        let clamped = PrompterSettings.clamp(speed, to: PrompterSettings.speedRange, option: "prompter speed",
+                                             unit: "points per second", notices: &notices)
+        if clamped != settings.speed {
+            scroll.setSpeed(clamped, at: time)
+            noteAnchor()
+        }
+        return notices.first
+    }
+
+    /// The font size, clamped, and the script laid out again at it. The offset (points) is
+    /// kept, up to the new end, as the seed keeps it.
+    private mutating func setFontSize(_ size: Double, at time: Double) -> String? {
+        var notices: [String] = []
+        var settings = settings
+        settings.fontSize = PrompterSettings.clamp(size, to: PrompterSettings.fontSizeRange, option: "prompter font size",
+                                                   unit: "points", notices: &notices)
+        if settings.fontSize != self.settings.fontSize {
+            text = layout(settings.fontSize)
+            scroll.relayout(settings: settings, contentHeight: text.contentHeight, viewportHeight: viewportHeight, at: time)
+            noteAnchor()
+        }
+        return notices.first
+    }
+
+    /// Adds the scroll's new anchor to the take recording, its time from the take's start. A
+    /// second change at the same moment replaces the first: only the last one ever shows.
+    private mutating func noteAnchor() {
+        guard var take else { return }
+        var anchor = scroll.anchor
+        anchor.time -= take.start
+        if take.anchors.last?.time == anchor.time { take.anchors.removeLast() }
+        take.anchors.append(anchor)
+        self.take = take
+    }
+
+    // MARK: - The terminal's view
+
+    /// The rows the box shows at `time` (see "Points to terminal rows").
+    public func view(at time: Double) -> PrompterView {
+        let offset = scroll.offset(at: time)
+        let lineHeight = text.lineHeight > 0 ? text.lineHeight : 1
+        let rowCount = Self.rowCount(viewportHeight: viewportHeight, lineHeight: lineHeight)
+        let firstLine = Swift.max(0, Int((offset / lineHeight + 1e-9).rounded(.down)))
+        let rows = (firstLine..<firstLine + rowCount).map { $0 < text.lines.count ? text.lines[$0] : "" }
+        return PrompterView(rows: rows, firstLine: firstLine, lineCount: text.lines.count, state: state(at: time),
+                            speed: settings.speed, fontSize: settings.fontSize, offset: offset, maxOffset: scroll.maxOffset)
+    }
+
+    /// Lines the box's text area holds: at least two, as the box is never smaller.
+    public static func rowCount(viewportHeight: Double, lineHeight: Double) -> Int {
+        Swift.max(2, Int((viewportHeight / lineHeight + 1e-9).rounded(.down)))
+    }
+
+    private func state(at time: Double) -> PrompterView.State {
+        if !scroll.isRecording { return .stopped }
+        if scroll.isHeld { return .held }
+        if settings.ending == .pause && scroll.isAtEnd(at: time) { return .atEnd }
+        return .scrolling
+    }
+}
+
+/// What the terminal shows of the prompter at a moment: the rows of the box, top to bottom,
+/// and a header that says how it scrolls.
+public struct PrompterView: Sendable, Equatable {
+    public enum State: String, Sendable {
+        case scrolling, held, stopped
+        case atEnd = "at end"
+    }
+
+    /// The laid-out lines in view, the top one first; "" past the script's end.
+    public var rows: [String]
+    /// The index of the top row's line in the laid-out script.
+    public var firstLine: Int
+    /// Lines in the laid-out script.
+    public var lineCount: Int
+    public var state: State
+    /// Points per second, and the font size in points.
+    public var speed: Double
+    public var fontSize: Double
+    /// Points from the top of the script, and the offset that shows its end.
+    public var offset: Double
+    public var maxOffset: Double
+
+    /// How far through the script the scroll is, whole percent (100 when it all fits).
+    public var percent: Int {
+        maxOffset > 0 ? Int((Swift.min(offset, maxOffset) / maxOffset * 100).rounded(.down)) : 100
+    }
+
+    /// "prompter: 24 pt/s 28 pt scrolling  12%".
+    public var header: String {
+        "prompter: \(PrompterSettings.format(speed)) pt/s \(PrompterSettings.format(fontSize)) pt \(state.rawValue)  \(percent)%"
+    }
+}

@@ -1,0 +1,26 @@
+import VRenderPrompter
+
+/// The prompter as text for standard error.
+///
+/// On a terminal: the view's header, then one row per line the box shows, top row first
+/// (`PrompterSession`'s "Points to terminal rows"), each after a bar that marks the block:
+///
+///     prompter: 24 pt/s 28 pt scrolling  12%
+///     │ Bom dia! Hoje vamos falar sobre a
+///     │ informação que cada ação deixa
+///     │ no caminho, e não é pouca.
+enum PrompterLines {
+    static func lines(for view: PrompterView) -> [String] {
+        [view.header] + view.rows.map { "│ " + $0 }
+    }
+
+    /// For a log, when a take starts: "prompter: from line 13 of 60 (20%), 24 pt/s 28 pt".
+    static func startLine(for view: PrompterView) -> String {
+        "prompter: from line \(view.firstLine + 1) of \(view.lineCount) (\(view.percent)%), "
+            + "\(format(view.speed)) pt/s \(format(view.fontSize)) pt" + (view.state == .held ? ", held" : "")
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
