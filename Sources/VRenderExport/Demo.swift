@@ -64,8 +64,10 @@ public struct DemoJob: Sendable {
                     progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }) throws -> ExportSummary {
         FFmpegLog.configure(verbose: verbose)
         TakesFolder.removeAllTakes(in: takesDirectory)
-        let plan = RecordingPlan(outputDirectory: takesDirectory, takes: Self.takes,
+        var plan = RecordingPlan(outputDirectory: takesDirectory, takes: Self.takes,
                                  script: try ActionScript(text: Self.script, source: "demo script"))
+        let prompter = PrompterScript(name: "demo prompter script", text: Self.prompterScript)
+        plan.prompter = try PrompterSession.captureFactory(script: prompter, settings: Self.prompterSettings)
         let capture = CaptureOptions(device: Self.device, request: CaptureRequest(size: size), plan: plan, verbose: verbose)
         _ = try CaptureJob(options: capture).run(events: recording)
 
@@ -75,8 +77,8 @@ public struct DemoJob: Sendable {
         let summary = try Exporter(options: options, progress: progress).export()
         var prompted = options
         prompted.output = prompterOutputPath
-        prompted.prompter = PrompterOverlayRequest(script: "demo prompter script", text: Self.prompterScript,
-                                                   settings: Self.prompterSettings)
+        // The takes recorded the prompter's scroll: the overlay replays it.
+        prompted.prompter = PrompterOverlayRequest(script: prompter.name, text: prompter.text, settings: Self.prompterSettings)
         _ = try Exporter(options: prompted, progress: progress).export()
         return summary
     }

@@ -7,8 +7,8 @@ extension VRender {
     /// `vrender demo`: the whole job with no camera: synthetic takes → mono export.
     struct Demo: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Record three synthetic takes (lens jumps, a zoom ramp, the torch) and export them with mono.",
-            discussion: "Writes DIR/takes/ (replacing the takes a previous demo left there) and DIR/export.mov.")
+            abstract: "Record three synthetic takes (lens jumps, a zoom ramp, the torch, a prompter script) and export them with mono.",
+            discussion: "Writes DIR/takes/ (replacing the takes a previous demo left there), DIR/export.mov, and DIR/export-prompter.mov with the prompter burned in.")
 
         @Option(help: ArgumentHelp("Folder for the demo's takes and export.", valueName: "dir"))
         var out = "vrender-demo"
@@ -34,6 +34,7 @@ extension VRender {
             printer.finish()
             print(Concat.finalLine(summary))
             print("demo: takes in \(demo.takesDirectory)/, the finished video is \(URL(fileURLWithPath: demo.outputPath).standardizedFileURL.path)")
+            print("demo: with the prompter burned in: \(URL(fileURLWithPath: demo.prompterOutputPath).standardizedFileURL.path)")
         }
     }
 }
