@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one error type users see. Every case names what was at fault (a file, a device, an
 /// option) and why, so the CLI can print `vrender: error: <subject>: <why>` and exit 1.
 public struct VRenderError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -53,5 +55,17 @@ public struct VRenderError: Error, CustomStringConvertible, Sendable, Equatable 
         } catch {
             throw VRenderError(kind, subject: subject, reason: "\(error)")
         }
+    }
+}
+
+extension VRenderError {
+    /// A Foundation file error as the system's reason when it carries one ("Permission
+    /// denied", "Not a directory"), else its description: the "why" of a one-line error.
+    public static func systemReason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(code)))
+        }
+        return error.localizedDescription
     }
 }

@@ -33,7 +33,7 @@ public struct PrompterScript: Sendable, Equatable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw VRenderError.input(path, "cannot read the prompter script (\(Self.reason(error)))")
+            throw VRenderError.input(path, "cannot read the prompter script (\(VRenderError.systemReason(error)))")
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             let valid = Self.validPrefixLength(data)
@@ -69,15 +69,6 @@ public struct PrompterScript: Sendable, Equatable {
             case .emptyInput, .error: return consumed
             }
         }
-    }
-
-    /// Foundation's error as the POSIX reason when it has one ("Permission denied").
-    private static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(code)))
-        }
-        return error.localizedDescription
     }
 }
 

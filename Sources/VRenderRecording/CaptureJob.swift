@@ -79,7 +79,7 @@ struct FolderCreation {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw VRenderError.output(path, "cannot create the folder (\(Self.reason(error)))")
+            throw VRenderError.output(path, "cannot create the folder (\(VRenderError.systemReason(error)))")
         }
     }
 
@@ -103,14 +103,5 @@ struct FolderCreation {
             current = FileNames.split(current).directory
         }
         return missing
-    }
-
-    /// Foundation's error, as the POSIX reason when it has one ("Not a directory").
-    private static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(code)))
-        }
-        return error.localizedDescription
     }
 }

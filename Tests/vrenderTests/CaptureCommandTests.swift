@@ -149,9 +149,12 @@ import VRenderTestSupport
         let process = try startLongCapture(into: out, size: "160x120", output: FileHandle.nullDevice, errors: errors)
         for _ in 0..<200 where TestMedia.files(in: out, containing: ".mov").isEmpty { usleep(50_000) }
         let take = try #require(TestMedia.files(in: out, containing: ".mov").first)
-        try FileManager.default.removeItem(atPath: out)
+        // Moved away in one step, then removed once the capture is done: deleting it file by file
+        // races the capture, which may add a file (a thumbnail) while the folder is emptied.
+        #expect(rename(out, out + ".gone") == 0)
         let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        try FileManager.default.removeItem(atPath: out + ".gone")
         #expect(process.terminationStatus == 1)
         // The take's next fragment, or its thumbnail if that comes first, finds the folder gone.
         let stem = (take as NSString).deletingPathExtension

@@ -80,21 +80,3 @@ enum TerminalText {
         }
     }
 }
-
-/// The height, in rows, of the terminal standard error writes to (as `TerminalWidth`).
-enum TerminalHeight {
-    static let fallback = 24
-
-    /// `LINES` when set to a positive number, else what the terminal driver reports, else
-    /// `fallback`.
-    static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
-        if let lines = environment["LINES"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), lines > 0 {
-            return lines
-        }
-        var size = winsize()
-        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 {
-            return Int(size.ws_row)
-        }
-        return fallback
-    }
-}

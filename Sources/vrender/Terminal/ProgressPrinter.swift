@@ -3,7 +3,7 @@ import Synchronization
 import VRenderExport
 
 /// Renders export progress on standard error: a bar redrawn in place, as wide as the terminal
-/// allows (see `TerminalWidth`), for people; `key=value` blocks
+/// allows (see `TerminalSize`), for people; `key=value` blocks
 /// for programs (the keys ffmpeg's `-progress` uses, plus `total_frames` and `eta`).
 final class ProgressPrinter: Sendable {
     private let style: ProgressStyle
@@ -36,7 +36,7 @@ final class ProgressPrinter: Sendable {
     /// shorter line leaves nothing of a longer one behind. The line always fits the terminal,
     /// because a wrapped line cannot be redrawn with `\r`.
     private func drawBar(_ progress: ExportProgress) {
-        write("\r" + Self.barLine(progress, columns: TerminalWidth.current()) + "\u{1B}[K")
+        write("\r" + Self.barLine(progress, columns: TerminalSize.columns()) + "\u{1B}[K")
         drewBar.withLock { $0 = true }
     }
 

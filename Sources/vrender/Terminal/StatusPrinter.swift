@@ -110,7 +110,7 @@ final class StatusPrinter: Sendable {
     }
 
     private func redraw(_ screen: inout Screen) {
-        write(screen.live.redraw(columns: TerminalWidth.current(), rows: TerminalHeight.current()))
+        write(screen.live.redraw(columns: TerminalSize.columns(), rows: TerminalSize.rows()))
     }
 
     private func write(_ text: String) {
