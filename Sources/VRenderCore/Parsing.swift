@@ -13,7 +13,8 @@ public enum ValueSyntax {
             scale = unit.scale
             break
         }
-        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        // Finite after scaling too: "1e306h" is a finite number of hours but no number of seconds.
+        guard let value = Double(number), value >= 0, (value * scale).isFinite else { return nil }
         return value * scale
     }
 

@@ -9,6 +9,11 @@ import Testing
         #expect(ValueSyntax.seconds("2m") == 120)
         #expect(ValueSyntax.seconds("-1s") == nil)
         #expect(ValueSyntax.seconds("soon") == nil)
+        // Finite numbers that overflow once scaled, and infinities, are no times (the fuzzer's
+        // "at 01e308m flip" was an action at +inf seconds).
+        #expect(ValueSyntax.seconds("01e308m") == nil)
+        #expect(ValueSyntax.seconds("inf") == nil && ValueSyntax.seconds("nan") == nil)
+        #expect(ValueSyntax.seconds("1e308s") == 1e308)
     }
 
     @Test func sizes() {
