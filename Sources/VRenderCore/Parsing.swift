@@ -3,6 +3,12 @@
 public enum ValueSyntax {
     /// Parses a duration in seconds. Accepts `4s`, `1.5s`, `1500ms`, `2m`, or a bare number of
     /// seconds. Returns nil for anything else, including negative values.
+    /// A number as people type it, the shortest text that parses back to it: `10`, not
+    /// `10.0`; `40.5`; `inf`. What notices and reports quote values with.
+    public static func text(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && Swift.abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+    }
+
     public static func seconds(_ text: String) -> Double? {
         let trimmed = text.trimmingWhitespace().lowercased()
         let units: [(suffix: String, scale: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]

@@ -78,7 +78,7 @@ public struct DemoJob: Sendable {
         var prompted = options
         prompted.output = prompterOutputPath
         // The takes recorded the prompter's scroll: the overlay replays it.
-        prompted.prompter = PrompterOverlayRequest(script: prompter.name, text: prompter.text, settings: Self.prompterSettings)
+        prompted.prompter = PrompterOverlayRequest(script: prompter, settings: Self.prompterSettings)
         _ = try Exporter(options: prompted, progress: progress).export()
         return summary
     }

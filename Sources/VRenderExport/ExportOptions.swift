@@ -69,10 +69,8 @@ public struct ExportOptions: Sendable {
 /// `vrender concat --prompter-overlay SCRIPT`: the teleprompter drawn into every frame, after the
 /// filter, scrolling with each take's recording time (README "Teleprompter").
 public struct PrompterOverlayRequest: Sendable {
-    /// The script's path, as given (named in errors and notices).
-    public var script: String
-    /// Its text (`PrompterScript`, cleaned).
-    public var text: String
+    /// The script: its path as given (named in warnings) and its cleaned text.
+    public var script: PrompterScript
     /// Speed, size and ending for takes that were not recorded with `--prompter` (the others
     /// replay what takes.json recorded), already clamped.
     public var settings: PrompterSettings
@@ -81,9 +79,8 @@ public struct PrompterOverlayRequest: Sendable {
     /// What clamping the settings said, for the plan's notes.
     public var notices: [String]
 
-    public init(script: String, text: String, settings: PrompterSettings, box: PixelRect? = nil, notices: [String] = []) {
+    public init(script: PrompterScript, settings: PrompterSettings, box: PixelRect? = nil, notices: [String] = []) {
         self.script = script
-        self.text = text
         self.settings = settings
         self.box = box
         self.notices = notices

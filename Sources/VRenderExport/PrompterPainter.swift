@@ -32,10 +32,10 @@ final class PrompterPainter: @unchecked Sendable {
         var overlays: [Double: PrompterOverlay] = [:]
         var maxOffsets: [Double: Double] = [:]
         for size in Set([prompter.settings.fontSize] + recordedSizes) {
-            let layout = geometry.layout(prompter.text, fontSize: size, font: font)
+            let layout = geometry.layout(prompter.script.text, fontSize: size, font: font)
             if !layout.missingCharacters.isEmpty && overlays.isEmpty {
                 let characters = String(String.UnicodeScalarView(layout.missingCharacters))
-                damage.warn("\(prompter.script): no installed font has \(characters); drawn as boxes")
+                damage.warn("\(prompter.script.name): no installed font has \(characters); drawn as boxes")
             }
             overlays[size] = PrompterOverlay(layout: layout, font: font, appearance: appearance)
             maxOffsets[size] = Swift.max(0, geometry.prompterText(layout).contentHeight - geometry.viewportPoints)
@@ -49,7 +49,7 @@ final class PrompterPainter: @unchecked Sendable {
 
     /// Draws the prompter as it is at output slot `slot` onto `frame` (a writable canvas).
     func draw(slot: Int, on frame: Frame) {
-        let take = Swift.max(0, (firstSlots.lastIndex { $0 <= slot }) ?? 0)
+        let take = firstSlots.lastIndex { $0 <= slot } ?? 0
         let seconds = Double(slot - firstSlots[take]) / plan.frameRate.doubleValue
         let position = timeline.position(take: take, seconds: seconds)
         guard let overlay = overlays[position.fontSize] else { return }

@@ -4,9 +4,7 @@ import VRenderPrompter
 /// How an export draws the prompter: the script, the box in the output picture, the settings
 /// for takes without a recorded scroll, and what takes.json recorded of each take.
 public struct PrompterPlan: Sendable {
-    /// The script's path, as given, and its text.
-    public var script: String
-    public var text: String
+    public var script: PrompterScript
     public var settings: PrompterSettings
     public var geometry: PrompterGeometry
     public var takes: [PrompterTimeline.Take]
@@ -28,7 +26,7 @@ public struct PrompterPlan: Sendable {
         if recorded > 0 {
             notices.append("prompter: \(recorded) of \(read.takes.count) take(s) replay the scroll recorded in takes.json")
         }
-        let prompter = PrompterPlan(script: request.script, text: request.text, settings: request.settings,
+        let prompter = PrompterPlan(script: request.script, settings: request.settings,
                                     geometry: geometry, takes: read.takes)
         return (prompter, notices)
     }

@@ -1,3 +1,5 @@
+import VRenderCore
+
 /// A key's change to the prompter during a capture.
 public enum PrompterCommand: Sendable, Equatable {
     /// Hold the scroll where it is, or let it go again.
@@ -213,6 +215,6 @@ public struct PrompterView: Sendable, Equatable {
 
     /// "prompter: 24 pt/s 28 pt scrolling  12%".
     public var header: String {
-        "prompter: \(PrompterSettings.format(speed)) pt/s \(PrompterSettings.format(fontSize)) pt \(state.rawValue)  \(percent)%"
+        "prompter: \(ValueSyntax.text(speed)) pt/s \(ValueSyntax.text(fontSize)) pt \(state.rawValue)  \(percent)%"
     }
 }

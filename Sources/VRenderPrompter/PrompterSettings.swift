@@ -1,3 +1,5 @@
+import VRenderCore
+
 /// What happens when the script's last line has scrolled into place (the seed's `pauseAtEnd`).
 public enum PrompterEnding: String, Sendable, Codable, CaseIterable {
     /// Stop there; the next take stays at the end.
@@ -51,21 +53,17 @@ public struct PrompterSettings: Sendable, Equatable, Codable {
                       notices: inout [String]) -> Double {
         guard value.isFinite else {
             let middle = (range.lowerBound + range.upperBound) / 2
-            notices.append("\(option) \(value) is not a number: \(format(middle)) is used")
+            notices.append("\(option) \(value) is not a number: \(ValueSyntax.text(middle)) is used")
             return middle
         }
         if value < range.lowerBound {
-            notices.append("\(option) \(format(value)) is below \(format(range.lowerBound)) \(unit): \(format(range.lowerBound)) is used")
+            notices.append("\(option) \(ValueSyntax.text(value)) is below \(ValueSyntax.text(range.lowerBound)) \(unit): \(ValueSyntax.text(range.lowerBound)) is used")
             return range.lowerBound
         }
         if value > range.upperBound {
-            notices.append("\(option) \(format(value)) is above \(format(range.upperBound)) \(unit): \(format(range.upperBound)) is used")
+            notices.append("\(option) \(ValueSyntax.text(value)) is above \(ValueSyntax.text(range.upperBound)) \(unit): \(ValueSyntax.text(range.upperBound)) is used")
             return range.upperBound
         }
         return value
-    }
-
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import VRenderCore
 
 /// One way a video differs from its golden: a row of the table a failed check prints.
 public struct GoldenDifference: Sendable, Equatable {
@@ -54,8 +55,8 @@ public struct GoldenCheckReport: Sendable {
     public var modeDescription: String {
         guard let tolerance else { return mode }
         switch tolerance {
-        case .psnr(let decibels): return "\(mode), psnr >= \(GoldenTolerance.format(decibels)) dB"
-        case .ssim(let index): return "\(mode), ssim >= \(GoldenTolerance.format(index))"
+        case .psnr(let decibels): return "\(mode), psnr >= \(ValueSyntax.text(decibels)) dB"
+        case .ssim(let index): return "\(mode), ssim >= \(ValueSyntax.text(index))"
         }
     }
 

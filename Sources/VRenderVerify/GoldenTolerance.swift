@@ -24,8 +24,8 @@ public enum GoldenTolerance: Sendable, Equatable, CustomStringConvertible {
     /// "psnr 35 dB", "ssim 0.98": as frames.txt stores it and messages show it.
     public var description: String {
         switch self {
-        case .psnr(let decibels): "psnr \(Self.format(decibels)) dB"
-        case .ssim(let index): "ssim \(Self.format(index))"
+        case .psnr(let decibels): "psnr \(ValueSyntax.text(decibels)) dB"
+        case .ssim(let index): "ssim \(ValueSyntax.text(index))"
         }
     }
 
@@ -70,10 +70,5 @@ public enum GoldenTolerance: Sendable, Equatable, CustomStringConvertible {
             throw VRenderError.option(requested.optionName, "\(golden) was recorded with a \(stored) tolerance: "
                                       + "tighten it with \(stored.optionName), not \(requested.optionName)")
         }
-    }
-
-    /// Shortest text that reads back as the same number ("35", "0.98", "33.5").
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : "\(value)"
     }
 }

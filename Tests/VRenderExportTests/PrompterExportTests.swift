@@ -27,7 +27,7 @@ struct PrompterExportTests {
                         box: PixelRect? = nil) throws -> (ExportSummary, String) {
         var options = ExportOptions(inputs: inputs ?? self.inputs, output: directory + "/\(name).mkv",
                                     filter: try FilterRegistry.chain(filter), codec: .encode(.ffv1), gpu: gpu)
-        options.prompter = prompter.map { PrompterOverlayRequest(script: "script.txt", text: Self.script, settings: $0, box: box) }
+        options.prompter = prompter.map { PrompterOverlayRequest(script: PrompterScript(name: "script.txt", text: Self.script), settings: $0, box: box) }
         return (try Exporter(options: options).export(), options.output)
     }
 
@@ -125,7 +125,7 @@ struct PrompterExportTests {
 
     @Test func streamCopyCannotDrawTheOverlay() throws {
         var options = ExportOptions(inputs: [TestMedia.path("small_a.mov")], output: directory + "/copy.mov", codec: .copy)
-        options.prompter = PrompterOverlayRequest(script: "s.txt", text: "Olá", settings: PrompterSettings())
+        options.prompter = PrompterOverlayRequest(script: PrompterScript(name: "s.txt", text: "Olá"), settings: PrompterSettings())
         #expect(throws: VRenderError.self) { try Exporter(options: options).export() }
         do { _ = try Exporter(options: options).export() } catch {
             #expect("\(error)".contains("--prompter-overlay"))

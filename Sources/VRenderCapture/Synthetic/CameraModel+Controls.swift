@@ -1,3 +1,5 @@
+import VRenderCore
+
 /// The controls, each clamping what it cannot honour and saying so in the outcome.
 extension CameraModel {
     mutating func setZoom(_ requested: Double, word: String, at time: Double) -> ControlOutcome {
@@ -8,7 +10,7 @@ extension CameraModel {
         }
         let (zoom, note) = Self.clampZoom(requested, position: position)
         motion = .steady(zoom)
-        return note.map { .clamped("\(word) \(Self.text(requested)) → \(zoom) (\($0))") } ?? .applied
+        return note.map { .clamped("\(word) \(ValueSyntax.text(requested)) → \(zoom) (\($0))") } ?? .applied
     }
 
     /// Starts a ramp from the zoom at `time` (a ramp in progress is taken over from where it is).
@@ -21,15 +23,15 @@ extension CameraModel {
         } else {
             let (clamped, note) = Self.clampZoom(requested, position: position)
             target = clamped
-            if let note { notes.append("zoom \(Self.text(requested)) → \(clamped) (\(note))") }
+            if let note { notes.append("zoom \(ValueSyntax.text(requested)) → \(clamped) (\(note))") }
         }
         var rate = requestedRate.isNaN ? Self.rampRates.lowerBound : requestedRate
         if rate < Self.rampRates.lowerBound || requestedRate.isNaN {
             rate = Self.rampRates.lowerBound
-            notes.append("ramp rate \(Self.text(requestedRate)) → \(rate) doublings/s (the slowest ramp)")
+            notes.append("ramp rate \(ValueSyntax.text(requestedRate)) → \(rate) doublings/s (the slowest ramp)")
         } else if rate > Self.rampRates.upperBound {
             rate = Self.rampRates.upperBound
-            notes.append("ramp rate \(Self.text(requestedRate)) → \(rate) doublings/s (the fastest ramp)")
+            notes.append("ramp rate \(ValueSyntax.text(requestedRate)) → \(rate) doublings/s (the fastest ramp)")
         }
         motion = target == current
             ? .steady(current)
@@ -42,7 +44,7 @@ extension CameraModel {
         let level = requested.isNaN ? 0 : Swift.min(Swift.max(requested, 0), 1)
         torch = level
         if level == requested { return .applied }
-        return .clamped("torch \(Self.text(requested)) → \(level) (torch levels run 0...1)")
+        return .clamped("torch \(ValueSyntax.text(requested)) → \(level) (torch levels run 0...1)")
     }
 
     /// Switches camera. The zoom is frozen where it is (a ramp stops, as AVFoundation's does when
@@ -53,7 +55,7 @@ extension CameraModel {
         position = position == .back ? .front : .back
         let (zoom, note) = Self.clampZoom(current, position: position)
         motion = .steady(zoom)
-        return note.map { .clamped("flip: zoom \(Self.text(current)) → \(zoom) (\($0))") } ?? .applied
+        return note.map { .clamped("flip: zoom \(ValueSyntax.text(current)) → \(zoom) (\($0))") } ?? .applied
     }
 
     mutating func setPointOfInterest(x: Double, y: Double) -> ControlOutcome {
@@ -61,7 +63,7 @@ extension CameraModel {
         let point = PointOfInterest(x: unit(x), y: unit(y))
         pointOfInterest = point
         if point.x == x && point.y == y { return .applied }
-        return .clamped("point of interest (\(Self.text(x)), \(Self.text(y))) → (\(point.x), \(point.y)) "
+        return .clamped("point of interest (\(ValueSyntax.text(x)), \(ValueSyntax.text(y))) → (\(point.x), \(point.y)) "
                         + "(points are normalized 0...1)")
     }
 
@@ -78,13 +80,5 @@ extension CameraModel {
             return (range.lowerBound, limit)
         }
         return (requested, nil)
-    }
-
-    /// A requested value as the user would have typed it: `10`, not `10.0`.
-    static func text(_ value: Double) -> String {
-        if value.isFinite, value == value.rounded(), Swift.abs(value) < 1e15 {
-            return String(Int(value))
-        }
-        return "\(value)"
     }
 }

@@ -6,10 +6,11 @@ import VRenderMedia
 /// off: a stage then pays one nil check per call and reads no clock.
 ///
 /// Samples are per video frame: demux per video packet read, decode per decoded frame,
-/// normalize and filter per canvas picture, prompter per output frame, encode per frame encoded, mux per video packet
-/// written. Work on other packets (audio through demux and mux) and at the ends (opening
-/// files, an encoder's flush, the container's trailer) is each stage's `other` time. Audio has
-/// one stage per output track, sampled per audio packet (decode, resample, align, encode).
+/// normalize and filter per canvas picture, prompter per output frame, encode per frame
+/// encoded, mux per video packet written. Work on other packets (audio through demux and
+/// mux) and at the ends (opening files, an encoder's flush, the container's trailer) is each
+/// stage's `other` time. Audio has one stage per output track, sampled per audio packet
+/// (decode, resample, align, encode).
 struct ExportTimers: Sendable {
     /// The stage names, in pipeline order.
     enum Stage {

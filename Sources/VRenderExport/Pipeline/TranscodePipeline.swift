@@ -3,9 +3,9 @@ import VRenderFilters
 import VRenderMedia
 
 /// The threads of an export that re-encodes: reader → video decode → process (normalize +
-/// filter) → [prompter overlay] → video encode → mux, with one audio decode+encode thread per output track beside
-/// them. For `.copyVideo` one video-copy stage stands in for decode, process and encode, and
-/// only the audio is re-encoded.
+/// filter) → [prompter overlay] → video encode → mux, with one audio decode+encode thread per
+/// output track beside them. For `.copyVideo` one video-copy stage stands in for decode,
+/// process and encode, and only the audio is re-encoded.
 ///
 /// Every pair of stages is joined by a `BoundedQueue` that blocks when full (batch work loses
 /// nothing). A stage that fails, or `stopAction` called from any thread, cancels every queue,
@@ -66,7 +66,7 @@ final class TranscodePipeline {
         let (width, height, tenBit) = (plan.canvasWidth, plan.canvasHeight, plan.colour.tenBit)
         canvasPool = ObjectPool<Frame>(limit: 8) { try Frame.picture(width: width, height: height, tenBit: tenBit) }
         timers = ExportTimers(timings, mode: plan.mode, audioTracks: plan.audio.trackCount,
-                              prompter: options.prompter != nil)
+                              prompter: plan.prompter != nil)
         if let timings { watchQueues(timings) }
         stages.onCancel { [videoPackets, audioPackets, decoded, toEncode, prompted, toMux] in
             videoPackets.cancel()
@@ -120,8 +120,8 @@ final class TranscodePipeline {
         timings.watch(videoPackets, as: "video packets")
         if plan.mode == .transcode {
             timings.watch(decoded, as: "decoded")
-            timings.watch(toEncode, as: options.prompter == nil ? "to encode" : "to prompter")
-            if options.prompter != nil { timings.watch(prompted, as: "to encode") }
+            timings.watch(toEncode, as: plan.prompter == nil ? "to encode" : "to prompter")
+            if plan.prompter != nil { timings.watch(prompted, as: "to encode") }
         }
         timings.watch(toMux, as: "to mux")
         for (track, queue) in audioPackets.enumerated() {

@@ -198,8 +198,7 @@ struct ExportArguments: ParsableArguments {
                                     size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate), gpu: gpu)
         if let script = prompterOverlay {
             let (settings, notices) = prompter.settings
-            options.prompter = PrompterOverlayRequest(script: script, text: try PrompterScript(contentsOfFile: script).text,
-                                                      settings: settings,
+            options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: script), settings: settings,
                                                       box: prompterBox.flatMap(Self.box), notices: notices)
         }
         return options

@@ -1,3 +1,4 @@
+import VRenderCore
 import VRenderPrompter
 
 /// The prompter as text for standard error.
@@ -17,10 +18,7 @@ enum PrompterLines {
     /// For a log, when a take starts: "prompter: from line 13 of 60 (20%), 24 pt/s 28 pt".
     static func startLine(for view: PrompterView) -> String {
         "prompter: from line \(view.firstLine + 1) of \(view.lineCount) (\(view.percent)%), "
-            + "\(format(view.speed)) pt/s \(format(view.fontSize)) pt" + (view.state == .held ? ", held" : "")
+            + "\(ValueSyntax.text(view.speed)) pt/s \(ValueSyntax.text(view.fontSize)) pt" + (view.state == .held ? ", held" : "")
     }
 
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
 }
