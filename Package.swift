@@ -21,6 +21,8 @@
 //                     the capture job                                              <- Capture, Media, Imaging
 //   VRenderExport     plan, timeline, stream copy, transcode pipeline, audio aligner,
 //                     filter previews, the demo job                                <- Recording, Vulkan, ...
+//   VRenderScale      chunked exports: the chunk plan, the work folder, chunk workers, the
+//                     local and Slurm engines                                       <- Export, Media, ...
 //   VRenderVerify     golden frames: per-frame hash lines, reference PNGs, PSNR/SSIM,
 //                     heat-map diffs (record, check, diff)                         <- Media, Imaging, Core
 //   VRenderBench      `vrender bench`: runs concat/capture/filter with stage timings,
@@ -41,6 +43,7 @@ let package = Package(
         .library(name: "VRenderCapture", targets: ["VRenderCapture"]),
         .library(name: "VRenderRecording", targets: ["VRenderRecording"]),
         .library(name: "VRenderVulkan", targets: ["VRenderVulkan"]),
+        .library(name: "VRenderScale", targets: ["VRenderScale"]),
         .library(name: "VRenderVerify", targets: ["VRenderVerify"]),
         .library(name: "VRenderBench", targets: ["VRenderBench"]),
     ],
@@ -79,6 +82,10 @@ let package = Package(
         .target(name: "VRenderExport",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
                                "VRenderCapture", "VRenderRecording", "VRenderPrompter"]),
+        // Chunked exports (`concat --engine local|slurm`, `vrender chunk`): one export rendered
+        // as chunks by child processes or a Slurm job array, joined by stream copy.
+        .target(name: "VRenderScale",
+                dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderPrompter", "VRenderExport"]),
         // Golden frames: what `vrender golden` and testdata/golden/ check exports with.
         .target(name: "VRenderVerify", dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia"]),
         // `vrender bench`: the real pipelines, run with stage timings, and their report.
@@ -89,7 +96,7 @@ let package = Package(
             name: "vrender",
             dependencies: [
                 "VRenderCore", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderRecording", "VRenderVulkan",
-                "VRenderVerify", "VRenderBench", "VRenderPrompter",
+                "VRenderVerify", "VRenderBench", "VRenderPrompter", "VRenderScale",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -104,6 +111,8 @@ let package = Package(
                     dependencies: ["VRenderMedia", "VRenderCore", "CFFmpeg", "VRenderTestSupport"]),
         .testTarget(name: "VRenderExportTests",
                     dependencies: ["VRenderExport", "VRenderMedia", "VRenderFilters", "VRenderCore", "VRenderTestSupport"]),
+        .testTarget(name: "VRenderScaleTests",
+                    dependencies: ["VRenderScale", "VRenderExport", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderCaptureTests",
                     dependencies: ["VRenderCapture", "VRenderMedia", "VRenderCore", "CV4L2", "VRenderTestSupport"]),
         .testTarget(name: "VRenderRecordingTests",

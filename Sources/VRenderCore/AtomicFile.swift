@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Synchronization
 
@@ -137,4 +138,15 @@ struct FileSystemCalls: Sendable {
         rename: { from, to in
             FileNames.withPlatformPath(from) { from in FileNames.withPlatformPath(to) { Glibc.rename(from, $0) } }
         })
+}
+
+extension AtomicFile {
+    /// Writes `value` as JSON (indented, keys sorted, slashes unescaped) to `path` atomically:
+    /// the one shape of every JSON file vrender writes (takes.json, timing reports, chunk plans).
+    public static func writeJSON(_ value: some Encodable, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        try data.withUnsafeBytes { try write($0, to: path) }
+    }
 }

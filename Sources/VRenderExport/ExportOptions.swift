@@ -41,6 +41,9 @@ public struct ExportOptions: Sendable {
     public var timingsOutput: String?
     /// `--prompter-overlay`: the script burned into every frame (nil: none).
     public var prompter: PrompterOverlayRequest?
+    /// Processors the codecs may use (nil: the machine's); a chunk worker that shares its
+    /// machine with others gets its share (`vrender chunk render --threads`).
+    public var processors: Int?
 
     public init(inputs: [String], output: String, outputIsDefault: Bool = false, audioTrack: Int? = nil,
                 filter: FilterChain = FilterChain([]),

@@ -62,8 +62,10 @@ public final class Exporter: Sendable {
     /// Everything before writing: the output is checked first (a missing folder or an existing
     /// file is reported before any input is read), then inputs are resolved, probed and planned.
     /// The plan's notices begin with how takes folders were read.
-    public func prepare() throws -> ExportPlan {
-        _ = try OutputFile(path: options.output, inputs: options.inputs, overwrite: options.overwrite)
+    /// `checkingOutput: false`: the output is not looked at (a chunk worker, which writes a
+    /// chunk file, plans the export whole to know the timeline).
+    public func prepare(checkingOutput: Bool = true) throws -> ExportPlan {
+        if checkingOutput { _ = try OutputFile(path: options.output, inputs: options.inputs, overwrite: options.overwrite) }
         try checkTimingsOutput()
         let probed = try probeInputs()
         var plan = try ExportPlanner.plan(takes: probed.takes, options: options)
@@ -104,14 +106,39 @@ public final class Exporter: Sendable {
     /// Executes `plan`. The output appears only on success.
     public func run(_ plan: ExportPlan) throws -> ExportSummary {
         let output = try OutputFile(path: plan.output, inputs: plan.takes.map(\.path), overwrite: options.overwrite)
+        return try run(plan, job: .whole, into: output)
+    }
+
+    /// One chunk of a chunked export (VRenderScale): output frames `frames` of `plan`, video
+    /// only, encoded with a keyframe every `keyframeInterval` frames, into `path` (a .mov or
+    /// .mkv file, replaced if it exists). The summary counts the chunk's frames.
+    public func renderChunk(_ plan: ExportPlan, frames: Range<Int>, keyframeInterval: Int,
+                            to path: String) throws -> ExportSummary {
+        guard plan.mode == .transcode else {
+            throw VRenderError.option("--engine", "this export copies the takes' video (\(plan.mode.summaryName)); only an export that encodes its video is rendered in chunks")
+        }
+        let output = try OutputFile(path: path, inputs: plan.takes.map(\.path), overwrite: true)
+        return try run(plan, job: .chunk(frames: frames, keyframeInterval: keyframeInterval), into: output)
+    }
+
+    /// The last step of a chunked export: `plan`'s output from its rendered chunks, whose video
+    /// packets are copied in order, with every take's audio encoded whole. The chunks must
+    /// cover the timeline in order, and have been encoded alike (one codec set-up).
+    public func join(_ plan: ExportPlan, chunks: [RenderedChunk]) throws -> ExportSummary {
+        let output = try OutputFile(path: plan.output, inputs: plan.takes.map(\.path), overwrite: options.overwrite)
+        let probed = try ChunkJoinCheck.probe(chunks, plan: plan)
+        return try run(plan, job: .join(probed), into: output)
+    }
+
+    private func run(_ plan: ExportPlan, job: PipelineJob, into output: OutputFile) throws -> ExportSummary {
         let start = DispatchTime.now()
-        let progress = ProgressThrottle(total: plan.timeline.totalSlots, frameRate: plan.frameRate.doubleValue,
+        let progress = ProgressThrottle(total: job.frames(of: plan).count, frameRate: plan.frameRate.doubleValue,
                                         report: reportProgress)
         let damage = DamageLog()
         timings?.start()
         var summary: ExportSummary
         do {
-            summary = try write(plan, to: output, progress: progress, damage: damage)
+            summary = try write(plan, job: job, to: output, progress: progress, damage: damage)
             if cancellation.isCancelled { throw VRenderError.cancelled }
             try output.commit()
         } catch {
@@ -154,8 +181,9 @@ public final class Exporter: Sendable {
     }
 
     /// Runs the pipeline the plan's mode asks for into `output`'s temporary file.
-    private func write(_ plan: ExportPlan, to output: OutputFile, progress: ProgressThrottle,
+    private func write(_ plan: ExportPlan, job: PipelineJob, to output: OutputFile, progress: ProgressThrottle,
                        damage: DamageLog) throws -> ExportSummary {
+        if case .whole = job {} else { return try writePart(plan, job: job, to: output, progress: progress, damage: damage) }
         switch plan.mode {
         case .streamCopy:
             let copied = try StreamCopy(plan: plan, output: output, cancellation: cancellation, progress: progress,
@@ -171,6 +199,20 @@ public final class Exporter: Sendable {
                                videoCodec: result.videoCodec, audioCodec: result.audioCodec,
                                filterBackend: result.filterBackend)
         }
+    }
+
+    /// A chunk, or the join of chunks: the transcode pipeline run for that part.
+    private func writePart(_ plan: ExportPlan, job: PipelineJob, to output: OutputFile, progress: ProgressThrottle,
+                           damage: DamageLog) throws -> ExportSummary {
+        let pipeline = TranscodePipeline(plan: plan, options: options, job: job, progress: progress, damage: damage,
+                                         timings: timings, makeExecutor: makeExecutor)
+        let result = try cancellation.run(stoppingWith: pipeline.stopAction) { try pipeline.run(into: output) }
+        let frames = job.frames(of: plan).count
+        var summary = makeSummary(plan, output: output, frames: frames, duration: Double(frames) / plan.frameRate.doubleValue,
+                                  videoCodec: result.videoCodec, audioCodec: result.audioCodec,
+                                  filterBackend: result.filterBackend)
+        if case .chunk = job { summary.audioCodec = nil }
+        return summary
     }
 
     private func makeSummary(_ plan: ExportPlan, output: OutputFile, frames: Int, duration: Double,

@@ -30,20 +30,29 @@ public enum VideoCodecChoice: String, Sendable, CaseIterable {
     /// (x264/x265 take `preset`/`crf`; libvpx and libaom a CPU budget and constant quality).
     /// `lowLatency`: every frame leaves the encoder as soon as it is encoded (no B-frames, no
     /// look-ahead), so a capture killed mid-take loses only what it had not yet handed over.
-    func options(encoder: String, preset: String, crf: Int?, lowLatency: Bool = false) -> [String: String] {
+    /// `fixedKeyframes`: a keyframe every `gop` frames and nowhere else, closed GOPs (chunked
+    /// exports: every chunk starts a GOP where an unchunked encode would). `threads` > 0 caps
+    /// x265's thread pool too (FFmpeg passes no count on to it).
+    func options(encoder: String, preset: String, crf: Int?, lowLatency: Bool = false,
+                 fixedKeyframes gop: Int? = nil, threads: Int = 0) -> [String: String] {
         let quality = crf.map { ["crf": String($0)] } ?? [:]
         switch encoder {
         case "libx264":
             // ultrafast already has no B-frames and no rate look-ahead (said again so that a
             // slower preset keeps them off); x264's frame threads delay output by a few frames,
-            // well inside the half-second bound, and keep its throughput.
-            let params = lowLatency ? ["x264-params": "bframes=0:rc-lookahead=0"] : [:]
-            return ["preset": preset].merging(params) { $1 }.merging(quality) { $1 }
+            // well inside the half-second bound, and keep its throughput. x264 clamps
+            // min-keyint to half of keyint: without scene cuts, keyint alone places them.
+            var params = lowLatency ? ["bframes=0", "rc-lookahead=0"] : []
+            if let gop { params += ["keyint=\(gop)", "scenecut=0", "open-gop=0"] }
+            let x264 = params.isEmpty ? [:] : ["x264-params": params.joined(separator: ":")]
+            return ["preset": preset].merging(x264) { $1 }.merging(quality) { $1 }
         case "libx265":
             // Not x265's zerolatency tune: it forces one frame thread, ~40% slower at 720p on
             // 2 cores; x265's own frame-thread count delays output by only a few frames.
-            let params = "log-level=error" + (lowLatency ? ":bframes=0:rc-lookahead=0" : "")
-            return ["preset": preset, "x265-params": params].merging(quality) { $1 }
+            var params = ["log-level=error"] + (lowLatency ? ["bframes=0", "rc-lookahead=0"] : [])
+            if let gop { params += ["keyint=\(gop)", "min-keyint=\(gop)", "scenecut=0", "open-gop=0"] }
+            if threads > 0 { params.append("pools=\(threads)") }
+            return ["preset": preset, "x265-params": params.joined(separator: ":")].merging(quality) { $1 }
         case "ffv1": return ["slicecrc": "1"]
         case "libvpx-vp9": return ["deadline": "good", "cpu-used": "5", "row-mt": "1", "crf": String(crf ?? 32)]
         case "libsvtav1": return ["preset": "10", "crf": String(crf ?? 35)]
@@ -74,6 +83,10 @@ public struct VideoEncoderSettings: Sendable {
     public var tenBit: Bool = false
     /// Live capture: no B-frames and no look-ahead, so packets leave with their frames.
     public var lowLatency: Bool = false
+    /// A keyframe exactly every `keyframeInterval` frames, no scene-cut keyframes, closed
+    /// GOPs: what a chunk of a chunked export is encoded with, so that chunks rendered apart
+    /// join by stream copy and keyframes sit where they would in one encode.
+    public var fixedKeyframes: Bool = false
 
     public init(codec: VideoCodecChoice, width: Int, height: Int, frameRate: Rational,
                 crf: Int? = nil, preset: String = "veryfast", threads: Int = 0, keyframeInterval: Int? = nil) {
@@ -130,10 +143,16 @@ public final class Encoder {
             context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
             context.pointee.thread_count = Int32(settings.threads)
             if let interval = settings.keyframeInterval { context.pointee.gop_size = Int32(interval) }
+            let fixedGOP = settings.fixedKeyframes ? settings.keyframeInterval : nil
+            if let fixedGOP {
+                context.pointee.keyint_min = Int32(fixedGOP)
+                context.pointee.flags |= Int32(bitPattern: AV_CODEC_FLAG_CLOSED_GOP)
+            }
             if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             var options: OpaquePointer?
             for (key, value) in settings.codec.options(encoder: candidate, preset: settings.preset, crf: settings.crf,
-                                                             lowLatency: settings.lowLatency) {
+                                                       lowLatency: settings.lowLatency, fixedKeyframes: fixedGOP,
+                                                       threads: settings.threads) {
                 av_dict_set(&options, key, value, 0)
             }
             if candidate == "ffv1" { context.pointee.level = 3 }   // FFV1 version 3: sliced, multithreaded

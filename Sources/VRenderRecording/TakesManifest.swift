@@ -124,10 +124,6 @@ public struct TakesManifest: Sendable, Codable, Equatable {
     }
 
     public func save(to directory: String) throws {
-        let path = directory + "/" + Self.fileName
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(self)
-        try data.withUnsafeBytes { try AtomicFile.write($0, to: path) }
+        try AtomicFile.writeJSON(self, to: directory + "/" + Self.fileName)
     }
 }

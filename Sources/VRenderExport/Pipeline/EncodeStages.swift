@@ -7,6 +7,8 @@ struct VideoEncodeStage {
     let encoder: OwnershipTransfer<Encoder>
     let input: BoundedQueue<EncodeItem>
     let output: BoundedQueue<MuxItem>
+    /// The output frame written at time 0 (a chunk's first; 0 for a whole export).
+    let firstFrame: Int
     let producers: ProducerCount
     let shells: ObjectPool<Frame>
     let canvases: ObjectPool<Frame>
@@ -25,7 +27,7 @@ struct VideoEncodeStage {
         }
         while let item = input.pop() {
             for repeatIndex in 0..<item.count {
-                item.frame.prepareForEncoding(pts: Int64(item.firstSlot + repeatIndex))
+                item.frame.prepareForEncoding(pts: Int64(item.firstSlot + repeatIndex - firstFrame))
                 timer?.begin()
                 try encoder.encode(item.frame, makePacket: Packet.init, output: send)
                 timer?.frameDone()

@@ -8,9 +8,11 @@ import VRenderMedia
 ///
 /// A frame that already is the canvas and meets no filter goes on untouched: no copy. A frame
 /// that is filtered is written once into a pooled canvas frame, whatever number of slots it
-/// fills.
+/// fills. A frame that fills none of `frames` (outside a chunk) is dropped before any work.
 struct ProcessStage {
     let plan: ExportPlan
+    /// The output frames this run writes (a chunk's, or all of them).
+    let frames: Range<Int>
     let filter: FilterChain
     /// Runs the filter chain (CPU or Vulkan); used only on this stage's thread.
     let executor: OwnershipTransfer<any FilterExecutor>
@@ -37,15 +39,15 @@ struct ProcessStage {
         var lastSlot = -1
 
         func emit(_ frame: Frame, start: Int, count: Int) throws {
-            guard count > 0 else {
+            if count > 0 { emittedAny = true }
+            let firstSlot = plan.timeline.takes[takeIndex].firstSlot + start
+            guard let slots = clipped(firstSlot..<firstSlot + count) else {
                 recycleShell(frame)
                 return
             }
-            let take = plan.timeline.takes[takeIndex]
             let item = try render(frame, take: takeIndex, normalizer: normalizer, toneMap: toneMap, executor: executor)
-            emittedAny = true
             guard output.push(EncodeItem(frame: item.frame, origin: item.origin,
-                                         firstSlot: take.firstSlot + start, count: count)) else {
+                                         firstSlot: slots.lowerBound, count: slots.count)) else {
                 throw VRenderError.cancelled
             }
         }
@@ -73,10 +75,10 @@ struct ProcessStage {
                     try emit(frame, start: last.start, count: last.count)
                 }
                 pending = nil
-                let slots = plan.timeline.takes[index].slotCount
-                if !emittedAny && slots > 0 {
+                let span = plan.timeline.takes[index]
+                if !emittedAny && span.slotCount > 0, let slots = clipped(span.firstSlot..<span.firstSlot + span.slotCount) {
                     // Nothing decodable in this take: keep the timeline whole with black.
-                    damage.warn("\(plan.takes[index].path): no picture could be decoded; its \(slots) frames are black")
+                    damage.warn("\(plan.takes[index].path): no picture could be decoded; its \(span.slotCount) frames are black")
                     let canvas = try canvases.obtain()
                     try canvas.makeWritable()
                     if plan.colour.tenBit {
@@ -85,12 +87,18 @@ struct ProcessStage {
                         canvas.fillBlack()
                     }
                     guard output.push(EncodeItem(frame: canvas, origin: .canvas,
-                                                 firstSlot: plan.timeline.takes[index].firstSlot, count: slots)) else {
+                                                 firstSlot: slots.lowerBound, count: slots.count)) else {
                         throw VRenderError.cancelled
                     }
                 }
             }
         }
+    }
+
+    /// The part of `slots` this run writes; nil when none.
+    private func clipped(_ slots: Range<Int>) -> Range<Int>? {
+        let kept = slots.clamped(to: frames)
+        return kept.isEmpty ? nil : kept
     }
 
     /// Produces the canvas picture for a decoded frame of take `take`.

@@ -4,11 +4,16 @@ import VRenderMedia
 /// Stage 1: reads every take's packets in order and routes them to the video stage and to one
 /// audio stage per output track. Owns the demuxers; creates each take's decoders and hands
 /// them over with the take-start event (no video decoder when the video is copied).
+///
+/// Only takes that fill some of `frames` are read (a chunk's); with no video queue (a chunked
+/// export's join, whose video comes from the chunks) only their audio.
 struct ReaderStage {
     let plan: ExportPlan
-    let video: BoundedQueue<PacketEvent>
+    let video: BoundedQueue<PacketEvent>?
     /// One queue per output audio track (empty when the export has no audio).
     let audio: [BoundedQueue<PacketEvent>]
+    /// The output frames this run writes.
+    let frames: Range<Int>
     let packets: ObjectPool<Packet>
     let damage: DamageLog
     /// The video decoders' thread count (`CodecThreads.decoder`).
@@ -18,17 +23,18 @@ struct ReaderStage {
 
     func run() throws {
         defer {
-            video.finish()
+            video?.finish()
             audio.forEach { $0.finish() }
         }
-        for (index, take) in plan.takes.enumerated() {
+        for (index, take) in plan.takes.enumerated() where fillsFrames(take: index) {
             timer?.begin()
             let demuxer = try openDemuxer(take.path)
-            let videoDecoder = plan.mode == .transcode ? try Decoder(demuxer: demuxer, streamIndex: take.video.index, threads: videoDecoderThreads)
-                : nil
+            let videoDecoder = plan.mode == .transcode && video != nil
+                ? try Decoder(demuxer: demuxer, streamIndex: take.video.index, threads: videoDecoderThreads) : nil
             timer?.otherDone()
-            guard video.push(.takeStart(index: index, decoder: videoDecoder.map(OwnershipTransfer.init))) else { return }
-            var routes = [take.video.index: video]
+            if let video, !video.push(.takeStart(index: index, decoder: videoDecoder.map(OwnershipTransfer.init))) { return }
+            var routes: [Int: BoundedQueue<PacketEvent>] = [:]
+            if let video { routes[take.video.index] = video }
             for (track, queue) in audio.enumerated() {
                 let source = plan.audio.source(take: take, takeIndex: index, track: track)
                 let decoder = try source.map { try Decoder(demuxer: demuxer, streamIndex: $0.index, threads: 1) }
@@ -52,9 +58,17 @@ struct ReaderStage {
                 damage.add(1, in: take.path)
                 damage.warn("\(take.path): reading stopped early at damaged data; the rest of the take is black or silent")
             }
-            guard video.push(.takeEnd(index: index)) else { return }
+            if let video, !video.push(.takeEnd(index: index)) { return }
             for queue in audio where !queue.push(.takeEnd(index: index)) { return }
         }
+    }
+
+    /// True when take `index` fills some of `frames` (a take of no frames only in a whole run,
+    /// whose audio stages expect every take).
+    private func fillsFrames(take index: Int) -> Bool {
+        let span = plan.timeline.takes[index]
+        if frames == 0..<plan.timeline.totalSlots { return true }
+        return span.firstSlot < frames.upperBound && span.firstSlot + span.slotCount > frames.lowerBound
     }
 }
 

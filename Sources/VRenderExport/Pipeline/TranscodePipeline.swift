@@ -7,6 +7,10 @@ import VRenderMedia
 /// output track beside them. For `.copyVideo` one video-copy stage stands in for decode,
 /// process and encode, and only the audio is re-encoded.
 ///
+/// A chunked export runs it per `PipelineJob`: a chunk reads only the takes its frames come
+/// from and writes only those frames, video only; the join copies the chunks' video packets
+/// (`ChunkCopyStage`) beside the audio stages.
+///
 /// Every pair of stages is joined by a `BoundedQueue` that blocks when full (batch work loses
 /// nothing). A stage that fails, or `stopAction` called from any thread, cancels every queue,
 /// so each stage returns instead of waiting. Frames and packets come from pools and go back to
@@ -26,6 +30,9 @@ final class TranscodePipeline {
 
     private let plan: ExportPlan
     private let options: ExportOptions
+    private let job: PipelineJob
+    /// Audio tracks this run writes: the plan's, or none for a chunk.
+    private let audioTracks: Int
     private let progress: ProgressThrottle
     private let damage: DamageLog
     private let makeExecutor: ExecutorFactory
@@ -53,19 +60,21 @@ final class TranscodePipeline {
 
     /// `timings`: where the stages record their frame times and the queues their occupancy
     /// (nil: nothing is measured).
-    init(plan: ExportPlan, options: ExportOptions, progress: ProgressThrottle, damage: DamageLog,
-         timings: StageTimings? = nil, makeExecutor: @escaping ExecutorFactory) {
+    init(plan: ExportPlan, options: ExportOptions, job: PipelineJob = .whole, progress: ProgressThrottle,
+         damage: DamageLog, timings: StageTimings? = nil, makeExecutor: @escaping ExecutorFactory) {
         self.plan = plan
         self.options = options
+        self.job = job
         self.progress = progress
         self.damage = damage
         self.makeExecutor = makeExecutor
-        codecThreads = plan.mode == .transcode ? .forTranscode(of: plan) : .codecsChoice
-        audioPackets = (0..<plan.audio.trackCount).map { _ in BoundedQueue<PacketEvent>(capacity: 256) }
-        producers = ProducerCount(1 + plan.audio.trackCount, of: toMux)
+        audioTracks = job.writesAudio ? plan.audio.trackCount : 0
+        codecThreads = plan.mode == .transcode ? .forTranscode(of: plan, share: options.processors) : .codecsChoice
+        audioPackets = (0..<audioTracks).map { _ in BoundedQueue<PacketEvent>(capacity: 256) }
+        producers = ProducerCount(1 + audioTracks, of: toMux)
         let (width, height, tenBit) = (plan.canvasWidth, plan.canvasHeight, plan.colour.tenBit)
         canvasPool = ObjectPool<Frame>(limit: 8) { try Frame.picture(width: width, height: height, tenBit: tenBit) }
-        timers = ExportTimers(timings, mode: plan.mode, audioTracks: plan.audio.trackCount,
+        timers = ExportTimers(timings, mode: plan.mode, audioTracks: audioTracks,
                               prompter: plan.prompter != nil)
         if let timings { watchQueues(timings) }
         stages.onCancel { [videoPackets, audioPackets, decoded, toEncode, prompted, toMux] in
@@ -88,8 +97,8 @@ final class TranscodePipeline {
     /// before any thread exists.
     func run(into output: OutputFile) throws -> Result {
         let muxer = try Muxer(path: output.temporaryPath, formatPath: output.path, reportingAs: output.path)
-        let videoEncoder = plan.mode == .copyVideo ? nil : try makeVideoEncoder(globalHeader: muxer.needsGlobalHeader)
-        let audioEncoders = try (0..<plan.audio.trackCount).map { _ in
+        let videoEncoder = copiesVideo ? nil : try makeVideoEncoder(globalHeader: muxer.needsGlobalHeader)
+        let audioEncoders = try (0..<audioTracks).map { _ in
             try makeAudioEncoder(globalHeader: muxer.needsGlobalHeader)
         }
         let videoStream = try addVideoStream(to: muxer, encoder: videoEncoder)
@@ -101,6 +110,9 @@ final class TranscodePipeline {
         startReader()
         if let videoEncoder, let executor {
             startVideoStages(encoder: videoEncoder, executor: executor, painter: painter)
+        } else if case .join(let chunks) = job {
+            let copy = ChunkCopyStage(plan: plan, chunks: chunks, output: toMux, producers: producers, progress: progress)
+            stages.start("vrender.chunk-copy") { try copy.run() }
         } else {
             startVideoCopy()
         }
@@ -109,8 +121,22 @@ final class TranscodePipeline {
                            input: toMux, timer: timers.mux)
         stages.start("vrender.mux") { try mux.run() }
         try stages.wait()
-        return Result(videoCodec: videoEncoder?.name ?? plan.takes[0].video.codecName,
+        return Result(videoCodec: videoEncoder?.name ?? copiedVideo.codecName,
                       audioCodec: audioEncoders.first?.name, filterBackend: executor?.backendName)
+    }
+
+    /// True when no video is encoded: the takes' video is copied, or the chunks' is joined.
+    private var copiesVideo: Bool {
+        if case .join = job { return true }
+        return plan.mode == .copyVideo
+    }
+
+    /// The video stream copied into the output: the first chunk's, or the first take's.
+    private var copiedVideo: (path: String, codecName: String, index: Int) {
+        if case .join(let chunks) = job, let first = chunks.first {
+            return (first.chunk.path, first.info.video.codecName, first.info.video.index)
+        }
+        return (plan.takes[0].path, plan.takes[0].video.codecName, plan.takes[0].video.index)
     }
 
     // MARK: - Setup
@@ -136,6 +162,10 @@ final class TranscodePipeline {
         settings.colour = plan.colour.output
         settings.tenBit = plan.colour.tenBit
         settings.threads = codecThreads.encoder
+        if case .chunk(_, let keyframeInterval) = job {
+            settings.keyframeInterval = keyframeInterval
+            settings.fixedKeyframes = true
+        }
         return try Encoder.video(settings, globalHeader: globalHeader)
     }
 
@@ -153,7 +183,8 @@ final class TranscodePipeline {
         if let encoder {
             stream = try muxer.addStream(from: encoder)
         } else {
-            stream = try muxer.addStream(copying: plan.takes[0].video.index, of: try openDemuxer(plan.takes[0].path))
+            let source = copiedVideo
+            stream = try muxer.addStream(copying: source.index, of: try openDemuxer(source.path))
         }
         if case .keepMetadata(_, let matrix?) = plan.rotation { muxer.setDisplayMatrix(matrix, stream: stream) }
         return stream
@@ -161,8 +192,14 @@ final class TranscodePipeline {
 
     // MARK: - Stages, one thread each
 
+    /// Reads the takes: every one for the whole export, a chunk's own, or for the join only
+    /// their audio (none to read when the export has no audio).
     private func startReader() {
-        let reader = ReaderStage(plan: plan, video: videoPackets, audio: audioPackets, packets: packetPool, damage: damage,
+        var readsVideo = true
+        if case .join = job { readsVideo = false }
+        guard readsVideo || audioTracks > 0 else { return }
+        let reader = ReaderStage(plan: plan, video: readsVideo ? videoPackets : nil, audio: audioPackets,
+                                 frames: job.frames(of: plan), packets: packetPool, damage: damage,
                                  videoDecoderThreads: codecThreads.decoder, timer: timers.demux)
         stages.start("vrender.read") { try reader.run() }
     }
@@ -171,11 +208,12 @@ final class TranscodePipeline {
     private func startVideoStages(encoder: Encoder, executor: any FilterExecutor, painter: PrompterPainter?) {
         let decode = VideoDecodeStage(plan: plan, input: videoPackets, output: decoded, packets: packetPool,
                                       shells: shellPool, damage: damage, timer: timers.decode)
-        let process = ProcessStage(plan: plan, filter: options.filter, executor: OwnershipTransfer(executor),
+        let process = ProcessStage(plan: plan, frames: job.frames(of: plan), filter: options.filter,
+                                   executor: OwnershipTransfer(executor),
                                    input: decoded, output: toEncode, shells: shellPool, canvases: canvasPool,
                                    damage: damage, normalizeTimer: timers.normalize, filterTimer: timers.filter)
         let encode = VideoEncodeStage(encoder: OwnershipTransfer(encoder), input: painter == nil ? toEncode : prompted,
-                                      output: toMux,
+                                      output: toMux, firstFrame: job.frames(of: plan).lowerBound,
                                       producers: producers, shells: shellPool, canvases: canvasPool, progress: progress,
                                       timer: timers.encode)
         stages.start("vrender.decode") { try decode.run() }

@@ -4,6 +4,7 @@ import VRenderCore
 import VRenderExport
 import VRenderFilters
 import VRenderPrompter
+import VRenderScale
 
 extension VRender {
     /// `vrender concat`: join takes into one finished video.
@@ -40,8 +41,13 @@ extension VRender {
 
         @OptionGroup var backend: GPUOptions
 
+        @OptionGroup(title: "Scale-out") var scale: EngineArguments
+
         func validate() throws {
             try ExportArguments.validate(output: output)
+            if scale.engine != nil && timings != nil {
+                throw ValidationError("--timings measures one process; measure chunked exports with 'vrender chunk render --timings' or the benchmarks")
+            }
         }
 
         func run() throws {
@@ -51,6 +57,7 @@ extension VRender {
             options.overwrite = overwrite
             options.verbose = reporting.verbose
             options.timingsOutput = timings
+            if let request = scale.request(options: options) { return try runChunked(request) }
             let printer = ProgressPrinter(style: reporting.resolvedStyle)
             let exporter = Exporter(options: options) { printer.report($0) }
             let interruptSources = InterruptHandling.install { exporter.cancel() }
@@ -59,6 +66,21 @@ extension VRender {
             defer { printer.finish() }   // on failure too: the error starts on a line of its own
             let summary = try exporter.export(onPlan: printPlan)
             printer.finish()
+            try printSummary(summary)
+        }
+
+        /// `--engine local|slurm`: the chunked export, its steps one line each on stderr.
+        private func runChunked(_ request: ChunkedExportRequest) throws {
+            let quiet = reporting.resolvedStyle == .none
+            let export = ChunkedExport(request: request) { event in
+                if !quiet { FileHandle.standardError.write(Data((FileNames.display(event.description) + "\n").utf8)) }
+            }
+            let interruptSources = InterruptHandling.install { export.cancel() }
+            defer { withExtendedLifetime(interruptSources) {} }
+            try printSummary(try export.run(onPlan: printPlan))
+        }
+
+        private func printSummary(_ summary: ExportSummary) throws {
             let damaged = summary.damagedFrames.sorted(by: { $0.key < $1.key })
                 .map { "\($0.key): \($0.value) damaged packet(s) or frame(s) skipped" }
             (damaged + summary.warnings).map(FileNames.display).forEach(Warnings.print)

@@ -1,0 +1,43 @@
+import VRenderCore
+import VRenderMedia
+
+/// The join's video stage: reads each rendered chunk's video packets in order and hands them to
+/// the muxer unchanged, each chunk shifted to its first output frame. Chunks were encoded with
+/// the same settings and each starts with a keyframe, so their packets join into one stream.
+/// A chunk holding another number of frames than the plan gave it fails the join (it was cut
+/// short or belongs to another plan).
+struct ChunkCopyStage {
+    let plan: ExportPlan
+    let chunks: [ProbedChunk]
+    let output: BoundedQueue<MuxItem>
+    let producers: ProducerCount
+    let progress: ProgressThrottle
+
+    func run() throws {
+        defer { producers.producerDone() }
+        var retimer = PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily)
+        var frames = 0
+        for probed in chunks {
+            let demuxer = try openDemuxer(probed.chunk.path)
+            let video = probed.info.video
+            let placement = PacketRetimer.Placement(
+                takeOffset: Double(probed.chunk.firstFrame) / plan.frameRate.doubleValue,
+                videoStart: video.startTime, takeDuration: video.duration)
+            var framesInChunk = 0
+            while true {
+                let packet = Packet()
+                guard demuxer.read(into: packet) else { break }
+                guard packet.streamIndex == video.index else { continue }
+                guard retimer.retime(packet, stream: 0, isAudio: false, timeBase: video.timeBase, placement) else { continue }
+                framesInChunk += 1
+                frames += 1
+                progress.update(framesDone: frames)
+                guard output.push(MuxItem(stream: .video, packet: packet)) else { throw VRenderError.cancelled }
+            }
+            if demuxer.hitReadError || framesInChunk != probed.chunk.frameCount {
+                throw VRenderError.input(probed.chunk.path, "holds \(framesInChunk) frame(s) where the plan gives it \(probed.chunk.frameCount)\(demuxer.hitReadError ? " (a read error stopped it)" : ""): render it again")
+            }
+        }
+        progress.update(framesDone: frames, finished: true)
+    }
+}

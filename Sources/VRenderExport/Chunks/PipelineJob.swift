@@ -1,0 +1,47 @@
+import VRenderCore
+import VRenderMedia
+
+/// Which part of an export one run of the transcode pipeline writes. A chunked export
+/// (VRenderScale) renders its chunks apart, in other processes or on other machines, then
+/// joins them; each of those runs plans the export whole, so every one sees the same timeline.
+enum PipelineJob: Sendable {
+    /// The whole export in one run, as `vrender concat` writes it.
+    case whole
+    /// Output frames `frames` only, video only, into a chunk file: encoded with a keyframe
+    /// every `keyframeInterval` frames and closed GOPs, timestamps starting at 0.
+    case chunk(frames: Range<Int>, keyframeInterval: Int)
+    /// The output from rendered chunks: their video packets copied, in order, each placed at
+    /// its first frame; the audio of every take decoded and encoded whole, as in `.whole`.
+    case join([ProbedChunk])
+
+    /// The output frames this run writes.
+    func frames(of plan: ExportPlan) -> Range<Int> {
+        if case .chunk(let frames, _) = self { return frames }
+        return 0..<plan.timeline.totalSlots
+    }
+
+    /// Whether this run writes the export's audio tracks (a chunk is video only).
+    var writesAudio: Bool {
+        if case .chunk = self { return false }
+        return true
+    }
+}
+
+/// A chunk file a chunk worker wrote, and where its frames go in the output.
+public struct RenderedChunk: Sendable, Equatable {
+    public var path: String
+    public var firstFrame: Int
+    public var frameCount: Int
+
+    public init(path: String, firstFrame: Int, frameCount: Int) {
+        self.path = path
+        self.firstFrame = firstFrame
+        self.frameCount = frameCount
+    }
+}
+
+/// A rendered chunk as the join reads it: probed, and checked against the others.
+struct ProbedChunk: Sendable {
+    var chunk: RenderedChunk
+    var info: MediaInfo
+}

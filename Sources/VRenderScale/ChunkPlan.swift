@@ -1,0 +1,99 @@
+import Foundation
+import VRenderCore
+import VRenderExport
+import VRenderMedia
+
+/// A chunked export, as a file (`plan.json` in the work folder): the export's recipe, every
+/// input as it was when planned (size, modification time), and the chunks: runs of output
+/// frames that each start a GOP, so that chunks encoded apart join by stream copy.
+///
+/// Every chunk worker and the join plan the export again from the recipe and check that they
+/// see the same timeline (`check(_:)`), so a worker never renders frames of another export.
+public struct ChunkPlan: Codable, Sendable, Equatable {
+    /// Bumped when the file's meaning changes; a plan of another version is refused.
+    public static let currentVersion = 1
+
+    public struct Chunk: Codable, Sendable, Equatable {
+        public var index: Int
+        public var firstFrame: Int
+        public var frameCount: Int
+    }
+
+    public var version: Int
+    public var recipe: ExportRecipe
+    public var inputs: [InputStamp]
+    /// The export as planned: frame count and rate, stored canvas, video codec.
+    public var frameRate: Rational
+    public var totalFrames: Int
+    public var canvas: [Int]
+    public var videoCodec: String
+    /// Frames between keyframes in every chunk; every chunk boundary is a multiple of it.
+    public var keyframeInterval: Int
+    /// The chunk files' container: "mov", or "mkv" for VP9 and AV1.
+    public var chunkContainer: String
+    public var chunks: [Chunk]
+
+    /// The plan of `export` (planned from `recipe`) cut as `sizing` asks.
+    public init(export: ExportPlan, recipe: ExportRecipe, sizing: ChunkSizing) throws {
+        version = Self.currentVersion
+        self.recipe = recipe
+        inputs = try recipe.files.map(InputStamp.init(path:))
+        frameRate = export.frameRate
+        totalFrames = export.timeline.totalSlots
+        canvas = [export.canvasWidth, export.canvasHeight]
+        videoCodec = export.videoCodec.rawValue
+        keyframeInterval = Self.keyframeInterval(codec: export.videoCodec, frameRate: export.frameRate)
+        chunkContainer = [.vp9, .av1].contains(export.videoCodec) ? "mkv" : "mov"
+        let spans = ChunkLayout.spans(totalFrames: totalFrames, keyframeInterval: keyframeInterval,
+                                      frameRate: frameRate.doubleValue, sizing: sizing)
+        chunks = spans.enumerated().map { Chunk(index: $0, firstFrame: $1.lowerBound, frameCount: $1.count) }
+    }
+
+    /// Two seconds between keyframes (what streaming encodes use: cheap to cut at, costs little
+    /// compression); every frame for FFV1, whose frames are all keyframes.
+    static func keyframeInterval(codec: VideoCodecChoice, frameRate: Rational) -> Int {
+        codec == .ffv1 ? 1 : max(1, Int((2 * frameRate.doubleValue).rounded()))
+    }
+
+    /// Throws when `export` (planned again from the recipe) is not the export this plan cut:
+    /// another frame count, rate, canvas or codec means the inputs or vrender changed.
+    public func check(_ export: ExportPlan, planPath: String) throws {
+        let now = "\(export.timeline.totalSlots) frames at \(export.frameRate) fps, \(export.canvasWidth)x\(export.canvasHeight) \(export.videoCodec.rawValue)"
+        let planned = "\(totalFrames) frames at \(frameRate) fps, \(canvas[0])x\(canvas[1]) \(videoCodec)"
+        guard now == planned else {
+            throw VRenderError.input(planPath, "the export planned from it now has \(now), the plan \(planned): its inputs or vrender changed; make a new plan")
+        }
+    }
+
+    /// Throws naming the first input that changed since the plan was made.
+    public func checkInputs(planPath: String) throws {
+        for stamp in inputs { try stamp.checkUnchanged(planPath: planPath) }
+    }
+}
+
+/// How big chunks are: `--chunks N` or `--chunk-seconds S`.
+public enum ChunkSizing: Sendable, Equatable {
+    case count(Int)
+    case seconds(Double)
+}
+
+/// Where chunks start: always at a keyframe of the output (a multiple of the keyframe interval).
+enum ChunkLayout {
+    /// `count(N)`: N chunks as equal as whole GOPs allow (fewer when the export has fewer
+    /// GOPs); `seconds(S)`: chunks of S seconds rounded to whole GOPs, the last one shorter.
+    static func spans(totalFrames: Int, keyframeInterval gop: Int, frameRate: Double, sizing: ChunkSizing) -> [Range<Int>] {
+        guard totalFrames > 0 else { return [] }
+        let gops = (totalFrames + gop - 1) / gop
+        var starts: [Int]
+        switch sizing {
+        case .count(let requested):
+            let count = max(1, min(requested, gops))
+            starts = (0..<count).map { Int((Double($0 * gops) / Double(count)).rounded(.down)) * gop }
+        case .seconds(let seconds):
+            let gopsPerChunk = max(1, Int((seconds * frameRate / Double(gop)).rounded()))
+            starts = stride(from: 0, to: gops, by: gopsPerChunk).map { $0 * gop }
+        }
+        let ends = starts.dropFirst() + [totalFrames]
+        return zip(starts, ends).map { $0..<$1 }
+    }
+}

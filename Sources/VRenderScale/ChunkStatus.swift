@@ -1,0 +1,58 @@
+import Foundation
+import VRenderCore
+
+/// `vrender chunk status DIR`: where a chunked export stands, read from its work folder only
+/// (the done-list, the logs, the jobs submitted), so it works from any machine that mounts it.
+public struct ChunkStatus: Sendable, Codable {
+    public var folder: String
+    public var output: String
+    public var chunks: Int
+    public var frames: Int
+    public var done: [ChunkRecord]
+    public var missing: [Int]
+    /// Each missing chunk's newest log, when it was tried already.
+    public var logs: [String: String]
+    /// Slurm jobs submitted by the run that is (or was) following this folder.
+    public var slurmJobs: [String]
+
+    public init(folder: WorkFolder) throws {
+        let plan = try folder.loadPlan()
+        self.folder = folder.path
+        output = plan.recipe.output
+        chunks = plan.chunks.count
+        frames = plan.totalFrames
+        let doneSet = folder.doneChunks(plan)
+        done = doneSet.sorted().compactMap { folder.record(of: $0, plan: plan) }
+        missing = plan.chunks.map(\.index).filter { !doneSet.contains($0) }
+        let logNames = (try? FileManager.default.contentsOfDirectory(atPath: folder.logsPath)) ?? []
+        logs = [:]
+        for chunk in missing {
+            let prefix = WorkFolder.name(ofChunk: chunk) + "."
+            let newest = logNames.filter { $0.hasPrefix(prefix) }
+                .max { Self.modified("\(folder.logsPath)/\($0)") < Self.modified("\(folder.logsPath)/\($1)") }
+            if let newest { logs[String(chunk)] = "\(folder.logsPath)/\(newest)" }
+        }
+        slurmJobs = ((try? String(contentsOfFile: folder.slurmPath + "/jobs", encoding: .utf8)) ?? "")
+            .split(separator: "\n").map(String.init)
+    }
+
+    /// The status as lines for people.
+    public var text: String {
+        var lines = ["\(folder): \(done.count)/\(chunks) chunk(s) rendered, \(frames) frames -> \(output)"]
+        for record in done {
+            lines.append("  chunk \(record.index): \(record.frames) frames, \(String(format: "%.1f", Double(record.bytes) / 1e6)) MB, \(String(format: "%.1f", record.seconds)) s on \(record.host)")
+        }
+        if !missing.isEmpty { lines.append("  missing: \(ChunkList.text(missing))") }
+        for chunk in missing {
+            if let log = logs[String(chunk)] { lines.append("  chunk \(chunk): last log \(log)") }
+        }
+        if !slurmJobs.isEmpty { lines.append("  slurm jobs submitted: \(slurmJobs.joined(separator: ", "))") }
+        lines.append(missing.isEmpty ? "  every chunk is rendered: 'vrender chunk join \(folder)' writes the output"
+                                     : "  'vrender concat ... --work-dir \(folder) --resume' renders what is missing")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func modified(_ path: String) -> Int {
+        FileNames.status(path).map { Int($0.st_mtim.tv_sec) * 1_000_000_000 + Int($0.st_mtim.tv_nsec) } ?? 0
+    }
+}

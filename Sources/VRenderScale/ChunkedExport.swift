@@ -1,0 +1,167 @@
+import Foundation
+import Synchronization
+import VRenderCore
+import VRenderExport
+import VRenderMedia
+
+/// `vrender concat --engine local|slurm`: what to run and how.
+public struct ChunkedExportRequest: Sendable {
+    public enum Engine: String, Sendable, CaseIterable {
+        /// Chunk workers as child processes of this one.
+        case local
+        /// A Slurm job array, one task per chunk, and a join job that waits for all of them.
+        case slurm
+    }
+
+    public var options: ExportOptions
+    public var engine: Engine
+    /// nil: twice as many chunks as local workers (slow chunks even out), or 30 s chunks on Slurm.
+    public var sizing: ChunkSizing?
+    /// Local workers at once; nil: one per two processors, at least one.
+    public var workers: Int?
+    /// nil: `<output>.chunks` beside the output.
+    public var workDir: String?
+    public var resume: Bool
+    public var maxTries: Int
+    /// `--slurm-args "…"`: passed to every `sbatch` (partition, account, time limit).
+    public var slurmArguments: [String]
+    /// The vrender executable that workers and jobs run.
+    public var executable: String
+    /// Seconds between looks at Slurm's queue.
+    public var pollSeconds: Double = 1
+
+    public init(options: ExportOptions, engine: Engine, sizing: ChunkSizing? = nil, workers: Int? = nil,
+                workDir: String? = nil, resume: Bool = false, maxTries: Int = 2, slurmArguments: [String] = [],
+                executable: String) {
+        self.options = options
+        self.engine = engine
+        self.sizing = sizing
+        self.workers = workers
+        self.workDir = workDir
+        self.resume = resume
+        self.maxTries = maxTries
+        self.slurmArguments = slurmArguments
+        self.executable = executable
+    }
+
+    var resolvedWorkers: Int { workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 2) }
+
+    var resolvedSizing: ChunkSizing {
+        sizing ?? (engine == .local ? .count(2 * resolvedWorkers) : .seconds(30))
+    }
+}
+
+/// A chunked export: plan (or resume) in the work folder, render the missing chunks with the
+/// engine, join them, remove the work folder. A failed or interrupted run keeps the folder,
+/// whose done-list `--resume` continues from.
+///
+/// `cancel()` may be called from any thread (Ctrl-C): local workers are stopped, Slurm jobs
+/// cancelled (`scancel`), and `run` throws `VRenderError.cancelled`.
+public final class ChunkedExport: Sendable {
+    public let request: ChunkedExportRequest
+    private let report: @Sendable (ChunkedExportEvent) -> Void
+    private let stop = EngineStop()
+    /// The in-process join of the local engine, to stop it too.
+    private let joiner = Mutex<ChunkWorker?>(nil)
+
+    public init(request: ChunkedExportRequest, report: @escaping @Sendable (ChunkedExportEvent) -> Void) {
+        self.request = request
+        self.report = report
+    }
+
+    public func cancel() {
+        stop.stop()
+        joiner.withLock { $0 }?.cancel()
+    }
+
+    /// `vrender chunk plan`: only the plan, in the work folder (nothing is rendered).
+    public func makePlan(onPlan: (ExportPlan) -> Void = { _ in }) throws -> (plan: ChunkPlan, folder: WorkFolder) {
+        let export = try prepare(onPlan: onPlan).export
+        guard export.mode == .transcode else { throw Self.notEncoding(export) }
+        let folder = workFolder
+        return (try planOrResume(export, in: folder), folder)
+    }
+
+    /// The whole export; `onPlan` sees the export's plan first (to show it, as `concat` does).
+    public func run(onPlan: (ExportPlan) -> Void = { _ in }) throws -> ExportSummary {
+        let start = DispatchTime.now()
+        let (exporter, export) = try prepare(onPlan: onPlan)
+        guard export.mode == .transcode else {
+            report(.notice("\(Self.notEncoding(export).reason), so it runs here in one process"))
+            return try exporter.run(export)
+        }
+        let folder = workFolder
+        let plan = try planOrResume(export, in: folder)
+        let done = folder.doneChunks(plan)
+        let missing = plan.chunks.map(\.index).filter { !done.contains($0) }
+        report(.planned(folder: folder.path, chunks: plan.chunks.count, frames: plan.totalFrames,
+                        keyframeInterval: plan.keyframeInterval, done: done.count, resumed: request.resume && !done.isEmpty))
+        var summary: ExportSummary
+        switch request.engine {
+        case .local:
+            try LocalEngine(folder: folder, plan: plan, executable: request.executable, workers: request.resolvedWorkers,
+                            maxTries: request.maxTries, stop: stop, report: report).render(missing)
+            summary = try joinHere(folder, chunks: plan.chunks.count)
+        case .slurm:
+            summary = try SlurmEngine(folder: folder, plan: plan, executable: request.executable, maxTries: request.maxTries,
+                                      extraArguments: request.slurmArguments, pollSeconds: request.pollSeconds,
+                                      stop: stop, report: report).render(missing)
+        }
+        folder.remove()
+        summary.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        summary.mode = "transcode, \(plan.chunks.count) chunk(s), \(request.engine.rawValue)"
+        summary.output = request.options.output
+        summary.notices = export.notices
+        return summary
+    }
+
+    private var workFolder: WorkFolder { WorkFolder(path: request.workDir ?? request.options.output + ".chunks") }
+
+    private func prepare(onPlan: (ExportPlan) -> Void) throws -> (exporter: Exporter, export: ExportPlan) {
+        FFmpegLog.configure(verbose: request.options.verbose)
+        let exporter = Exporter(options: request.options)
+        let export = try VRenderError.attributing(to: request.options.output, as: .runtime) { try exporter.prepare() }
+        onPlan(export)
+        return (exporter, export)
+    }
+
+    private static func notEncoding(_ export: ExportPlan) -> VRenderError {
+        VRenderError.option("--engine", "this export copies the takes' video (\(export.reason)): there is nothing to encode in chunks")
+    }
+
+    /// A new plan in an empty folder, or, with `--resume`, the folder's plan once it is known to
+    /// be this export's, with inputs unchanged.
+    private func planOrResume(_ export: ExportPlan, in folder: WorkFolder) throws -> ChunkPlan {
+        let recipe = try ExportRecipe(options: request.options, inputs: export.takes.map(\.path))
+        if folder.hasPlan {
+            guard request.resume else {
+                throw VRenderError.output(folder.path, "holds a chunk plan already: add --resume to continue it, or remove the folder to start again")
+            }
+            let plan = try folder.loadPlan()
+            guard plan.recipe == recipe else {
+                throw VRenderError.output(folder.path, "its plan is for another export (other inputs or options): run with the same ones, or remove the folder")
+            }
+            try plan.checkInputs(planPath: folder.planPath)
+            try plan.check(export, planPath: folder.planPath)
+            return plan
+        }
+        if request.resume { report(.notice("nothing to resume in \(folder.path): starting a new plan")) }
+        let plan = try ChunkPlan(export: export, recipe: recipe, sizing: request.resolvedSizing)
+        if case .count(let wanted) = request.resolvedSizing, plan.chunks.count < wanted {
+            report(.notice("\(plan.chunks.count) chunk(s), not \(wanted): the export has only \(plan.chunks.count) GOP(s) of \(plan.keyframeInterval) frames"))
+        }
+        try folder.create()
+        try folder.save(plan)
+        return plan
+    }
+
+    /// The local engine's join, in this process.
+    private func joinHere(_ folder: WorkFolder, chunks: Int) throws -> ExportSummary {
+        if stop.isStopped { throw VRenderError.cancelled }
+        report(.joining(chunks: chunks))
+        let worker = ChunkWorker(folder: folder, verbose: request.options.verbose)
+        joiner.withLock { $0 = worker }
+        if stop.isStopped { worker.cancel() }
+        return try worker.join()
+    }
+}

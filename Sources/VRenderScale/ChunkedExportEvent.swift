@@ -1,0 +1,39 @@
+import Foundation
+import VRenderCore
+
+/// What a chunked export tells its user as it goes; `description` is the line to show.
+public enum ChunkedExportEvent: Sendable, CustomStringConvertible {
+    /// The plan is made (or found, with `done` chunks already rendered).
+    case planned(folder: String, chunks: Int, frames: Int, keyframeInterval: Int, done: Int, resumed: Bool)
+    case notice(String)
+    /// The local engine started `chunk` (attempt `attempt`).
+    case started(chunk: Int, attempt: Int)
+    /// Slurm accepted a job array for `chunks` (and a join job waiting for it).
+    case submitted(job: String, chunks: [Int], join: String?)
+    case finished(chunk: Int, seconds: Double, done: Int, total: Int)
+    /// An attempt failed; `retry` says whether another one comes.
+    case failed(chunk: Int, attempt: Int, log: String, retry: Bool)
+    case joining(chunks: Int)
+
+    public var description: String {
+        switch self {
+        case .planned(let folder, let chunks, let frames, let interval, let done, let resumed):
+            let gop = interval == 1 ? "every frame a keyframe" : "a keyframe every \(interval) frames"
+            let resume = resumed ? ", resumed: \(done) already rendered" : ""
+            return "chunks: \(chunks) chunk(s) of \(frames) frames (\(gop)) in \(folder)\(resume)"
+        case .notice(let text):
+            return "chunks: note: \(text)"
+        case .started(let chunk, let attempt):
+            return "chunks: chunk \(chunk) started" + (attempt > 1 ? " (attempt \(attempt))" : "")
+        case .submitted(let job, let chunks, let join):
+            let joinText = join.map { "; join job \($0) waits for it (afterok)" } ?? ""
+            return "chunks: slurm job \(job): array of \(chunks.count) task(s), chunks \(ChunkList.text(chunks))\(joinText)"
+        case .finished(let chunk, let seconds, let done, let total):
+            return "chunks: chunk \(chunk) done in \(String(format: "%.1f", seconds)) s (\(done)/\(total))"
+        case .failed(let chunk, let attempt, let log, let retry):
+            return "chunks: chunk \(chunk) failed (attempt \(attempt)), log \(FileNames.display(log))" + (retry ? "; trying again" : "")
+        case .joining(let chunks):
+            return "chunks: joining \(chunks) chunk(s) (video copied, audio encoded whole)"
+        }
+    }
+}

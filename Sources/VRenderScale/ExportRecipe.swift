@@ -1,0 +1,94 @@
+import Foundation
+import VRenderCore
+import VRenderExport
+import VRenderFilters
+import VRenderMedia
+import VRenderPrompter
+
+/// An export's options as a chunk plan keeps them: everything that shapes the output, with
+/// absolute paths, so that a worker in another process, on another machine, in another
+/// folder, plans exactly the same export (`options()`).
+public struct ExportRecipe: Codable, Sendable, Equatable {
+    /// The take files, folders already read through their takes.json, in output order.
+    public var inputs: [String]
+    public var output: String
+    public var overwrite: Bool
+    public var audioTrack: Int?
+    /// `--filter` as it parses back (`FilterChain.specification`).
+    public var filter: String
+    /// `--codec`: auto, hevc, h264, ffv1, vp9, av1 (copy is never chunked).
+    public var codec: String
+    public var crf: Int?
+    public var preset: String?
+    public var size: [Int]?
+    public var frameRate: Rational?
+    public var gpu: String
+    public var filterThreads: Int
+    public var prompter: Prompter?
+
+    /// `--prompter-overlay`: the script's path (read again by every worker), its settings and box.
+    public struct Prompter: Codable, Sendable, Equatable {
+        public var script: String
+        public var settings: PrompterSettings
+        public var box: [Int]?
+    }
+
+    /// The recipe of `options`, whose inputs are `inputs` (takes folders already resolved).
+    public init(options: ExportOptions, inputs: [String]) throws {
+        self.inputs = inputs.map(Self.absolute)
+        output = Self.absolute(options.output)
+        overwrite = options.overwrite
+        audioTrack = options.audioTrack
+        filter = options.filter.specification
+        switch options.codec {
+        case .auto: codec = "auto"
+        case .encode(let choice): codec = choice.rawValue
+        case .copy: throw VRenderError.option("--engine", "--codec copy copies the takes' video: there is nothing to render in chunks")
+        }
+        crf = options.crf
+        preset = options.preset
+        size = options.size.map { [$0.width, $0.height] }
+        frameRate = options.frameRate
+        gpu = options.gpu.rawValue
+        filterThreads = options.filterThreads
+        prompter = options.prompter.map { request in
+            Prompter(script: Self.absolute(request.script.name), settings: request.settings,
+                     box: request.box.map { [$0.x, $0.y, $0.width, $0.height] })
+        }
+    }
+
+    /// The options a worker exports with (the prompter script is read again).
+    public func options() throws -> ExportOptions {
+        guard let gpu = FilterBackendChoice(rawValue: gpu) else { throw Self.unreadable("gpu '\(gpu)'") }
+        let request: ExportOptions.CodecRequest
+        if codec == "auto" {
+            request = .auto
+        } else if let choice = VideoCodecChoice(rawValue: codec) {
+            request = .encode(choice)
+        } else {
+            throw Self.unreadable("codec '\(codec)'")
+        }
+        var options = ExportOptions(inputs: inputs, output: output, audioTrack: audioTrack,
+                                    filter: try FilterRegistry.chain(filter), codec: request, crf: crf, preset: preset,
+                                    size: size.map { ($0[0], $0[1]) }, frameRate: frameRate, overwrite: overwrite,
+                                    filterThreads: filterThreads, gpu: gpu)
+        if let prompter {
+            let box = prompter.box.map { PixelRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
+            options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: prompter.script),
+                                                      settings: prompter.settings, box: box)
+        }
+        return options
+    }
+
+    /// Every file the export reads: the takes, and the prompter script.
+    public var files: [String] { inputs + (prompter.map { [$0.script] } ?? []) }
+
+    static func absolute(_ path: String) -> String {
+        let base = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: base).standardizedFileURL.path
+    }
+
+    private static func unreadable(_ what: String) -> VRenderError {
+        VRenderError(.input, subject: "chunk plan", reason: "unknown \(what): written by another vrender version?")
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import VRenderCore
+import VRenderExport
+
+/// The Slurm engine: the missing chunks as one job array (`sbatch --array`, one task per
+/// chunk, `vrender chunk render` in each) and a join job that waits for every task
+/// (`--dependency=afterok`, cancelled by Slurm if one fails). This process only submits and
+/// follows: it looks at the jobs with `scontrol` every `pollSeconds`, reports chunks as the
+/// done-list gains them, and submits failed chunks again, with a new join, until `maxTries`.
+///
+/// Every job id submitted is kept in the work folder (`slurm/jobs`), so that a run killed
+/// without a chance to cancel them has them cancelled by the `--resume` that follows.
+struct SlurmEngine {
+    let folder: WorkFolder
+    let plan: ChunkPlan
+    let executable: String
+    let maxTries: Int
+    let extraArguments: [String]
+    let pollSeconds: Double
+    let stop: EngineStop
+    let report: @Sendable (ChunkedExportEvent) -> Void
+    private let client = SlurmClient()
+
+    /// Renders `missing` and joins; returns the join's summary.
+    func render(_ missing: [Int]) throws -> ExportSummary {
+        cancelLeftovers()
+        let scripts = try writeScripts()
+        var tries: [Int: Int] = [:]
+        var pending = missing
+        while true {
+            var array: String?
+            if !pending.isEmpty {
+                array = try submitArray(pending, script: scripts.render)
+                for chunk in pending { tries[chunk, default: 0] += 1 }
+            }
+            let join = try submit(scripts.join, arguments: ["--job-name=vrender-join", "--output=\(folder.logsPath)/join.job%j.log"]
+                                  + (array.map { ["--dependency=afterok:\($0)", "--kill-on-invalid-dep=yes"] } ?? []))
+            report(.submitted(job: array ?? join, chunks: pending, join: array == nil ? nil : join))
+            let failed = try follow(array, chunks: pending, tries: tries)
+            if failed.isEmpty { return try followJoin(join) }
+            client.cancel([join])
+            if let spent = failed.first(where: { tries[$0, default: 0] >= maxTries }) {
+                throw ChunkFailure.error(chunk: spent, tries: tries[spent, default: 0], log: log(of: spent, job: array!))
+            }
+            pending = failed
+        }
+    }
+
+    // MARK: - Submitting
+
+    private func writeScripts() throws -> (render: String, join: String) {
+        let render = folder.slurmPath + "/render.sh", join = folder.slurmPath + "/join.sh"
+        let vrender = Self.quoted(executable), work = Self.quoted(folder.path)
+        try writeScript(render, """
+            # One task of vrender's chunk job array: renders chunk $SLURM_ARRAY_TASK_ID of the plan.
+            exec \(vrender) chunk render \(work) --chunk "$SLURM_ARRAY_TASK_ID" ${SLURM_CPUS_PER_TASK:+--threads "$SLURM_CPUS_PER_TASK"}
+            """)
+        try writeScript(join, """
+            # vrender's join job: every chunk's video copied in order, the audio encoded whole.
+            exec \(vrender) chunk join \(work)
+            """)
+        return (render, join)
+    }
+
+    private func writeScript(_ path: String, _ body: String) throws {
+        let text = "#!/bin/sh\n\(body)\n"
+        try text.utf8CString.dropLast().withUnsafeBytes { try AtomicFile.write($0, to: path) }
+        guard chmod(path, 0o755) == 0 else { throw VRenderError.output(path, "cannot make it executable") }
+    }
+
+    private func submitArray(_ chunks: [Int], script: String) throws -> String {
+        try submit(script, arguments: ["--job-name=vrender-chunk", "--array=\(ChunkList.text(chunks))",
+                                       "--output=\(folder.logsPath)/chunk_%4a.job%A.log"])
+    }
+
+    /// Submits and records the job id in the work folder before anything else can happen.
+    private func submit(_ script: String, arguments: [String]) throws -> String {
+        if stop.isStopped { throw VRenderError.cancelled }
+        let id = try client.submit(script, arguments: arguments + extraArguments)
+        let jobs = (submittedJobs() + [id]).joined(separator: "\n") + "\n"
+        try jobs.utf8CString.dropLast().withUnsafeBytes { try AtomicFile.write($0, to: jobsFile) }
+        return id
+    }
+
+    private var jobsFile: String { folder.slurmPath + "/jobs" }
+
+    private func submittedJobs() -> [String] {
+        ((try? String(contentsOfFile: jobsFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// A run killed before it could cancel its jobs left them queued or running: they are
+    /// cancelled before anything is submitted again (their finished chunks are in the done-list).
+    private func cancelLeftovers() {
+        let leftovers = submittedJobs()
+        guard !leftovers.isEmpty else { return }
+        client.cancel(leftovers)
+        forgetJobs()
+        report(.notice("cancelled the jobs an earlier run left (\(leftovers.joined(separator: ", ")))"))
+    }
+
+    private func forgetJobs() {
+        try? FileManager.default.removeItem(atPath: jobsFile)
+    }
+
+    // MARK: - Following
+
+    /// Follows the array's tasks until every one has finished; returns the chunks that failed.
+    private func follow(_ array: String?, chunks: [Int], tries: [Int: Int]) throws -> [Int] {
+        guard let array else { return [] }
+        var open = Set(chunks)
+        var failed: [Int] = []
+        var unrecorded: [Int: Int] = [:]   // completed, done record not visible yet: looks so far
+        while !open.isEmpty {
+            try checkStopped()
+            let states = try client.states(ofJob: array)
+            for chunk in open.sorted() {
+                let state = states?.first { $0.task == chunk }
+                guard states == nil || state?.isFinished == true else { continue }
+                if let record = folder.record(of: chunk, plan: plan) {
+                    open.remove(chunk)
+                    let done = folder.doneChunks(plan).count
+                    report(.finished(chunk: chunk, seconds: record.seconds, done: done, total: plan.chunks.count))
+                } else if state?.succeeded == true && unrecorded[chunk, default: 0] < 30 {
+                    unrecorded[chunk, default: 0] += 1   // a shared file system may show it late
+                } else {
+                    open.remove(chunk)
+                    failed.append(chunk)
+                    report(.failed(chunk: chunk, attempt: tries[chunk, default: 1], log: log(of: chunk, job: array),
+                                   retry: tries[chunk, default: 1] < maxTries))
+                }
+            }
+            if !open.isEmpty { stop.sleep(seconds: pollSeconds) }
+        }
+        return failed.sorted()
+    }
+
+    /// Waits for the join job; its summary is in the work folder when it succeeded.
+    private func followJoin(_ join: String) throws -> ExportSummary {
+        report(.joining(chunks: plan.chunks.count))
+        while true {
+            try checkStopped()
+            let state = try client.states(ofJob: join)?.first
+            if state == nil || state?.isFinished == true {
+                let log = "\(folder.logsPath)/join.job\(join).log"
+                guard state?.succeeded != false, let data = FileManager.default.contents(atPath: folder.joinedPath),
+                      let summary = try? JSONDecoder().decode(ExportSummary.self, from: data) else {
+                    throw VRenderError(.runtime, subject: "join job \(join)", reason: "ended \(state?.state ?? "without a trace") without the output; its log is \(log)")
+                }
+                return summary
+            }
+            stop.sleep(seconds: pollSeconds)
+        }
+    }
+
+    /// Ctrl-C: every job this engine submitted is cancelled; the done-list stays for --resume.
+    private func checkStopped() throws {
+        guard stop.isStopped else { return }
+        client.cancel(submittedJobs())
+        forgetJobs()
+        throw VRenderError.cancelled
+    }
+
+    private func log(of chunk: Int, job: String) -> String {
+        "\(folder.logsPath)/\(WorkFolder.name(ofChunk: chunk)).job\(job).log"
+    }
+
+    /// A path as one shell word.
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

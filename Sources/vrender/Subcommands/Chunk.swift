@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import VRenderCore
+import VRenderExport
+import VRenderScale
+
+extension VRender {
+    /// `vrender chunk`: the steps of a chunked export, as its jobs run them; usable by hand.
+    struct Chunk: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The steps of a chunked export (what 'concat --engine' runs): plan, render, join, status.",
+            discussion: """
+                A work folder holds plan.json, the rendered chunks, a done-list and the logs; on a \
+                cluster it must be on a file system every node mounts at the same path. 'concat \
+                --engine local|slurm' runs these steps for you (README "Scale-out").
+                """,
+            subcommands: [Plan.self, Render.self, Join.self, Status.self])
+
+        struct Plan: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Plan a chunked export into a work folder (nothing is rendered).")
+
+            @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The export's output file.", valueName: "file"))
+            var output: String
+
+            @Option(name: .customLong("work-dir"), help: ArgumentHelp("Where the plan goes (default: <output>.chunks).", valueName: "dir"))
+            var workDir: String?
+
+            @Option(parsing: .unconditional, help: ArgumentHelp("Cut the export into N chunks (whole GOPs).", valueName: "N"))
+            var chunks: Int?
+
+            @Option(name: .customLong("chunk-seconds"), parsing: .unconditional,
+                    help: ArgumentHelp("Cut it into chunks of about S seconds instead (default 30).", valueName: "S"))
+            var chunkSeconds: Double?
+
+            @OptionGroup var export: ExportArguments
+
+            @Flag(help: "Replace the output file if it exists (when the join writes it).")
+            var overwrite = false
+
+            @OptionGroup var backend: GPUOptions
+
+            func validate() throws {
+                try ExportArguments.validate(output: output)
+                if chunks != nil && chunkSeconds != nil { throw ValidationError("give --chunks or --chunk-seconds, not both") }
+                if let chunks, chunks < 1 { throw ValidationError("--chunks must be 1 or more, got \(chunks)") }
+                if let chunkSeconds, !(chunkSeconds > 0 && chunkSeconds.isFinite) {
+                    throw ValidationError("--chunk-seconds must be a positive number of seconds, got \(chunkSeconds)")
+                }
+            }
+
+            func run() throws {
+                var options = try export.options(gpu: backend.gpu)
+                options.output = output
+                options.overwrite = overwrite
+                let sizing: ChunkSizing = chunks.map { .count($0) } ?? .seconds(chunkSeconds ?? 30)
+                let request = ChunkedExportRequest(options: options, engine: .local, sizing: sizing, workDir: workDir,
+                                                   executable: EngineArguments.executable)
+                let made = try ChunkedExport(request: request) { Warnings.print($0.description) }.makePlan()
+                print("\(made.folder.planPath): \(made.plan.chunks.count) chunk(s), \(made.plan.totalFrames) frames, a keyframe every \(made.plan.keyframeInterval) frame(s)")
+            }
+        }
+
+        struct Render: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Render one chunk of a plan into its work folder and add it to the done-list.")
+
+            @Argument(help: ArgumentHelp("The work folder (with plan.json).", valueName: "dir"))
+            var directory: String
+
+            @Option(parsing: .unconditional, help: ArgumentHelp("The chunk to render (0-based).", valueName: "K"))
+            var chunk: Int
+
+            @Option(parsing: .unconditional, help: ArgumentHelp("Processors the codecs may use (default: the machine's; Slurm jobs pass SLURM_CPUS_PER_TASK).", valueName: "N"))
+            var threads: Int?
+
+            @OptionGroup var reporting: ProgressOptions
+
+            func validate() throws {
+                if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more, got \(threads)") }
+            }
+
+            func run() throws {
+                let printer = ProgressPrinter(style: reporting.resolvedStyle)
+                let worker = ChunkWorker(folder: WorkFolder(path: directory), processors: threads, verbose: reporting.verbose) {
+                    printer.report($0)
+                }
+                let interruptSources = InterruptHandling.install { worker.cancel() }
+                defer { withExtendedLifetime(interruptSources) {} }
+                defer { printer.finish() }
+                let record = try worker.render(chunk: chunk)
+                printer.finish()
+                if reporting.json { return try JSONOutput.print(record) }
+                print("chunk \(record.index): \(record.frames) frames, \(String(format: "%.1f MB", Double(record.bytes) / 1e6)) in \(String(format: "%.2f", record.seconds)) s on \(record.host)")
+            }
+        }
+
+        struct Join: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Join every rendered chunk of a plan into its output (video copied, audio encoded whole).")
+
+            @Argument(help: ArgumentHelp("The work folder (with plan.json).", valueName: "dir"))
+            var directory: String
+
+            @OptionGroup var reporting: ProgressOptions
+
+            func run() throws {
+                let printer = ProgressPrinter(style: reporting.resolvedStyle)
+                let worker = ChunkWorker(folder: WorkFolder(path: directory), verbose: reporting.verbose) { printer.report($0) }
+                let interruptSources = InterruptHandling.install { worker.cancel() }
+                defer { withExtendedLifetime(interruptSources) {} }
+                defer { printer.finish() }
+                let summary = try worker.join()
+                printer.finish()
+                if reporting.json { return try JSONOutput.print(summary) }
+                print(FileNames.display(Concat.finalLine(summary)))
+            }
+        }
+
+        struct Status: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Show which chunks of a plan are rendered, which are missing, and their logs.")
+
+            @Argument(help: ArgumentHelp("The work folder (with plan.json).", valueName: "dir"))
+            var directory: String
+
+            @Flag(help: "Print the status as JSON.")
+            var json = false
+
+            func run() throws {
+                let status = try ChunkStatus(folder: WorkFolder(path: directory))
+                if json { return try JSONOutput.print(status) }
+                print(FileNames.display(status.text))
+            }
+        }
+    }
+}
