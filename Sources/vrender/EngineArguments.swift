@@ -32,7 +32,7 @@ struct EngineArguments: ParsableArguments {
             help: ArgumentHelp("Attempts per chunk before the export fails (default 2).", valueName: "N"))
     var maxTries = 2
 
-    @Option(name: .customLong("slurm-args"),
+    @Option(name: .customLong("slurm-args"), parsing: .unconditional,
             help: ArgumentHelp("Arguments for every sbatch, e.g. \"--partition=render --account=video --time=30:00\".", valueName: "args"))
     var slurmArgs: String?
 

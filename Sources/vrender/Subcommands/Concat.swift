@@ -69,11 +69,11 @@ extension VRender {
             try printSummary(summary)
         }
 
-        /// `--engine local|slurm`: the chunked export, its steps one line each on stderr.
+        /// `--engine local|slurm`: the chunked export, its steps one line each on stderr (as the
+        /// plan's lines, whatever --progress says: a few lines per chunk, not a bar).
         private func runChunked(_ request: ChunkedExportRequest) throws {
-            let quiet = reporting.resolvedStyle == .none
             let export = ChunkedExport(request: request) { event in
-                if !quiet { FileHandle.standardError.write(Data((FileNames.display(event.description) + "\n").utf8)) }
+                FileHandle.standardError.write(Data((FileNames.display(event.description) + "\n").utf8))
             }
             let interruptSources = InterruptHandling.install { export.cancel() }
             defer { withExtendedLifetime(interruptSources) {} }
