@@ -86,6 +86,15 @@ public final class Demuxer {
         return true
     }
 
+    /// Moves reading to the keyframe of stream `index` at or before `seconds` (in the file's
+    /// own clock), as the container's index places it (`av_seek_frame`, backward). Returns
+    /// false when the container cannot seek; where reading then stands is undefined. The
+    /// caller checks where it landed: some containers land late.
+    public func seek(stream index: Int, toSeconds seconds: Double) -> Bool {
+        let timestamp = Int64((seconds / timeBase(ofStream: index).doubleValue).rounded(.down))
+        return av_seek_frame(context, Int32(index), timestamp, AVSEEK_FLAG_BACKWARD) >= 0
+    }
+
     /// True when reading stopped at damaged data rather than at the end of the file.
     public private(set) var hitReadError = false
 

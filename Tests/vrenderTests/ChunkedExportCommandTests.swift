@@ -47,6 +47,24 @@ import VRenderTestSupport
         }
     }
 
+    /// Chunks that start inside a long take read it from the keyframe before them (not from
+    /// its start): B-frames and an open-GOP HEVC take give the same pictures as one pass.
+    @Test func chunksInsideLongTakesStartAtKeyframes() throws {
+        let h264 = directory + "/bframes.mp4", hevc = directory + "/opengop.mkv"
+        for (file, codec) in [(h264, ["libx264", "-g", "30", "-bf", "3"]), (hevc, ["libx265", "-x265-params", "log-level=error:keyint=40"])] {
+            let made = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
+                                                          "-t", "6", "-c:v"] + codec + [file])
+            #expect(made.status == 0, "\(made.standardError)")
+        }
+        let whole = directory + "/whole.mkv", chunked = directory + "/chunked.mkv"
+        #expect(concat([h264, hevc, "--codec", "ffv1", "-o", whole, "--progress", "none"]).status == 0)
+        let run = concat([h264, hevc, "--codec", "ffv1", "-o", chunked, "--engine", "local", "--chunks", "5"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let expected = decoded(whole).video
+        #expect(expected.count == 360)
+        #expect(decoded(chunked).video == expected)
+    }
+
     @Test("lossy: every frame, continuous timestamps, a keyframe at every chunk, audio as long as the video")
     func lossyChunksAreWhole() throws {
         let output = directory + "/lossy.mov"

@@ -28,7 +28,9 @@ struct ReaderStage {
         }
         for (index, take) in plan.takes.enumerated() where fillsFrames(take: index) {
             timer?.begin()
-            let demuxer = try openDemuxer(take.path)
+            // A chunk starts a take that began before it at a keyframe near its first frame.
+            let (demuxer, firstPacket) = video == nil ? (try openDemuxer(take.path), nil)
+                : try TakeSeek.open(take, takeIndex: index, plan: plan, firstFrame: frames.lowerBound, packets: packets)
             let videoDecoder = plan.mode == .transcode && video != nil
                 ? try Decoder(demuxer: demuxer, streamIndex: take.video.index, threads: videoDecoderThreads) : nil
             timer?.otherDone()
@@ -41,6 +43,7 @@ struct ReaderStage {
                 if let source { routes[source.index] = queue }
                 guard queue.push(.takeStart(index: index, decoder: decoder.map(OwnershipTransfer.init))) else { return }
             }
+            if let firstPacket, let video, !video.push(.packet(firstPacket)) { return }
             while true {
                 let packet = try packets.obtain()
                 guard timer.timedRead(demuxer, into: packet, video: take.video.index) else {

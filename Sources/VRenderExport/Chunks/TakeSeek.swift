@@ -1,0 +1,51 @@
+import VRenderCore
+import VRenderMedia
+
+/// Where a chunk starts reading a take that began before the chunk: at the keyframe before the
+/// chunk's first frame instead of at the take's start, so that the chunks of one long take do
+/// not each decode it from the beginning.
+///
+/// The pictures are the same as a read from the start: decoding from a keyframe gives every
+/// frame from that keyframe on, and the frame that fills the chunk's first output frame is
+/// never earlier than the keyframe, because the keyframe's own output frame is checked to be
+/// no later than the chunk's first. A container that lands late, or cannot seek, is read from
+/// the start after all (opened again).
+enum TakeSeek {
+    /// Opens `take` (index `takeIndex` of `plan`) for a run that writes from output frame
+    /// `firstFrame` on. Returns the demuxer and, when it seeked, the first video packet read
+    /// (a keyframe), which the caller must hand on before reading more.
+    static func open(_ take: MediaInfo, takeIndex: Int, plan: ExportPlan, firstFrame: Int,
+                     packets: ObjectPool<Packet>) throws -> (demuxer: Demuxer, firstPacket: Packet?) {
+        let demuxer = try openDemuxer(take.path)
+        let slot = firstFrame - plan.timeline.takes[takeIndex].firstSlot
+        guard slot > 0 else { return (demuxer, nil) }
+        let video = take.video
+        // Back off one second, then ten, when the container lands after the frame wanted.
+        for backoff in [0.0, 1.0, 10.0] {
+            let target = video.startTime + Double(slot) / plan.frameRate.doubleValue - backoff
+            if target <= video.startTime { break }
+            guard demuxer.seek(stream: video.index, toSeconds: target) else { break }
+            let packet = try packets.obtain()
+            guard let landed = firstVideoPacket(demuxer, into: packet, stream: video.index) else {
+                packets.recycle(packet)
+                break
+            }
+            let seconds = Double(landed) * video.timeBase.doubleValue - video.startTime
+            if packet.isKeyframe && plan.timeline.slot(forSecondsIntoTake: seconds) <= slot {
+                return (demuxer, packet)
+            }
+            packet.unref()
+            packets.recycle(packet)
+        }
+        return (try openDemuxer(take.path), nil)
+    }
+
+    /// Reads up to the first packet of stream `index`; its timestamp (pts, else dts), or nil
+    /// at the end of the file or when it has none.
+    private static func firstVideoPacket(_ demuxer: Demuxer, into packet: Packet, stream index: Int) -> Int64? {
+        while demuxer.read(into: packet) {
+            if packet.streamIndex == index { return packet.pts ?? packet.dts }
+        }
+        return nil
+    }
+}
