@@ -87,7 +87,7 @@ public final class ChunkedExport: Sendable {
         let start = DispatchTime.now()
         let (exporter, export) = try prepare(onPlan: onPlan)
         guard export.mode == .transcode else {
-            report(.notice("\(Self.notEncoding(export).reason), so it runs here in one process"))
+            report(.notice("this export copies the takes' video (\(export.reason)): nothing to encode, so it runs here in one process"))
             return try exporter.run(export)
         }
         let folder = workFolder
@@ -126,7 +126,7 @@ public final class ChunkedExport: Sendable {
     }
 
     private static func notEncoding(_ export: ExportPlan) -> VRenderError {
-        VRenderError.option("--engine", "this export copies the takes' video (\(export.reason)): there is nothing to encode in chunks")
+        VRenderError.output(export.output, "this export copies the takes' video (\(export.reason)): there is nothing to encode in chunks (--codec h264 or a filter re-encodes)")
     }
 
     /// A new plan in an empty folder, or, with `--resume`, the folder's plan once it is known to

@@ -20,7 +20,7 @@ public enum ChunkedExportEvent: Sendable, CustomStringConvertible {
         case .planned(let folder, let chunks, let frames, let interval, let done, let resumed):
             let gop = interval == 1 ? "every frame a keyframe" : "a keyframe every \(interval) frames"
             let resume = resumed ? ", resumed: \(done) already rendered" : ""
-            return "chunks: \(chunks) chunk(s) of \(frames) frames (\(gop)) in \(folder)\(resume)"
+            return "chunks: \(frames) frames in \(chunks) chunk(s) (\(gop)), work folder \(folder)\(resume)"
         case .notice(let text):
             return "chunks: note: \(text)"
         case .started(let chunk, let attempt):
