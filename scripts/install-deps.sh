@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
 # Installs the Debian packages vrender needs to build, test and run, when any is missing.
 # Idempotent: does nothing (and needs no network) when everything is already there.
-# Uses sudo when not root.   usage: scripts/install-deps.sh
+# Uses sudo when not root.   usage: scripts/install-deps.sh [--slurm]
+#
+# --slurm (or CI=true in the environment) adds Slurm and munge, which only the scale-out tests
+# need (scripts/slurm-cluster.sh runs a private single-node cluster with them); a newcomer's
+# `make demo` / `make test` does not pull in a batch scheduler.
 set -euo pipefail
+
+with_slurm=false
+[ "${CI:-}" = true ] && with_slurm=true
+for arg in "$@"; do
+  case $arg in
+    --slurm) with_slurm=true ;;
+    *) echo "install-deps: unknown option $arg (usage: install-deps.sh [--slurm])" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   pkg-config
@@ -13,6 +26,8 @@ packages=(
   ffmpeg
   libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers
 )
+# Nothing starts on install without systemd; scripts/slurm-cluster.sh starts its own daemons.
+$with_slurm && packages+=(slurmctld slurmd slurm-client munge)
 
 missing=()
 for p in "${packages[@]}"; do
