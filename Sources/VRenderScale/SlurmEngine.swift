@@ -114,8 +114,9 @@ struct SlurmEngine {
             try checkStopped()
             let states = try client.states(ofJob: array)
             for chunk in open.sorted() {
+                // A task Slurm no longer lists (gone long ago, or cancelled while pending) is over.
                 let state = states?.first { $0.task == chunk }
-                guard states == nil || state?.isFinished == true else { continue }
+                guard state?.isFinished ?? true else { continue }
                 if let record = folder.record(of: chunk, plan: plan) {
                     open.remove(chunk)
                     let done = folder.doneChunks(plan).count

@@ -3,7 +3,8 @@ import VRenderMedia
 
 /// Where a chunk starts reading a take that began before the chunk: at the keyframe before the
 /// chunk's first frame instead of at the take's start, so that the chunks of one long take do
-/// not each decode it from the beginning.
+/// not each decode it from the beginning; and where it stops reading one that goes on after
+/// the chunk (`End`).
 ///
 /// The pictures are the same as a read from the start: decoding from a keyframe gives every
 /// frame from that keyframe on, and the frame that fills the chunk's first output frame is
@@ -47,5 +48,37 @@ enum TakeSeek {
             if packet.streamIndex == index { return packet.pts ?? packet.dts }
         }
         return nil
+    }
+
+    /// Where a chunk stops reading a take that goes on after the chunk's last frame. Packets
+    /// come in decoding order and no frame shows before it is decoded (pts ≥ dts), so once a
+    /// video packet decodes at or after the chunk's end, every frame the chunk needs, and every
+    /// frame they refer to, has been read. The frame filling the chunk's last output frame
+    /// then fills it to the end of the chunk, as it would in a full read. A packet without a
+    /// decoding time (Matroska) counts by its presentation time, a second (and 32 frames)
+    /// later, past any reordering.
+    struct End {
+        private let video: VideoStreamInfo
+        private let endSlot: Int
+        private let plan: ExportPlan
+
+        /// nil when the take ends within the chunk (read it all).
+        init?(_ take: MediaInfo, takeIndex: Int, plan: ExportPlan, frames: Range<Int>) {
+            let span = plan.timeline.takes[takeIndex]
+            guard frames.upperBound < span.firstSlot + span.slotCount else { return nil }
+            video = take.video
+            endSlot = frames.upperBound - span.firstSlot
+            self.plan = plan
+        }
+
+        func isPast(_ packet: Packet) -> Bool {
+            guard packet.streamIndex == video.index else { return false }
+            let slotOf = { (ticks: Int64) in
+                plan.timeline.slot(forSecondsIntoTake: Double(ticks) * video.timeBase.doubleValue - video.startTime)
+            }
+            if let dts = packet.dts { return slotOf(dts) >= endSlot }
+            guard let pts = packet.pts else { return false }
+            return slotOf(pts) >= endSlot + max(32, Int(plan.frameRate.doubleValue.rounded(.up)))
+        }
     }
 }

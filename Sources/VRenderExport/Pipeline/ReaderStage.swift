@@ -44,9 +44,12 @@ struct ReaderStage {
                 guard queue.push(.takeStart(index: index, decoder: decoder.map(OwnershipTransfer.init))) else { return }
             }
             if let firstPacket, let video, !video.push(.packet(firstPacket)) { return }
+            let end = TakeSeek.End(take, takeIndex: index, plan: plan, frames: frames)
             while true {
                 let packet = try packets.obtain()
-                guard timer.timedRead(demuxer, into: packet, video: take.video.index) else {
+                guard timer.timedRead(demuxer, into: packet, video: take.video.index),
+                      end?.isPast(packet) != true else {
+                    packet.unref()
                     packets.recycle(packet)
                     break
                 }
