@@ -49,6 +49,12 @@ golden-update: deps test-media
 test-vivid: release
 	VRENDER=$(BIN_RELEASE) scripts/vivid-tests.sh --install
 
+# The Slurm engine against a real single-node cluster started under a temporary folder (CI runs
+# this too); installs slurmctld, slurmd and munge when missing.
+.PHONY: test-slurm
+test-slurm: release
+	VRENDER=$(BIN_RELEASE) scripts/slurm-tests.sh --install
+
 # Exports of the kinds of input users bring, judged by ffprobe/ffmpeg (CI runs this too).
 test-trial: release
 	scripts/trial-acceptance.sh

@@ -57,5 +57,7 @@ echo "join of 8 chunks, $((bytes / 1000000)) MB of video:"
 wall "  cp of the chunk files" cp "$work"/w/chunks/*.mov "$work/"; echo; copy=$last
 wall "  ffmpeg concat -c copy (video)" ffmpeg -v error -f concat -safe 0 -i "$work/list.txt" -c copy "$work/ff.mov"
 echo; ffcopy=$last
+wall "  vrender concat --codec copy (video)" "$vrender" concat "$work"/w/chunks/*.mov --codec copy -o "$work/vr.mov" --progress none
+echo
 wall "  vrender chunk join (+ audio)" "$vrender" chunk join "$work/w" --progress none
 awk "BEGIN { printf \"   %.2fx ffmpeg stream copy, %.2fx cp\\n\", $last / $ffcopy, $last / $copy }"

@@ -22,8 +22,8 @@ struct SlurmEngine {
     private let client = SlurmClient()
 
     /// Renders `missing` and joins; returns the join's summary.
+    /// `cancelLeftovers()` first.
     func render(_ missing: [Int]) throws -> ExportSummary {
-        cancelLeftovers()
         let scripts = try writeScripts()
         var tries: [Int: Int] = [:]
         var pending = missing
@@ -90,7 +90,7 @@ struct SlurmEngine {
 
     /// A run killed before it could cancel its jobs left them queued or running: they are
     /// cancelled before anything is submitted again (their finished chunks are in the done-list).
-    private func cancelLeftovers() {
+    func cancelLeftovers() {
         let leftovers = submittedJobs()
         guard !leftovers.isEmpty else { return }
         client.cancel(leftovers)

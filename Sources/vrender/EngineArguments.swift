@@ -18,7 +18,7 @@ struct EngineArguments: ParsableArguments {
             help: ArgumentHelp("Cut the export into chunks of about S seconds (whole GOPs) instead.", valueName: "S"))
     var chunkSeconds: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Local engine: chunks rendered at once (default: one per two processors).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Local engine: chunks rendered at once (default: one per two processors, at least two).", valueName: "N"))
     var workers: Int?
 
     @Option(name: .customLong("work-dir"),
