@@ -37,7 +37,7 @@ public struct ChunkStatus: Sendable, Codable {
     }
 
     /// The status as lines for people.
-    public var text: String {
+    public var lines: [String] {
         var lines = ["\(folder): \(done.count)/\(chunks) chunk(s) rendered, \(frames) frames -> \(output)"]
         for record in done {
             lines.append("  chunk \(record.index): \(record.frames) frames, \(String(format: "%.1f", Double(record.bytes) / 1e6)) MB, \(String(format: "%.1f", record.seconds)) s on \(record.host)")
@@ -49,7 +49,7 @@ public struct ChunkStatus: Sendable, Codable {
         if !slurmJobs.isEmpty { lines.append("  slurm jobs submitted: \(slurmJobs.joined(separator: ", "))") }
         lines.append(missing.isEmpty ? "  every chunk is rendered: 'vrender chunk join \(folder)' writes the output"
                                      : "  'vrender concat ... --work-dir \(folder) --resume' renders what is missing")
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     private static func modified(_ path: String) -> Int {

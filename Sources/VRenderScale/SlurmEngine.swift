@@ -27,6 +27,7 @@ struct SlurmEngine {
         let scripts = try writeScripts()
         var tries: [Int: Int] = [:]
         var pending = missing
+        var done = plan.chunks.count - missing.count
         while true {
             var array: String?
             if !pending.isEmpty {
@@ -36,7 +37,7 @@ struct SlurmEngine {
             let join = try submit(scripts.join, arguments: ["--job-name=vrender-join", "--output=\(folder.logsPath)/join.job%j.log"]
                                   + (array.map { ["--dependency=afterok:\($0)", "--kill-on-invalid-dep=yes"] } ?? []))
             report(.submitted(job: array ?? join, chunks: pending, join: array == nil ? nil : join))
-            let failed = try follow(array, chunks: pending, tries: tries)
+            let failed = try follow(array, chunks: pending, tries: tries, done: &done)
             if failed.isEmpty { return try followJoin(join) }
             client.cancel([join])
             if let spent = failed.first(where: { tries[$0, default: 0] >= maxTries }) {
@@ -105,7 +106,8 @@ struct SlurmEngine {
     // MARK: - Following
 
     /// Follows the array's tasks until every one has finished; returns the chunks that failed.
-    private func follow(_ array: String?, chunks: [Int], tries: [Int: Int]) throws -> [Int] {
+    /// `done` counts the chunks in the done-list, for the progress lines.
+    private func follow(_ array: String?, chunks: [Int], tries: [Int: Int], done: inout Int) throws -> [Int] {
         guard let array else { return [] }
         var open = Set(chunks)
         var failed: [Int] = []
@@ -119,7 +121,7 @@ struct SlurmEngine {
                 guard state?.isFinished ?? true else { continue }
                 if let record = folder.record(of: chunk, plan: plan) {
                     open.remove(chunk)
-                    let done = folder.doneChunks(plan).count
+                    done += 1
                     report(.finished(chunk: chunk, seconds: record.seconds, done: done, total: plan.chunks.count))
                 } else if state?.succeeded == true && unrecorded[chunk, default: 0] < 30 {
                     unrecorded[chunk, default: 0] += 1   // a shared file system may show it late

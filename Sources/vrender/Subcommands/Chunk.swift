@@ -130,7 +130,7 @@ extension VRender {
             func run() throws {
                 let status = try ChunkStatus(folder: WorkFolder(path: directory))
                 if json { return try JSONOutput.print(status) }
-                print(FileNames.display(status.text))
+                status.lines.map(FileNames.display).forEach { print($0) }
             }
         }
     }
