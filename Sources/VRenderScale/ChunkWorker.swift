@@ -50,7 +50,8 @@ public final class ChunkWorker: Sendable {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         let record = ChunkRecord(index: index, frames: summary.frames, bytes: Int64(summary.bytes), seconds: seconds,
-                                 host: ProcessInfo.processInfo.hostName, encoder: summary.videoCodec)
+                                 host: ProcessInfo.processInfo.hostName, encoder: summary.videoCodec,
+                                 damagedFrames: summary.damagedFrames, warnings: summary.warnings)
         try folder.markDone(record)
         return record
     }

@@ -109,6 +109,7 @@ public final class ChunkedExport: Sendable {
         case .slurm:
             summary = try slurm!.render(missing)
         }
+        summary.addDamage(of: plan.chunks.compactMap { folder.record(of: $0.index, plan: plan) })
         folder.remove()
         summary.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         summary.mode = "transcode, \(plan.chunks.count) chunk(s), \(request.engine.rawValue)"
@@ -170,5 +171,16 @@ public final class ChunkedExport: Sendable {
         joiner.withLock { $0 = worker }
         if stop.isStopped { worker.cancel() }
         return try worker.join()
+    }
+}
+
+extension ExportSummary {
+    /// The chunks' damage added to the join's (which saw only the audio): counts summed per
+    /// take, each warning once (a damaged take can span chunks).
+    mutating func addDamage(of records: [ChunkRecord]) {
+        for record in records {
+            damagedFrames.merge(record.damagedFrames, uniquingKeysWith: +)
+            warnings += record.warnings.filter { !warnings.contains($0) }
+        }
     }
 }

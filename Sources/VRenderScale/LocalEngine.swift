@@ -45,6 +45,8 @@ struct LocalEngine {
                     report(.finished(chunk: attempt.chunk, seconds: record.seconds, done: done, total: plan.chunks.count))
                     continue
                 }
+                // A worker interrupted (SIGINT or SIGTERM from outside) interrupts the export.
+                if exit.status == 130 { stop.stop() }
                 if stop.isStopped { continue }
                 let log = folder.log(chunk: attempt.chunk, attempt: attempt.number)
                 let retry = attempt.number < maxTries

@@ -108,6 +108,10 @@ public struct ChunkRecord: Codable, Sendable, Equatable {
     public var host: String
     /// The encoder that wrote it ("libx264"), for the join's summary.
     public var encoder: String
+    /// Damage met while rendering it (packets or frames skipped per take, warnings), for the
+    /// export's summary: a chunk's log is not where anyone looks when it succeeded.
+    public var damagedFrames: [String: Int]
+    public var warnings: [String]
 }
 
 /// Chunk numbers as people read them: "0-3,5,9-10".

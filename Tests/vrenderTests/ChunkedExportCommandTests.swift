@@ -132,6 +132,44 @@ import VRenderTestSupport
         #expect(render.status == 1 && render.standardError.contains("changed since"), "\(render.standardError)")
     }
 
+    /// Ctrl-C stops the workers (none outlives vrender, no partial chunk stays), exits 130 and
+    /// keeps the work folder, which --resume then finishes.
+    @Test func ctrlCStopsTheWorkersAndKeepsTheFolder() throws {
+        let take = directory + "/long.mp4", output = directory + "/out.mkv", work = directory + "/work"
+        let made = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30",
+                                                      "-t", "8", "-c:v", "libx264", take])
+        #expect(made.status == 0, "\(made.standardError)")
+        let arguments = ["concat", take, "--codec", "ffv1", "-o", output, "--engine", "local", "--work-dir", work,
+                         "--chunks", "24", "--workers", "1"]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLineTests.binary)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Waits for a condition (a chunk in the done-list), not for a time.
+        var done: [String] = []
+        for _ in 0..<6000 where process.isRunning && done.isEmpty {
+            done = (try? FileManager.default.contentsOfDirectory(atPath: work + "/done")) ?? []
+            usleep(10_000)
+        }
+        #expect(!done.isEmpty && process.isRunning, "the export should be between chunks")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(FileManager.default.fileExists(atPath: work + "/plan.json"))
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: work + "/chunks")) ?? []
+        #expect(!leftovers.contains { $0.hasSuffix(".vrender-partial") }, "\(leftovers)")
+        let workers = try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { name in
+            guard Int(name) != nil, let data = FileManager.default.contents(atPath: "/proc/\(name)/cmdline") else { return false }
+            return String(decoding: data, as: UTF8.self).contains(work)
+        }
+        #expect(workers.isEmpty, "no chunk worker outlives vrender")
+        let resumed = vrender(arguments + ["--resume"])
+        #expect(resumed.status == 0, "\(resumed.standardError)")
+        #expect(ProgramRun.decodedFrames(output) == 240)
+    }
+
     @Test(arguments: [
         (["--chunks", "3"], "need --engine"),
         (["--engine", "local", "--chunks", "2", "--chunk-seconds", "3"], "not both"),
