@@ -86,28 +86,23 @@ public final class ChunkedExport: Sendable {
     /// The whole export; `onPlan` sees the export's plan first (to show it, as `concat` does).
     public func run(onPlan: (ExportPlan) -> Void = { _ in }) throws -> ExportSummary {
         let start = DispatchTime.now()
+        if request.engine == .slurm { try SlurmClient().checkAvailable() }
         let (exporter, export) = try prepare(onPlan: onPlan)
         guard export.mode == .transcode else {
             report(.notice("this export copies the takes' video (\(export.reason)): nothing to encode, so it runs here in one process"))
             return try exporter.run(export)
         }
         let folder = workFolder
+        let hadPlan = folder.hasPlan
         let plan = try planOrResume(export, in: folder)
-        let slurm = request.engine == .slurm ? slurmEngine(folder: folder, plan: plan) : nil
-        // Jobs a killed run left go first: a chunk they finish after this is rendered again.
-        slurm?.cancelLeftovers()
-        let done = folder.doneChunks(plan)
-        let missing = plan.chunks.map(\.index).filter { !done.contains($0) }
-        report(.planned(folder: folder.path, chunks: plan.chunks.count, frames: plan.totalFrames,
-                        keyframeInterval: plan.keyframeInterval, done: done.count, resumed: request.resume && !done.isEmpty))
         var summary: ExportSummary
-        switch request.engine {
-        case .local:
-            try LocalEngine(folder: folder, plan: plan, executable: request.executable, workers: request.resolvedWorkers,
-                            maxTries: request.maxTries, stop: stop, report: report).render(missing)
-            summary = try joinHere(folder, chunks: plan.chunks.count)
-        case .slurm:
-            summary = try slurm!.render(missing)
+        do {
+            summary = try render(plan, in: folder)
+        } catch {
+            // A first run that failed before any chunk was tried (sbatch refused the job, say)
+            // leaves nothing to resume: no folder that would ask for --resume next time.
+            if !hadPlan && !folder.hasStartedWork(plan) { folder.remove() }
+            throw error
         }
         summary.addDamage(of: plan.chunks.compactMap { folder.record(of: $0.index, plan: plan) })
         folder.remove()
@@ -116,6 +111,23 @@ public final class ChunkedExport: Sendable {
         summary.output = request.options.output
         summary.notices = export.notices
         return summary
+    }
+
+    /// The missing chunks rendered by the engine, then joined; the join's summary.
+    private func render(_ plan: ChunkPlan, in folder: WorkFolder) throws -> ExportSummary {
+        let slurm = request.engine == .slurm ? slurmEngine(folder: folder, plan: plan) : nil
+        // Jobs a killed run left go first: a chunk they finish after this is rendered again.
+        slurm?.cancelLeftovers()
+        let done = folder.doneChunks(plan)
+        let missing = plan.chunks.map(\.index).filter { !done.contains($0) }
+        report(.planned(folder: folder.path, chunks: plan.chunks.count, frames: plan.totalFrames,
+                        keyframeInterval: plan.keyframeInterval, done: done.count, resumed: request.resume && !done.isEmpty))
+        guard let slurm else {
+            try LocalEngine(folder: folder, plan: plan, executable: request.executable, workers: request.resolvedWorkers,
+                            maxTries: request.maxTries, stop: stop, report: report).render(missing)
+            return try joinHere(folder, chunks: plan.chunks.count)
+        }
+        return try slurm.render(missing)
     }
 
     private func slurmEngine(folder: WorkFolder, plan: ChunkPlan) -> SlurmEngine {

@@ -4,7 +4,8 @@ import VRenderCore
 
 /// The local engine: chunk workers as child processes of this one (`vrender chunk render`), at
 /// most `workers` at a time, each given its share of the processors. A failed attempt is tried
-/// again up to `maxTries`; a chunk that still fails stops the export with its log. Not a
+/// again up to `maxTries`; a chunk that still fails stops the export with its log, once the
+/// workers still running have finished (their chunks stay for `--resume`, as on Slurm). Not a
 /// scheduler: a pool of processes on one machine; a cluster's scheduling is Slurm's.
 struct LocalEngine {
     let folder: WorkFolder
@@ -29,10 +30,11 @@ struct LocalEngine {
         var running: [Int32: Attempt] = [:]
         let exits = ChildExits(stop: stop)
         var done = plan.chunks.count - chunks.count
+        var failure: VRenderError?
         defer { finish(running, exits: exits) }
-        while !waiting.isEmpty || !running.isEmpty {
+        while (failure == nil && !waiting.isEmpty) || !running.isEmpty {
             if stop.isStopped { throw VRenderError.cancelled }
-            while running.count < workers, !waiting.isEmpty {
+            while failure == nil, running.count < workers, !waiting.isEmpty {
                 let chunk = waiting.removeFirst()
                 tries[chunk, default: 0] += 1
                 let attempt = try launch(chunk: chunk, number: tries[chunk]!, exits: exits)
@@ -51,10 +53,14 @@ struct LocalEngine {
                 let log = folder.log(chunk: attempt.chunk, attempt: attempt.number)
                 let retry = attempt.number < maxTries
                 report(.failed(chunk: attempt.chunk, attempt: attempt.number, log: log, retry: retry))
-                guard retry else { throw ChunkFailure.error(chunk: attempt.chunk, tries: attempt.number, log: log) }
-                waiting.append(attempt.chunk)
+                if retry {
+                    waiting.append(attempt.chunk)
+                } else if failure == nil {
+                    failure = ChunkFailure.error(chunk: attempt.chunk, tries: attempt.number, log: log)
+                }
             }
         }
+        if let failure { throw failure }
     }
 
     private func launch(chunk: Int, number: Int, exits: ChildExits) throws -> Attempt {

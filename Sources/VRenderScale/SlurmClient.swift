@@ -73,11 +73,18 @@ struct SlurmClient: Sendable {
         }
     }
 
+    /// Throws unless Slurm's commands are here: checked before anything is planned or written.
+    func checkAvailable() throws {
+        for command in ["sbatch", "scontrol", "scancel"] where Self.find(command) == nil { throw Self.missing(command) }
+    }
+
+    private static func missing(_ command: String) -> VRenderError {
+        VRenderError(.runtime, subject: command, reason: "not found on PATH: --engine slurm runs where Slurm's commands are (a login node); --engine local runs here")
+    }
+
     /// Runs a Slurm command; a missing one is the user's to know of.
     private func run(_ command: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        guard let executable = Self.find(command) else {
-            throw VRenderError(.runtime, subject: command, reason: "not found on PATH: --engine slurm runs where Slurm's commands are (a login node); --engine local runs here")
-        }
+        guard let executable = Self.find(command) else { throw Self.missing(command) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

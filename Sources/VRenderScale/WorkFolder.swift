@@ -75,6 +75,12 @@ public struct WorkFolder: Sendable {
         Set(plan.chunks.map(\.index).filter { record(of: $0, plan: plan) != nil })
     }
 
+    /// True once a chunk was tried: one is done, or a log exists.
+    func hasStartedWork(_ plan: ChunkPlan) -> Bool {
+        let logs = (try? FileManager.default.contentsOfDirectory(atPath: logsPath)) ?? []
+        return !logs.isEmpty || !doneChunks(plan).isEmpty
+    }
+
     /// Chunk `index`'s done record, when its file is there as recorded.
     func record(of index: Int, plan: ChunkPlan) -> ChunkRecord? {
         guard let data = FileManager.default.contents(atPath: doneRecord(index)),

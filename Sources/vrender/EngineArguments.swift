@@ -11,12 +11,7 @@ struct EngineArguments: ParsableArguments {
     @Option(help: "Render the export as chunks: local (child processes on this machine) or slurm (a Slurm job array and a join job).")
     var engine: ChunkedExportRequest.Engine?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Cut the export into N chunks (whole GOPs). Default: twice the local workers; 30 s chunks on Slurm.", valueName: "N"))
-    var chunks: Int?
-
-    @Option(name: .customLong("chunk-seconds"), parsing: .unconditional,
-            help: ArgumentHelp("Cut the export into chunks of about S seconds (whole GOPs) instead.", valueName: "S"))
-    var chunkSeconds: Double?
+    @OptionGroup var size: ChunkSizeArguments
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Local engine: chunks rendered at once (default: one per two processors, at least two).", valueName: "N"))
     var workers: Int?
@@ -38,16 +33,11 @@ struct EngineArguments: ParsableArguments {
 
     func validate() throws {
         guard let engine else {
-            let given = [chunks != nil, chunkSeconds != nil, workers != nil, workDir != nil, resume, maxTries != 2, slurmArgs != nil]
+            let given = [size.sizing != nil, workers != nil, workDir != nil, resume, maxTries != 2, slurmArgs != nil]
             if given.contains(true) {
                 throw ValidationError("--chunks, --chunk-seconds, --workers, --work-dir, --resume, --max-tries and --slurm-args need --engine local or --engine slurm")
             }
             return
-        }
-        if chunks != nil && chunkSeconds != nil { throw ValidationError("give --chunks or --chunk-seconds, not both") }
-        if let chunks, chunks < 1 { throw ValidationError("--chunks must be 1 or more, got \(chunks)") }
-        if let chunkSeconds, !(chunkSeconds > 0 && chunkSeconds.isFinite) {
-            throw ValidationError("--chunk-seconds must be a positive number of seconds, got \(chunkSeconds)")
         }
         if let workers, workers < 1 { throw ValidationError("--workers must be 1 or more, got \(workers)") }
         if maxTries < 1 { throw ValidationError("--max-tries must be 1 or more, got \(maxTries)") }
@@ -55,15 +45,10 @@ struct EngineArguments: ParsableArguments {
         if slurmArgs != nil && engine != .slurm { throw ValidationError("--slurm-args is for --engine slurm") }
     }
 
-    var sizing: ChunkSizing? {
-        if let chunks { return .count(chunks) }
-        return chunkSeconds.map { .seconds($0) }
-    }
-
     /// The request for `options`, or nil without `--engine`.
     func request(options: ExportOptions) -> ChunkedExportRequest? {
         guard let engine else { return nil }
-        return ChunkedExportRequest(options: options, engine: engine, sizing: sizing, workers: workers, workDir: workDir,
+        return ChunkedExportRequest(options: options, engine: engine, sizing: size.sizing, workers: workers, workDir: workDir,
                                     resume: resume, maxTries: maxTries,
                                     slurmArguments: slurmArgs.map { $0.split(separator: " ").map(String.init) } ?? [],
                                     executable: Self.executable)
@@ -72,5 +57,29 @@ struct EngineArguments: ParsableArguments {
     /// This vrender, as workers and jobs run it again: the running binary's absolute path.
     static var executable: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+/// `--chunks N` or `--chunk-seconds S`: how a chunked export is cut (`concat --engine`, `chunk plan`).
+struct ChunkSizeArguments: ParsableArguments {
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cut the export into N chunks (whole GOPs). Default: twice the workers with --engine local, else 30 s chunks.", valueName: "N"))
+    var chunks: Int?
+
+    @Option(name: .customLong("chunk-seconds"), parsing: .unconditional,
+            help: ArgumentHelp("Cut the export into chunks of about S seconds (whole GOPs) instead.", valueName: "S"))
+    var chunkSeconds: Double?
+
+    func validate() throws {
+        if chunks != nil && chunkSeconds != nil { throw ValidationError("give --chunks or --chunk-seconds, not both") }
+        if let chunks, chunks < 1 { throw ValidationError("--chunks must be 1 or more, got \(chunks)") }
+        if let chunkSeconds, !(chunkSeconds > 0 && chunkSeconds.isFinite) {
+            throw ValidationError("--chunk-seconds must be a positive number of seconds, got \(chunkSeconds)")
+        }
+    }
+
+    /// nil when neither was given (the engine's default).
+    var sizing: ChunkSizing? {
+        if let chunks { return .count(chunks) }
+        return chunkSeconds.map { .seconds($0) }
     }
 }

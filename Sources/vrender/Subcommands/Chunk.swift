@@ -26,12 +26,7 @@ extension VRender {
             @Option(name: .customLong("work-dir"), help: ArgumentHelp("Where the plan goes (default: <output>.chunks).", valueName: "dir"))
             var workDir: String?
 
-            @Option(parsing: .unconditional, help: ArgumentHelp("Cut the export into N chunks (whole GOPs).", valueName: "N"))
-            var chunks: Int?
-
-            @Option(name: .customLong("chunk-seconds"), parsing: .unconditional,
-                    help: ArgumentHelp("Cut it into chunks of about S seconds instead (default 30).", valueName: "S"))
-            var chunkSeconds: Double?
+            @OptionGroup var size: ChunkSizeArguments
 
             @OptionGroup var export: ExportArguments
 
@@ -42,18 +37,13 @@ extension VRender {
 
             func validate() throws {
                 try ExportArguments.validate(output: output)
-                if chunks != nil && chunkSeconds != nil { throw ValidationError("give --chunks or --chunk-seconds, not both") }
-                if let chunks, chunks < 1 { throw ValidationError("--chunks must be 1 or more, got \(chunks)") }
-                if let chunkSeconds, !(chunkSeconds > 0 && chunkSeconds.isFinite) {
-                    throw ValidationError("--chunk-seconds must be a positive number of seconds, got \(chunkSeconds)")
-                }
             }
 
             func run() throws {
                 var options = try export.options(gpu: backend.gpu)
                 options.output = output
                 options.overwrite = overwrite
-                let sizing: ChunkSizing = chunks.map { .count($0) } ?? .seconds(chunkSeconds ?? 30)
+                let sizing = size.sizing ?? .seconds(30)   // the plan is for a cluster, most likely
                 let request = ChunkedExportRequest(options: options, engine: .local, sizing: sizing, workDir: workDir,
                                                    executable: EngineArguments.executable)
                 let made = try ChunkedExport(request: request) { Warnings.print($0.description) }.makePlan()
