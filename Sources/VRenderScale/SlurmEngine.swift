@@ -34,6 +34,7 @@ struct SlurmEngine {
                 array = try submitArray(pending, script: scripts.render)
                 for chunk in pending { tries[chunk, default: 0] += 1 }
             }
+            try? FileManager.default.removeItem(atPath: folder.joinedPath)   // an earlier join's
             let join = try submit(scripts.join, arguments: ["--job-name=vrender-join", "--output=\(folder.logsPath)/join.job%j.log"]
                                   + (array.map { ["--dependency=afterok:\($0)", "--kill-on-invalid-dep=yes"] } ?? []))
             report(.submitted(job: array ?? join, chunks: pending, join: array == nil ? nil : join))
@@ -53,8 +54,10 @@ struct SlurmEngine {
         let render = folder.slurmPath + "/render.sh", join = folder.slurmPath + "/join.sh"
         let vrender = Self.quoted(executable), work = Self.quoted(folder.path)
         try writeScript(render, """
-            # One task of vrender's chunk job array: renders chunk $SLURM_ARRAY_TASK_ID of the plan.
-            exec \(vrender) chunk render \(work) --chunk "$SLURM_ARRAY_TASK_ID" ${SLURM_CPUS_PER_TASK:+--threads "$SLURM_CPUS_PER_TASK"}
+            # One task of vrender's chunk job array: renders chunk $SLURM_ARRAY_TASK_ID of the plan
+            # with the processors Slurm gave the task (1 unless --cpus-per-task says more).
+            threads=${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-}}
+            exec \(vrender) chunk render \(work) --chunk "$SLURM_ARRAY_TASK_ID" ${threads:+--threads "$threads"}
             """)
         try writeScript(join, """
             # vrender's join job: every chunk's video copied in order, the audio encoded whole.
@@ -112,12 +115,13 @@ struct SlurmEngine {
         var open = Set(chunks)
         var failed: [Int] = []
         var unrecorded: [Int: Int] = [:]   // completed, done record not visible yet: looks so far
+        var failures = 0
         while !open.isEmpty {
             try checkStopped()
-            let states = try client.states(ofJob: array)
+            guard let look = try poll(array, failures: &failures) else { continue }
             for chunk in open.sorted() {
                 // A task Slurm no longer lists (gone long ago, or cancelled while pending) is over.
-                let state = states?.first { $0.task == chunk }
+                let state = look.tasks.first { $0.task == chunk }
                 guard state?.isFinished ?? true else { continue }
                 if let record = folder.record(of: chunk, plan: plan) {
                     open.remove(chunk)
@@ -140,9 +144,11 @@ struct SlurmEngine {
     /// Waits for the join job; its summary is in the work folder when it succeeded.
     private func followJoin(_ join: String) throws -> ExportSummary {
         report(.joining(chunks: plan.chunks.count))
+        var failures = 0
         while true {
             try checkStopped()
-            let state = try client.states(ofJob: join)?.first
+            guard let look = try poll(join, failures: &failures) else { continue }
+            let state = look.tasks.first
             if state == nil || state?.isFinished == true {
                 let log = "\(folder.logsPath)/join.job\(join).log"
                 guard state?.succeeded != false, let data = FileManager.default.contents(atPath: folder.joinedPath),
@@ -152,6 +158,26 @@ struct SlurmEngine {
                 return summary
             }
             stop.sleep(seconds: pollSeconds)
+        }
+    }
+
+    /// What one look at a job saw: its tasks; none when Slurm no longer knows it.
+    private struct Look {
+        var tasks: [SlurmClient.TaskState]
+    }
+
+    /// One look at job `id`. A failed look (slurmctld busy or restarting, a network hiccup)
+    /// returns nil, to look again after a poll interval, for up to a minute.
+    private func poll(_ id: String, failures: inout Int) throws -> Look? {
+        do {
+            let tasks = try client.states(ofJob: id) ?? []
+            failures = 0
+            return Look(tasks: tasks)
+        } catch {
+            failures += 1
+            if Double(failures) * pollSeconds > 60 { throw error }
+            stop.sleep(seconds: pollSeconds)
+            return nil
         }
     }
 
