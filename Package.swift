@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "VRenderExportTests",
                     dependencies: ["VRenderExport", "VRenderMedia", "VRenderFilters", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderScaleTests",
-                    dependencies: ["VRenderScale", "VRenderExport", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
+                    dependencies: ["VRenderScale", "VRenderExport", "VRenderMedia", "VRenderFilters", "VRenderPrompter", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderCaptureTests",
                     dependencies: ["VRenderCapture", "VRenderMedia", "VRenderCore", "CV4L2", "VRenderTestSupport"]),
         .testTarget(name: "VRenderRecordingTests",
