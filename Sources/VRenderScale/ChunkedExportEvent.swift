@@ -25,6 +25,8 @@ public enum ChunkedExportEvent: Sendable, CustomStringConvertible {
             return "chunks: note: \(text)"
         case .started(let chunk, let attempt):
             return "chunks: chunk \(chunk) started" + (attempt > 1 ? " (attempt \(attempt))" : "")
+        case .submitted(let job, let chunks, _) where chunks.isEmpty:
+            return "chunks: slurm job \(job): the join (every chunk is rendered)"
         case .submitted(let job, let chunks, let join):
             let joinText = join.map { "; join job \($0) waits for it (afterok)" } ?? ""
             return "chunks: slurm job \(job): array of \(chunks.count) task(s), chunks \(ChunkList.text(chunks))\(joinText)"

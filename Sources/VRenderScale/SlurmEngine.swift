@@ -21,8 +21,8 @@ struct SlurmEngine {
     let report: @Sendable (ChunkedExportEvent) -> Void
     private let client = SlurmClient()
 
-    /// Renders `missing` and joins; returns the join's summary.
-    /// `cancelLeftovers()` first.
+    /// Renders `missing` and joins; returns the join's summary. Call `cancelLeftovers()`
+    /// before the done-list is read.
     func render(_ missing: [Int]) throws -> ExportSummary {
         let scripts = try writeScripts()
         var tries: [Int: Int] = [:]

@@ -24,7 +24,7 @@ struct EngineArguments: ParsableArguments {
     var resume = false
 
     @Option(name: .customLong("max-tries"), parsing: .unconditional,
-            help: ArgumentHelp("Attempts per chunk before the export fails (default 2).", valueName: "N"))
+            help: ArgumentHelp("Attempts per chunk before the export fails.", valueName: "N"))
     var maxTries = 2
 
     @Option(name: .customLong("slurm-args"), parsing: .unconditional,
