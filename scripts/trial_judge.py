@@ -140,9 +140,13 @@ def correlation(a, b):
     return sab / math.sqrt(saa * sbb) if saa > 0 and sbb > 0 else (1.0 if saa == sbb else 0.0)
 
 
-# ffmpeg's HDR -> SDR BT.709 (vrender announces "HDR tone-mapped to SDR" when it does this)
-TONEMAP = ("zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=mobius:desat=0,"
-           "zscale=t=bt709:m=bt709:r=tv,format=yuv420p,")
+# ffmpeg's HDR -> SDR BT.709 (vrender announces "HDR tone-mapped to SDR" when it does this).
+# Every transfer function gets non-negative input: the RGB is clipped (an integer format) after
+# the matrix and after the primaries. zimg 3.0.4's AVX-512 transfer functions turn negative
+# input (saturated colours outside the other gamut) into garbage, which on a CPU with AVX-512
+# darkened this reference by 40 levels (zimg issue #227, fixed after 3.0.5); other CPUs clip.
+TONEMAP = ("zscale,format=gbrp16le,zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,"
+           "tonemap=tonemap=mobius:desat=0,format=gbrp16le,zscale=t=bt709:m=bt709:r=tv,format=yuv420p,")
 
 
 def expected_thumb(take, frame_index, canvas, tonemap=False):
