@@ -62,8 +62,9 @@ public final class ChunkedExport: Sendable {
     public let request: ChunkedExportRequest
     private let report: @Sendable (ChunkedExportEvent) -> Void
     private let stop = EngineStop()
-    /// The in-process join of the local engine, to stop it too.
-    private let joiner = Mutex<ChunkWorker?>(nil)
+    /// Stops the work running in this process (the local engine's join, or a copy export), so
+    /// that Ctrl-C reaches it too.
+    private let stopHere = Mutex<(@Sendable () -> Void)?>(nil)
 
     public init(request: ChunkedExportRequest, report: @escaping @Sendable (ChunkedExportEvent) -> Void) {
         self.request = request
@@ -72,7 +73,7 @@ public final class ChunkedExport: Sendable {
 
     public func cancel() {
         stop.stop()
-        joiner.withLock { $0 }?.cancel()
+        stopHere.withLock { $0 }?()
     }
 
     /// `vrender chunk plan`: only the plan, in the work folder (nothing is rendered).
@@ -90,6 +91,7 @@ public final class ChunkedExport: Sendable {
         let (exporter, export) = try prepare(onPlan: onPlan)
         guard export.mode == .transcode else {
             report(.notice("this export copies the takes' video (\(export.reason)): nothing to encode, so it runs here in one process"))
+            runsHere { exporter.cancel() }
             return try exporter.run(export)
         }
         let folder = workFolder
@@ -180,9 +182,15 @@ public final class ChunkedExport: Sendable {
         if stop.isStopped { throw VRenderError.cancelled }
         report(.joining(chunks: chunks))
         let worker = ChunkWorker(folder: folder, verbose: request.options.verbose)
-        joiner.withLock { $0 = worker }
-        if stop.isStopped { worker.cancel() }
+        runsHere { worker.cancel() }
         return try worker.join()
+    }
+
+    /// Registers how to stop the work about to run in this process; stops it at once when
+    /// Ctrl-C came first.
+    private func runsHere(stoppedBy cancel: @escaping @Sendable () -> Void) {
+        stopHere.withLock { $0 = cancel }
+        if stop.isStopped { cancel() }
     }
 }
 
