@@ -32,8 +32,7 @@ public struct ChunkStatus: Sendable, Codable {
                 .max { Self.modified("\(folder.logsPath)/\($0)") < Self.modified("\(folder.logsPath)/\($1)") }
             if let newest { logs[String(chunk)] = "\(folder.logsPath)/\(newest)" }
         }
-        slurmJobs = ((try? String(contentsOfFile: folder.slurmPath + "/jobs", encoding: .utf8)) ?? "")
-            .split(separator: "\n").map(String.init)
+        slurmJobs = folder.submittedJobs
     }
 
     /// The status as lines for people.

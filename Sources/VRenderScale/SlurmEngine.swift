@@ -67,8 +67,7 @@ struct SlurmEngine {
     }
 
     private func writeScript(_ path: String, _ body: String) throws {
-        let text = "#!/bin/sh\n\(body)\n"
-        try text.utf8CString.dropLast().withUnsafeBytes { try AtomicFile.write($0, to: path) }
+        try WorkFolder.write(text: "#!/bin/sh\n\(body)\n", to: path)
         guard chmod(path, 0o755) == 0 else { throw VRenderError.output(path, "cannot make it executable") }
     }
 
@@ -81,30 +80,20 @@ struct SlurmEngine {
     private func submit(_ script: String, arguments: [String]) throws -> String {
         if stop.isStopped { throw VRenderError.cancelled }
         let id = try client.submit(script, arguments: arguments + extraArguments)
-        let jobs = (submittedJobs() + [id]).joined(separator: "\n") + "\n"
-        try jobs.utf8CString.dropLast().withUnsafeBytes { try AtomicFile.write($0, to: jobsFile) }
+        try folder.recordSubmitted(id)
         return id
-    }
-
-    private var jobsFile: String { folder.slurmPath + "/jobs" }
-
-    private func submittedJobs() -> [String] {
-        ((try? String(contentsOfFile: jobsFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
     /// A run killed before it could cancel its jobs left them queued or running: they are
     /// cancelled before anything is submitted again (their finished chunks are in the done-list).
     func cancelLeftovers() {
-        let leftovers = submittedJobs()
+        let leftovers = folder.submittedJobs
         guard !leftovers.isEmpty else { return }
         client.cancel(leftovers)
-        forgetJobs()
+        folder.forgetSubmittedJobs()
         report(.notice("cancelled the jobs an earlier run left (\(leftovers.joined(separator: ", ")))"))
     }
 
-    private func forgetJobs() {
-        try? FileManager.default.removeItem(atPath: jobsFile)
-    }
 
     // MARK: - Following
 
@@ -184,8 +173,8 @@ struct SlurmEngine {
     /// Ctrl-C: every job this engine submitted is cancelled; the done-list stays for --resume.
     private func checkStopped() throws {
         guard stop.isStopped else { return }
-        client.cancel(submittedJobs())
-        forgetJobs()
+        client.cancel(folder.submittedJobs)
+        folder.forgetSubmittedJobs()
         throw VRenderError.cancelled
     }
 

@@ -99,6 +99,28 @@ public struct WorkFolder: Sendable {
         return plan.chunks.map { RenderedChunk(path: chunkFile($0.index, plan: plan), firstFrame: $0.firstFrame, frameCount: $0.frameCount) }
     }
 
+    /// The Slurm jobs the run following this folder submitted, one id a line (`slurm/jobs`).
+    var submittedJobs: [String] {
+        ((try? String(contentsOfFile: jobsPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Adds a submitted job to the list; written before anything else can happen, so a run killed
+    /// right after submitting still leaves its jobs for the next `--resume` to cancel.
+    func recordSubmitted(_ id: String) throws {
+        try Self.write(text: (submittedJobs + [id]).joined(separator: "\n") + "\n", to: jobsPath)
+    }
+
+    func forgetSubmittedJobs() {
+        try? FileManager.default.removeItem(atPath: jobsPath)
+    }
+
+    private var jobsPath: String { slurmPath + "/jobs" }
+
+    /// Writes `text` (UTF-8) to `path` atomically.
+    static func write(text: String, to path: String) throws {
+        try Data(text.utf8).withUnsafeBytes { try AtomicFile.write($0, to: path) }
+    }
+
     /// After a successful export: everything goes (the chunks are as big as the output).
     func remove() {
         try? FileManager.default.removeItem(atPath: path)
