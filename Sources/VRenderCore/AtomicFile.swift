@@ -140,13 +140,20 @@ struct FileSystemCalls: Sendable {
         })
 }
 
-extension AtomicFile {
-    /// Writes `value` as JSON (indented, keys sorted, slashes unescaped) to `path` atomically:
-    /// the one shape of every JSON file vrender writes (takes.json, timing reports, chunk plans).
-    public static func writeJSON(_ value: some Encodable, to path: String) throws {
+extension JSONEncoder {
+    /// The one shape of all JSON vrender writes (takes.json, timing reports, chunk plans,
+    /// `--json` output): indented, keys sorted, slashes unescaped, so files diff well.
+    public static func readable() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        return encoder
+    }
+}
+
+extension AtomicFile {
+    /// Writes `value` as JSON (`JSONEncoder.readable()`) to `path` atomically.
+    public static func writeJSON(_ value: some Encodable, to path: String) throws {
+        let data = try JSONEncoder.readable().encode(value)
         try data.withUnsafeBytes { try write($0, to: path) }
     }
 }

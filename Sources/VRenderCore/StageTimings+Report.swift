@@ -43,14 +43,11 @@ public struct TimingReport: Codable, Sendable, Equatable {
     /// The report as JSON (keys sorted, indented; derived values `fps` and `realTimeFactor`
     /// included), written atomically (`AtomicFile`). Errors name `path`.
     public func write(to path: String) throws {
-        let data = try jsonData()
-        try data.withUnsafeBytes { try AtomicFile.write($0, to: path) }
+        try AtomicFile.writeJSON(self, to: path)
     }
 
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        try JSONEncoder.readable().encode(self)
     }
 
     private enum CodingKeys: String, CodingKey {

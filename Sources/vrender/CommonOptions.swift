@@ -41,9 +41,7 @@ struct GPUOptions: ParsableArguments {
 /// `--json` output: pretty, with sorted keys and paths unescaped, on standard output.
 enum JSONOutput {
     static func print<Value: Encodable>(_ value: Value) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        Swift.print(String(decoding: try JSONEncoder.readable().encode(value), as: UTF8.self))
     }
 }
 
