@@ -93,6 +93,26 @@ public enum FileNames {
         return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
     }
 
+    /// `path` made absolute against the current directory, with `.`, `..` and repeated slashes
+    /// taken out by their spelling (symbolic links stay): how a path is written down for other
+    /// processes and machines (a chunk plan), or shown as where a result is.
+    public static func absolute(_ path: String) -> String {
+        var full = path
+        if !path.hasPrefix("/") {
+            var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+            let found = buffer.withUnsafeMutableBufferPointer { pointer in
+                pointer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: pointer.count) { getcwd($0, pointer.count) } != nil
+            }
+            let directory = found ? string(fromPlatformBytes: buffer.prefix { $0 != 0 }) : "/"
+            full = directory + "/" + path
+        }
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
     /// `path` as people should read it: escaped bytes and control characters (a newline in a
     /// name would break a one-line error) as `\xNN`, everything else as it is.
     public static func display(_ path: String) -> String {

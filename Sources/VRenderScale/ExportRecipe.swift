@@ -35,8 +35,8 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
 
     /// The recipe of `options`, whose inputs are `inputs` (takes folders already resolved).
     public init(options: ExportOptions, inputs: [String]) throws {
-        self.inputs = inputs.map(Self.absolute)
-        output = Self.absolute(options.output)
+        self.inputs = inputs.map(FileNames.absolute)
+        output = FileNames.absolute(options.output)
         overwrite = options.overwrite
         audioTrack = options.audioTrack
         filter = options.filter.specification
@@ -52,7 +52,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
         gpu = options.gpu.rawValue
         filterThreads = options.filterThreads
         prompter = options.prompter.map { request in
-            Prompter(script: Self.absolute(request.script.name), settings: request.settings,
+            Prompter(script: FileNames.absolute(request.script.name), settings: request.settings,
                      box: request.box.map { [$0.x, $0.y, $0.width, $0.height] })
         }
     }
@@ -82,11 +82,6 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
 
     /// Every file the export reads: the takes, and the prompter script.
     public var files: [String] { inputs + (prompter.map { [$0.script] } ?? []) }
-
-    static func absolute(_ path: String) -> String {
-        let base = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return URL(fileURLWithPath: base).standardizedFileURL.path
-    }
 
     private static func unreadable(_ what: String) -> VRenderError {
         VRenderError(.input, subject: "chunk plan", reason: "unknown \(what): written by another vrender version?")

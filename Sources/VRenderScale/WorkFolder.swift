@@ -17,7 +17,7 @@ public struct WorkFolder: Sendable {
     public let path: String
 
     public init(path: String) {
-        self.path = ExportRecipe.absolute(path)
+        self.path = FileNames.absolute(path)
     }
 
     public var planPath: String { path + "/plan.json" }

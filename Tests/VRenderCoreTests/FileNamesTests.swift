@@ -18,6 +18,14 @@ import Testing
         }
     }
 
+    @Test func absolutePathsAreSpelledOutLexically() {
+        #expect(FileNames.absolute("/a/./b//c/../d/") == "/a/b/d")
+        #expect(FileNames.absolute("/..") == "/")
+        let here = FileManager.default.currentDirectoryPath
+        #expect(FileNames.absolute("x/../y.mov") == here + "/y.mov")
+        #expect(FileNames.absolute(".") == here)
+    }
+
     @Test func validUTF8StaysAsItIs() {
         let name = "take-é-🎬.mov"
         #expect(FileNames.string(fromPlatformBytes: Array(name.utf8)) == name)

@@ -33,8 +33,8 @@ extension VRender {
             let summary = try demo.run(recording: { status.handle($0) }, progress: { printer.report($0) })
             printer.finish()
             print(Concat.finalLine(summary))
-            print("demo: takes in \(demo.takesDirectory)/, the finished video is \(URL(fileURLWithPath: demo.outputPath).standardizedFileURL.path)")
-            print("demo: with the prompter burned in: \(URL(fileURLWithPath: demo.prompterOutputPath).standardizedFileURL.path)")
+            print("demo: takes in \(demo.takesDirectory)/, the finished video is \(FileNames.absolute(demo.outputPath))")
+            print("demo: with the prompter burned in: \(FileNames.absolute(demo.prompterOutputPath))")
         }
     }
 }
