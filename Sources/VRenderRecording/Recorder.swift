@@ -146,12 +146,13 @@ public final class Recorder: @unchecked Sendable {
             ring.trackOccupancy()
             timings.watch("ring") { ring.occupancy }
         }
-        let store = ManifestStore(directory: plan.outputDirectory, manifest: try TakesManifest.load(from: plan.outputDirectory))
+        // A damaged takes.json is refused before anything is recorded; each take re-reads it.
+        _ = try TakesManifest.load(from: plan.outputDirectory)
+        let store = ManifestStore(directory: plan.outputDirectory)
         let checker = TakeChecker(store: store, events: events)
         let writer = TakeWriterStage(ring: ring, plan: plan, codec: { self.codec(for: format) }, format: format,
                                      deviceName: source.name,
                                      live: source.isLive, log: log, store: store, checker: checker,
-                                     firstNumber: try TakesFolder.nextTakeNumber(in: plan.outputDirectory),
                                      writers: makeWriter, timers: timers, events: events)
         let written = WriterOutcome()
         Thread {

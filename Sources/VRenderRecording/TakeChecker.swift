@@ -3,39 +3,54 @@ import Synchronization
 import VRenderCore
 
 /// `takes.json` while a capture writes it: the writer thread appends each finished take, the
-/// checker thread fills in what reading it back found. Each change is saved at once
-/// (atomically), under the lock, so the two never write the file over each other.
+/// checker thread fills in what reading it back found. Each change is made under the folder's
+/// lock (`FolderLock`) to the file as it is on disk, re-read, and saved at once (atomically):
+/// another capture into the folder, or a `takes rm`, changes it meanwhile, and a copy kept
+/// here would undo their changes.
 final class ManifestStore: Sendable {
     let directory: String
-    // Inferred, not spelled `Mutex<TakesManifest>`: the ThreadSanitizer build's stand-in
+    /// This capture's takes as last listed: what `Recorder.run` returns.
+    // Inferred, not spelled `Mutex<[String: TakeEntry]>`: the ThreadSanitizer build's stand-in
     // (VRenderCore/TSanMutex.swift) makes the spelled-out type ambiguous outside VRenderCore.
-    private let manifest = Mutex(TakesManifest())
+    private let listed = Mutex([String: TakeEntry]())
 
-    init(directory: String, manifest: TakesManifest) {
+    /// Who holds the folder's lock, for a command kept waiting.
+    static let command = "vrender capture"
+
+    init(directory: String) {
         self.directory = directory
-        self.manifest.withLock { $0 = manifest }
     }
 
     /// Lists a finished take and saves.
     func append(_ entry: TakeEntry) throws {
-        try manifest.withLock { manifest in
-            manifest.takes.append(entry)
-            try manifest.save(to: directory)
-        }
+        try change { manifest in manifest.takes.append(entry) }
+        listed.withLock { $0[entry.file] = entry }
     }
 
-    /// Records `check` in the entry for `file` and saves; returns the updated entry.
+    /// Records `check` in the entry for `file` and saves; returns the updated entry, nil when
+    /// `takes.json` no longer lists it (a `takes rm` meanwhile).
     func record(_ check: TakeCheck, for file: String) throws -> TakeEntry? {
-        try manifest.withLock { manifest in
+        let updated = try change { manifest -> TakeEntry? in
             guard let index = manifest.takes.lastIndex(where: { $0.file == file }) else { return nil }
             manifest.takes[index].check = check
-            try manifest.save(to: directory)
             return manifest.takes[index]
         }
+        listed.withLock { $0[file]?.check = check }
+        return updated
     }
 
     func entry(for file: String) -> TakeEntry? {
-        manifest.withLock { $0.takes.last { $0.file == file } }
+        listed.withLock { $0[file] }
+    }
+
+    /// Reads `takes.json` under the folder's lock, lets `body` change it, and saves it.
+    private func change<T>(_ body: (inout TakesManifest) -> T) throws -> T {
+        try FolderLock.with(directory, .exclusive, for: Self.command) {
+            var manifest = try TakesManifest.load(from: directory)
+            let result = body(&manifest)
+            try manifest.save(to: directory)
+            return result
+        }
     }
 }
 

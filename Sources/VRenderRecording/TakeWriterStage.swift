@@ -22,8 +22,8 @@ final class TakeWriterStage: @unchecked Sendable {
     /// take (`--codec auto` on a live source measures the machine meanwhile, as the ring fills).
     private let chooseCodec: @Sendable () -> VideoCodecChoice
     private var codec = VideoCodecChoice.auto
-    /// The number the next take's file gets; counts on from the takes already in the folder.
-    private var nextNumber: Int
+    /// The number this capture's last take got (0: none yet).
+    private var lastNumber = 0
     private let makeWriter: TakeWriterFactory
     /// Ring wait, encode and write; nil members when timings are off.
     private let timers: CaptureTimers
@@ -38,7 +38,7 @@ final class TakeWriterStage: @unchecked Sendable {
 
     init(ring: FrameRing, plan: RecordingPlan, codec: @escaping @Sendable () -> VideoCodecChoice, format: NegotiatedFormat,
          deviceName: String,
-         live: Bool, log: TakeLog, store: ManifestStore, checker: TakeChecker, firstNumber: Int,
+         live: Bool, log: TakeLog, store: ManifestStore, checker: TakeChecker,
          writers: @escaping TakeWriterFactory, timers: CaptureTimers, events: @escaping @Sendable (RecorderEvent) -> Void) {
         self.ring = ring
         self.plan = plan
@@ -49,7 +49,6 @@ final class TakeWriterStage: @unchecked Sendable {
         self.log = log
         self.store = store
         self.checker = checker
-        nextNumber = firstNumber
         makeWriter = writers
         self.timers = timers
         self.events = events
@@ -124,13 +123,20 @@ final class TakeWriterStage: @unchecked Sendable {
         return VRenderError(failure.kind, subject: failure.subject, reason: failure.reason + "; " + kept)
     }
 
-    /// The next take's file, numbered on from the last.
+    /// The next take's file, numbered on from the takes in the folder. Under the folder's lock:
+    /// the number counts the files there, and the writer's file, made here, reserves it, so two
+    /// captures into one folder never take the same number.
     private func openWriter() throws -> any TakeFileWriter {
-        let request = TakeFileRequest(directory: plan.outputDirectory, number: nextNumber, format: format,
-                                      codec: codec, device: deviceName, live: live,
-                                      encodeTimer: timers.encode, writeTimer: timers.write)
-        nextNumber += 1
-        return try makeWriter(request)
+        try FolderLock.with(plan.outputDirectory, .exclusive, for: ManifestStore.command) {
+            // On from this capture's last take too: a writer may make no file (tests' fakes).
+            let number = Swift.max(try TakesFolder.nextTakeNumber(in: plan.outputDirectory), lastNumber + 1)
+            let request = TakeFileRequest(directory: plan.outputDirectory, number: number, format: format,
+                                          codec: codec, device: deviceName, live: live,
+                                          encodeTimer: timers.encode, writeTimer: timers.write)
+            let writer = try makeWriter(request)
+            lastNumber = number
+            return writer
+        }
     }
 
     private func makeEntry(_ writer: any TakeFileWriter, take: Int, frames: Int, duration: Double,

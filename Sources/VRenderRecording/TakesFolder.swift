@@ -7,8 +7,9 @@ import VRenderMedia
 /// and what `vrender concat DIR` joins. Every path it returns stays inside the folder, because a
 /// takes folder may come from someone else and its manifest must not reach outside it.
 ///
-/// Stateless; every call reads the folder afresh, so it is safe from any thread (two processes
-/// changing one folder at once are not coordinated: the last `takes.json` written wins).
+/// Stateless; every call reads the folder afresh, so it is safe from any thread. Commands that
+/// change `takes.json` hold the folder's lock (`FolderLock`) from reading it to saving it, so
+/// two of them (a capture and a `takes rm`, two captures) never undo each other's changes.
 public enum TakesFolder {
     /// Where the order of `takePaths(in:)` came from, so a plan can say so.
     public enum Order: Sendable, Equatable {
@@ -55,6 +56,13 @@ public enum TakesFolder {
     /// removes nothing. Returns the removed entries, in recording order.
     @discardableResult
     public static func remove(_ names: [String], from directory: String) throws -> [TakeEntry] {
+        try requireFolder(directory)
+        return try FolderLock.with(directory, .exclusive, for: "vrender takes rm") {
+            try removeLocked(names, from: directory)
+        }
+    }
+
+    private static func removeLocked(_ names: [String], from directory: String) throws -> [TakeEntry] {
         var manifest = try manifest(in: directory)
         let doomed = Set(try names.map { try index(of: $0, in: manifest, directory: directory) })
         var removed: [TakeEntry] = []
@@ -87,9 +95,16 @@ public enum TakesFolder {
     /// video files (`videoExtensions`, hidden files skipped) sorted by name.
     /// An error names the folder when it is missing or holds no takes, `takes.json` and the entry
     /// when an entry leads outside, and the file when a listed one is missing.
+    ///
+    /// Holds the folder's lock shared while it reads, so a `takes rm` or a capture's change is
+    /// either all in what it reads or not at all.
     public static func takePaths(in directory: String) throws -> (paths: [String], order: Order) {
         let directory = trimmingTrailingSlashes(directory)
         try requireFolder(directory)
+        return try FolderLock.with(directory, .shared, for: "vrender concat") { try takePathsLocked(in: directory) }
+    }
+
+    private static func takePathsLocked(in directory: String) throws -> (paths: [String], order: Order) {
         if FileManager.default.fileExists(atPath: manifestPath(directory)) {
             let manifest = try checkedManifest(in: directory)
             guard !manifest.takes.isEmpty else {
@@ -118,18 +133,38 @@ public enum TakesFolder {
     }
 
     /// A contact sheet: every take's frame at 0.05 s (the seed's thumbnail time), `width` pixels
-    /// wide, `columns` to a row, in recording order.
+    /// wide, `columns` to a row, in recording order. Refused, before the takes past the first are
+    /// read, when the sheet would pass `maxSheetBytes`.
     public static func contactSheet(of directory: String, columns: Int, width: Int) throws -> (sheet: RGBImage, takes: Int) {
         let (paths, _) = try takePaths(in: directory)
         let thumbnailer = Thumbnailer()
-        let images = try paths.map { path in
-            try VRenderError.attributing(to: path, as: .input) {
+        var images: [RGBImage] = []
+        for path in paths {
+            images.append(try VRenderError.attributing(to: path, as: .input) {
                 try FrameGrabber.frame(in: path, atSeconds: SegmentWriter.thumbnailTime) {
                     try thumbnailer.thumbnail(of: $0, width: width)
                 }
+            })
+            // With the largest thumbnail so far for every take: the sheet is at least this big.
+            let bytes = sheetBytes(takes: paths.count, columns: columns, cell: (images.map(\.width).max() ?? 0, images.map(\.height).max() ?? 0))
+            guard bytes <= maxSheetBytes else {
+                throw VRenderError.input(directory, "a contact sheet of its \(paths.count) takes at \(width) pixels wide would take "
+                                         + "\(bytes >> 20) MiB, over the \(maxSheetBytes >> 20) MiB vrender makes one of; use a smaller --width")
             }
         }
         return (RGBImage.grid(images, columns: columns), images.count)
+    }
+
+    /// The most a contact sheet's pixels may take (the thumbnails take as much again): some
+    /// 1,500 takes at the default 320 pixels.
+    public static let maxSheetBytes = 256 << 20
+
+    /// Bytes of `RGBImage.grid`'s sheet of `takes` cells of `cell` size, 8 pixels apart.
+    static func sheetBytes(takes: Int, columns: Int, cell: (width: Int, height: Int)) -> Int {
+        let gap = 8, used = Swift.min(columns, takes), rows = (takes + columns - 1) / columns
+        let (across, down) = ((gap + used * (cell.width + gap)), (gap + rows * (cell.height + gap)))
+        let (pixels, overflow) = across.multipliedReportingOverflow(by: down)
+        return overflow || pixels > Int.max / 3 ? Int.max : pixels * 3
     }
 
     /// `vrender takes thumbs`: writes the contact sheet of the takes folder `directory` (which
@@ -158,19 +193,13 @@ public enum TakesFolder {
         }
     }
 
-    /// One manifest name: relative, no `..`, and not a symbolic link (at any level) that leads
-    /// out of `root`, the folder's real path.
+    /// One manifest name (its spelling checked as `takes.json` loaded): not a symbolic link (at
+    /// any level) that leads out of `root`, the folder's real path.
     private static func requireInside(_ name: String, entry: Int, directory: String, root: String) throws {
-        func refuse(_ why: String) -> VRenderError {
-            VRenderError.input(manifestPath(directory), "entry \(entry) '\(name)' \(why)")
-        }
-        guard !name.isEmpty else { throw refuse("is empty") }
-        guard !name.hasPrefix("/") else { throw refuse("is an absolute path; entries must be inside the folder") }
-        guard !name.split(separator: "/").contains("..") else { throw refuse("leads outside the folder ('..')") }
         // A symbolic link inside the folder may still point anywhere; a missing name cannot.
         guard let resolved = try? realPath(join(directory, name)) else { return }
         guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else {
-            throw refuse("is a symbolic link leading outside the folder (to \(resolved))")
+            throw VRenderError.input(manifestPath(directory), "entry \(entry) '\(name)' is a symbolic link leading outside the folder (to \(resolved))")
         }
     }
 

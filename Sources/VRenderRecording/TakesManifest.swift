@@ -101,21 +101,53 @@ public struct TakesManifest: Sendable, Codable, Equatable {
 
     /// Reads `DIR/takes.json`; an absent file is an empty manifest (a capture's new folder).
     /// Readers of an existing folder use `TakesFolder.manifest(in:)`, which requires the file.
-    /// A damaged one (truncated, not JSON) is an error that points to `vrender takes recover`,
-    /// which every takes command and capture read it through.
+    /// Every entry is checked as it loads (`TakesManifest+Validation.swift`). A damaged file
+    /// (truncated, not JSON, a field out of range) is an error that points to `vrender takes
+    /// recover`, which every takes command and capture read it through.
     public static func load(from directory: String) throws -> TakesManifest {
         let path = directory + "/" + fileName
-        guard FileManager.default.fileExists(atPath: path) else { return TakesManifest() }
-        // An existing file that cannot be read is not "no takes yet": saving over it would lose it.
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw VRenderError.input(path, "exists but cannot be read")
-        }
+        guard let data = try readBytes(path) else { return TakesManifest() }
+        let manifest: TakesManifest
         do {
-            return try TakesManifest(json: data)
+            manifest = try TakesManifest(json: data)
         } catch {
-            throw VRenderError.input(path, "is not a valid takes manifest: 'vrender takes recover \(directory)' "
-                                     + "rebuilds it from the take files, keeping this one aside (\(error))")
+            throw VRenderError.input(path, "is not a valid takes manifest: " + recoverHint(directory) + " (\(error))")
         }
+        try manifest.requireNamesInside(path: path)
+        do {
+            try manifest.requireValidEntries(path: path)
+        } catch let error as VRenderError {
+            throw VRenderError.input(path, error.reason + "; " + recoverHint(directory))
+        }
+        return manifest
+    }
+
+    static func recoverHint(_ directory: String) -> String {
+        "'vrender takes recover \(directory)' rebuilds it from the take files, keeping this one aside"
+    }
+
+    /// The bytes of `takes.json` at `path`, nil when there is none. Refused: a symbolic link
+    /// (vrender writes a file there, never a link), anything but a regular file, and a file over
+    /// `maxFileBytes`, which is never read whole.
+    static func readBytes(_ path: String) throws -> Data? {
+        let descriptor = FileNames.withPlatformPath(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+        if descriptor < 0 && errno == ENOENT { return nil }
+        if descriptor < 0 && errno == ELOOP { throw VRenderError.input(path, "is a symbolic link, not the file vrender writes") }
+        guard descriptor >= 0 else { throw VRenderError.input(path, "exists but cannot be read (\(String(cString: strerror(errno))))") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw VRenderError.input(path, "is not a regular file")
+        }
+        guard info.st_size <= maxFileBytes else {
+            throw VRenderError.input(path, "is \(info.st_size) bytes, over the \(maxFileBytes >> 20) MiB a takes manifest may be")
+        }
+        // Read one byte past the limit: a file that grew since fstat is refused too.
+        let data = try VRenderError.attributing(to: path, as: .input) { try handle.read(upToCount: maxFileBytes + 1) } ?? Data()
+        guard data.count <= maxFileBytes else {
+            throw VRenderError.input(path, "is over the \(maxFileBytes >> 20) MiB a takes manifest may be")
+        }
+        return data
     }
 
     /// Decodes `takes.json`'s bytes.

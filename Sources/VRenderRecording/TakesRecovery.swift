@@ -16,9 +16,15 @@ import VRenderMedia
 /// Running it again finds nothing to do. Safe beside a capture into the same folder: a file
 /// another process has open is left alone.
 public enum TakesRecovery {
+    /// Holds the folder's lock throughout: what it writes is worked out from `takes.json` and
+    /// the files as they were when it started.
     public static func recover(_ directory: String) throws -> TakesRecoveryReport {
         let directory = TakesFolder.trimmingTrailingSlashes(directory)
         try TakesFolder.requireFolder(directory)
+        return try FolderLock.with(directory, .exclusive, for: "vrender takes recover") { try recoverLocked(directory) }
+    }
+
+    private static func recoverLocked(_ directory: String) throws -> TakesRecoveryReport {
         let stored = try StoredManifest(directory: directory)
         if case .valid(let manifest) = stored {
             try TakesFolder.requireEntriesInside(manifest, directory: directory)
@@ -86,19 +92,23 @@ public enum TakesRecovery {
 enum StoredManifest {
     case absent
     case valid(TakesManifest)
-    /// Truncated, not JSON, or JSON of another shape: its bytes, to keep.
+    /// Truncated, not JSON, JSON of another shape, or an entry out of range: its bytes, to keep.
     case damaged(Data)
 
+    /// Throws for a file that cannot be read, and for one whose names lead outside the folder
+    /// (refused, as by every takes command); one out of range otherwise is damaged, kept aside.
     init(directory: String) throws {
         let path = TakesFolder.manifestPath(directory)
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard let bytes = try TakesManifest.readBytes(path) else {
             self = .absent
             return
         }
-        guard let bytes = FileManager.default.contents(atPath: path) else {
-            throw VRenderError.input(path, "exists but cannot be read")
+        guard let manifest = try? TakesManifest(json: bytes) else {
+            self = .damaged(bytes)
+            return
         }
-        self = (try? TakesManifest(json: bytes)).map(StoredManifest.valid) ?? .damaged(bytes)
+        try manifest.requireNamesInside(path: path)
+        self = (try? manifest.requireValidEntries(path: path)) == nil ? .damaged(bytes) : .valid(manifest)
     }
 
     var manifest: TakesManifest? {

@@ -108,9 +108,11 @@ private func prompter(speed: Double = 30) -> PrompterSession.Factory {
         var entry = manifest.takes[0]
         entry.prompter = PrompterTakeRecord(script: "talk.txt", startOffset: 12.5, endOffset: 40, speed: 24, fontSize: 28,
                                             ending: .loop, anchors: [.init(time: 0, offset: 12.5, speed: 24, running: true, fontSize: 28)])
-        try TakesManifest(takes: [entry, manifest.takes[0]]).save(to: directory)
+        var without = manifest.takes[0]
+        without.file = "segment_0002_B.mov"   // a file belongs to one entry
+        try TakesManifest(takes: [entry, without]).save(to: directory)
         let saved = try String(contentsOfFile: directory + "/" + TakesManifest.fileName, encoding: .utf8)
         #expect(saved.components(separatedBy: "\"prompter\"").count == 2)
-        #expect(try TakesManifest.load(from: directory).takes == [entry, manifest.takes[0]])
+        #expect(try TakesManifest.load(from: directory).takes == [entry, without])
     }
 }

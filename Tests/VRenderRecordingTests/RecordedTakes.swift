@@ -53,8 +53,9 @@ struct RecordedTakes: Sendable {
     }
 }
 
-/// Every file in a folder and its bytes (symbolic links followed), to show nothing changed.
+/// Every file in a folder and its bytes (symbolic links followed), to show nothing changed;
+/// all but the folder's lock file, which a writing command makes to lock it and leaves.
 func snapshot(_ folder: String) -> [String: Data] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0 != FolderLock.fileName }
     return Dictionary(uniqueKeysWithValues: names.map { ($0, FileManager.default.contents(atPath: folder + "/" + $0) ?? Data()) })
 }
