@@ -40,25 +40,30 @@ public final class FolderLock: Sendable {
         close(descriptor)   // drops the lock
     }
 
-    /// Runs `body` holding the folder's lock in `mode`; `command` ("vrender capture") is what
+    /// Runs `body` holding the lock of `folder` in `mode`; `command` ("vrender capture") is what
     /// a command kept waiting is told holds it.
+    public static func with<T>(_ folder: FolderHandle, _ mode: Mode, for command: String, wait: Duration = defaultWait,
+                               _ body: () throws -> T) throws -> T {
+        let lock = try acquire(folder, mode, for: command, wait: wait)
+        return try withExtendedLifetime(lock) { try body() }
+    }
+
+    /// As `with(_:_:for:wait:_:)`, for the folder at `directory`.
     public static func with<T>(_ directory: String, _ mode: Mode, for command: String, wait: Duration = defaultWait,
                                _ body: () throws -> T) throws -> T {
-        let lock = try acquire(directory, mode, for: command, wait: wait)
-        return try withExtendedLifetime(lock) { try body() }
+        try with(try FolderHandle.open(directory), mode, for: command, wait: wait, body)
     }
 
     /// Takes the lock, waiting up to `wait` for another holder to let go. Throws, naming the
     /// folder and the holder, when it does not. A shared lock on a folder without a lock file
     /// takes none: no writer has locked it yet, and a reader must not write into a folder of
     /// someone else's videos (or a read-only one).
-    public static func acquire(_ directory: String, _ mode: Mode, for command: String,
+    public static func acquire(_ folder: FolderHandle, _ mode: Mode, for command: String,
                                wait: Duration = defaultWait) throws -> FolderLock {
-        let path = directory + "/" + fileName
-        let descriptor = try open(directory: directory, path: path, create: mode == .exclusive)
+        let descriptor = try open(in: folder, create: mode == .exclusive)
         guard descriptor >= 0 else { return FolderLock(descriptor: -1, mode: mode) }
         do {
-            try take(descriptor, mode, path: path, directory: directory, wait: wait)
+            try take(descriptor, mode, path: folder.join(fileName), directory: folder.path, wait: wait)
         } catch {
             close(descriptor)
             throw error
@@ -71,18 +76,23 @@ public final class FolderLock: Sendable {
         return FolderLock(descriptor: descriptor, mode: mode)
     }
 
-    /// The lock file, opened without following a link; -1 when it is absent and not to be made.
-    private static func open(directory: String, path: String, create: Bool) throws -> Int32 {
-        let folder = FileNames.withPlatformPath(directory) { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard folder >= 0 else { throw VRenderError.input(directory, "cannot open the folder (\(String(cString: strerror(errno))))") }
-        defer { close(folder) }
+    /// As `acquire(_:_:for:wait:)`, for the folder at `directory`.
+    public static func acquire(_ directory: String, _ mode: Mode, for command: String,
+                               wait: Duration = defaultWait) throws -> FolderLock {
+        try acquire(try FolderHandle.open(directory), mode, for: command, wait: wait)
+    }
+
+    /// The lock file, opened through the folder's descriptor without following a link; -1 when
+    /// it is absent and not to be made.
+    private static func open(in folder: FolderHandle, create: Bool) throws -> Int32 {
         let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
-        var descriptor = openat(folder, fileName, flags | (create ? O_CREAT : 0), 0o644)
+        var descriptor = openat(folder.descriptor, fileName, flags | (create ? O_CREAT : 0), 0o644)
         // A folder this user may read but not write: a shared lock on the file as it is.
         if descriptor < 0 && !create && (errno == EACCES || errno == EROFS) {
-            descriptor = openat(folder, fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+            descriptor = openat(folder.descriptor, fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         }
         if descriptor < 0 && !create && errno == ENOENT { return -1 }
+        let path = folder.join(fileName)
         guard descriptor >= 0 else {
             let reason = errno == ELOOP ? "is a symbolic link, not vrender's lock file" : String(cString: strerror(errno))
             throw VRenderError.output(path, "cannot open the folder's lock (\(reason))")

@@ -9,16 +9,22 @@ import VRenderCore
 public enum PNGWriter {
     /// Writes `image` to `path` as an 8-bit RGB PNG.
     public static func write(_ image: RGBImage, to path: String) throws {
-        guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
-            throw VRenderError.output(path, "cannot write a \(image.width)x\(image.height) picture holding \(image.pixels.count) bytes")
-        }
         let encoded = try encode(image, path: path)
         try encoded.withUnsafeBytes { try AtomicFile.write($0, to: path) }
+    }
+
+    /// Writes `image` to `name` directly in `folder`, through the folder's descriptor.
+    public static func write(_ image: RGBImage, in folder: FolderHandle, name: String) throws {
+        let encoded = try encode(image, path: folder.join(name))
+        try encoded.withUnsafeBytes { try AtomicFile.write($0, in: folder, name: name) }
     }
 
     /// The PNG file's bytes. The first guess at their size (the raw pixels, which PNG rarely
     /// exceeds) is retried once at the size libpng asks for when a picture does not compress.
     private static func encode(_ image: RGBImage, path: String) throws -> [UInt8] {
+        guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
+            throw VRenderError.output(path, "cannot write a \(image.width)x\(image.height) picture holding \(image.pixels.count) bytes")
+        }
         var capacity = image.pixels.count + image.height + 1024
         for _ in 0..<2 {
             var output = [UInt8](repeating: 0, count: capacity)

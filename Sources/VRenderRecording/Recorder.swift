@@ -148,7 +148,7 @@ public final class Recorder: @unchecked Sendable {
         }
         // A damaged takes.json is refused before anything is recorded; each take re-reads it.
         _ = try TakesManifest.load(from: plan.outputDirectory)
-        let store = ManifestStore(directory: plan.outputDirectory)
+        let store = try ManifestStore(directory: plan.outputDirectory)
         let checker = TakeChecker(store: store, events: events)
         let writer = TakeWriterStage(ring: ring, plan: plan, codec: { self.codec(for: format) }, format: format,
                                      deviceName: source.name,

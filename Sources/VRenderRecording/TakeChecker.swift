@@ -8,7 +8,9 @@ import VRenderCore
 /// another capture into the folder, or a `takes rm`, changes it meanwhile, and a copy kept
 /// here would undo their changes.
 final class ManifestStore: Sendable {
-    let directory: String
+    /// The takes folder, open: `takes.json` is read and written through its descriptor.
+    let folder: FolderHandle
+    var directory: String { folder.path }
     /// This capture's takes as last listed: what `Recorder.run` returns.
     // Inferred, not spelled `Mutex<[String: TakeEntry]>`: the ThreadSanitizer build's stand-in
     // (VRenderCore/TSanMutex.swift) makes the spelled-out type ambiguous outside VRenderCore.
@@ -17,8 +19,8 @@ final class ManifestStore: Sendable {
     /// Who holds the folder's lock, for a command kept waiting.
     static let command = "vrender capture"
 
-    init(directory: String) {
-        self.directory = directory
+    init(directory: String) throws {
+        folder = try FolderHandle.open(directory, as: .output)
     }
 
     /// Lists a finished take and saves.
@@ -45,10 +47,10 @@ final class ManifestStore: Sendable {
 
     /// Reads `takes.json` under the folder's lock, lets `body` change it, and saves it.
     private func change<T>(_ body: (inout TakesManifest) -> T) throws -> T {
-        try FolderLock.with(directory, .exclusive, for: Self.command) {
-            var manifest = try TakesManifest.load(from: directory)
+        try FolderLock.with(folder, .exclusive, for: Self.command) {
+            var manifest = try TakesManifest.load(in: folder)
             let result = body(&manifest)
-            try manifest.save(to: directory)
+            try manifest.save(in: folder)
             return result
         }
     }

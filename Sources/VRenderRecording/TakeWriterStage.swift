@@ -127,9 +127,9 @@ final class TakeWriterStage: @unchecked Sendable {
     /// the number counts the files there, and the writer's file, made here, reserves it, so two
     /// captures into one folder never take the same number.
     private func openWriter() throws -> any TakeFileWriter {
-        try FolderLock.with(plan.outputDirectory, .exclusive, for: ManifestStore.command) {
+        try FolderLock.with(store.folder, .exclusive, for: ManifestStore.command) {
             // On from this capture's last take too: a writer may make no file (tests' fakes).
-            let number = Swift.max(try TakesFolder.nextTakeNumber(in: plan.outputDirectory), lastNumber + 1)
+            let number = Swift.max(try TakesFolder.nextTakeNumber(in: store.folder), lastNumber + 1)
             let request = TakeFileRequest(directory: plan.outputDirectory, number: number, format: format,
                                           codec: codec, device: deviceName, live: live,
                                           encodeTimer: timers.encode, writeTimer: timers.write)

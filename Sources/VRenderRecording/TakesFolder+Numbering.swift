@@ -1,4 +1,5 @@
 import Foundation
+import VRenderCore
 
 /// Take file names: `segment_<NNNN>_<UUID>.mov` (+ `.png`). The seed named takes
 /// `segment_<UUID>.mov`, which a shell glob lists in random order; the take number in front of
@@ -38,8 +39,13 @@ extension TakesFolder {
     /// entries and the files themselves (a take whose process was killed has a file but no
     /// entry, and its number must not be reused). 1 for a new or missing folder.
     public static func nextTakeNumber(in directory: String) throws -> Int {
-        let listed = try TakesManifest.load(from: directory).takes.map(\.file)
-        let present = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        guard FileNames.status(directory) != nil else { return 1 }
+        return try nextTakeNumber(in: FolderHandle.open(directory))
+    }
+
+    static func nextTakeNumber(in folder: FolderHandle) throws -> Int {
+        let listed = try TakesManifest.load(in: folder).takes.map(\.file)
+        let present = try folder.names()
         let highest = (listed + present).compactMap(takeNumber(inFileName:)).max() ?? 0
         return highest + 1
     }

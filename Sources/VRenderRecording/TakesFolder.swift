@@ -26,17 +26,20 @@ public enum TakesFolder {
     /// Reads `DIR/takes.json`. Unlike `TakesManifest.load(from:)`, which a first capture uses on
     /// a new folder, a folder without one is an error here: it is not a takes folder.
     public static func manifest(in directory: String) throws -> TakesManifest {
-        try requireFolder(directory)
-        guard FileManager.default.fileExists(atPath: manifestPath(directory)) else {
-            throw VRenderError.input(directory, "no \(TakesManifest.fileName) (not a takes folder; 'vrender capture --out' makes one)")
-        }
-        return try checkedManifest(in: directory)
+        try manifest(in: openFolder(directory))
     }
 
-    /// `DIR/takes.json`, known to exist, with every entry checked to stay inside the folder.
-    private static func checkedManifest(in directory: String) throws -> TakesManifest {
-        let manifest = try TakesManifest.load(from: directory)
-        try requireEntriesInside(manifest, directory: directory)
+    static func manifest(in folder: FolderHandle) throws -> TakesManifest {
+        guard folder.status(TakesManifest.fileName) != nil else {
+            throw VRenderError.input(folder.path, "no \(TakesManifest.fileName) (not a takes folder; 'vrender capture --out' makes one)")
+        }
+        return try checkedManifest(in: folder)
+    }
+
+    /// `takes.json`, known to exist, with every entry checked to stay inside the folder.
+    private static func checkedManifest(in folder: FolderHandle) throws -> TakesManifest {
+        let manifest = try TakesManifest.load(in: folder)
+        try requireEntriesInside(manifest, folder: folder)
         return manifest
     }
 
@@ -55,26 +58,28 @@ public enum TakesFolder {
     /// `takes.json` entry. Every name is resolved before anything is deleted, so one bad name
     /// removes nothing. Returns the removed entries, in recording order.
     @discardableResult
+    ///
+    /// Under the folder's lock; every deletion goes through the folder's descriptor, never
+    /// following a link (a link listed is removed itself, not what it leads to).
     public static func remove(_ names: [String], from directory: String) throws -> [TakeEntry] {
-        try requireFolder(directory)
-        return try FolderLock.with(directory, .exclusive, for: "vrender takes rm") {
-            try removeLocked(names, from: directory)
+        let folder = try openFolder(directory)
+        return try FolderLock.with(folder, .exclusive, for: "vrender takes rm") {
+            try removeLocked(names, from: folder)
         }
     }
 
-    private static func removeLocked(_ names: [String], from directory: String) throws -> [TakeEntry] {
-        var manifest = try manifest(in: directory)
-        let doomed = Set(try names.map { try index(of: $0, in: manifest, directory: directory) })
+    private static func removeLocked(_ names: [String], from folder: FolderHandle) throws -> [TakeEntry] {
+        var manifest = try manifest(in: folder)
+        let doomed = Set(try names.map { try index(of: $0, in: manifest, directory: folder.path) })
         var removed: [TakeEntry] = []
         for index in doomed.sorted(by: >) {
             let take = manifest.takes.remove(at: index)
-            // `manifest(in:)` refused any entry leading outside the folder, so these stay inside.
             for file in [take.file, take.thumbnail].compactMap({ $0 }) {
-                unlink(join(directory, file))
+                if case .at(let parent, let name) = try locate(file, in: folder) { parent.remove(name) }
             }
             removed.insert(take, at: 0)
         }
-        try manifest.save(to: directory)
+        try manifest.save(in: folder)
         return removed
     }
 
@@ -100,13 +105,14 @@ public enum TakesFolder {
     /// either all in what it reads or not at all.
     public static func takePaths(in directory: String) throws -> (paths: [String], order: Order) {
         let directory = trimmingTrailingSlashes(directory)
-        try requireFolder(directory)
-        return try FolderLock.with(directory, .shared, for: "vrender concat") { try takePathsLocked(in: directory) }
+        let folder = try openFolder(directory)
+        return try FolderLock.with(folder, .shared, for: "vrender concat") { try takePathsLocked(in: folder) }
     }
 
-    private static func takePathsLocked(in directory: String) throws -> (paths: [String], order: Order) {
-        if FileManager.default.fileExists(atPath: manifestPath(directory)) {
-            let manifest = try checkedManifest(in: directory)
+    private static func takePathsLocked(in folder: FolderHandle) throws -> (paths: [String], order: Order) {
+        let directory = folder.path
+        if folder.status(TakesManifest.fileName) != nil {
+            let manifest = try checkedManifest(in: folder)
             guard !manifest.takes.isEmpty else {
                 throw VRenderError.input(directory, "has no takes (\(TakesManifest.fileName) lists none)")
             }
@@ -181,34 +187,9 @@ public enum TakesFolder {
 
     // MARK: - Paths
 
-    /// Every name `manifest` lists (videos and thumbnails) must stay inside the folder: a takes
-    /// folder may come from someone else, and `takes rm` deletes what its entries name. Throws an
-    /// error naming `takes.json` and the entry. Names need not exist (a take may be missing).
-    static func requireEntriesInside(_ manifest: TakesManifest, directory: String) throws {
-        let root = try realPath(directory)
-        for (number, take) in manifest.takes.enumerated() {
-            for name in [take.file, take.thumbnail].compactMap({ $0 }) {
-                try requireInside(name, entry: number + 1, directory: directory, root: root)
-            }
-        }
-    }
-
-    /// One manifest name (its spelling checked as `takes.json` loaded): not a symbolic link (at
-    /// any level) that leads out of `root`, the folder's real path.
-    private static func requireInside(_ name: String, entry: Int, directory: String, root: String) throws {
-        // A symbolic link inside the folder may still point anywhere; a missing name cannot.
-        guard let resolved = try? realPath(join(directory, name)) else { return }
-        guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else {
-            throw VRenderError.input(manifestPath(directory), "entry \(entry) '\(name)' is a symbolic link leading outside the folder (to \(resolved))")
-        }
-    }
-
-    static func requireFolder(_ directory: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            throw VRenderError.input(directory, "no such folder")
-        }
-        guard isDirectory.boolValue else { throw VRenderError.input(directory, "is not a folder") }
+    /// The folder at `directory`, open; errors name it ("no such folder", "is not a folder").
+    static func openFolder(_ directory: String) throws -> FolderHandle {
+        try FolderHandle.open(directory)
     }
 
     static func manifestPath(_ directory: String) -> String { join(directory, TakesManifest.fileName) }
@@ -222,15 +203,5 @@ public enum TakesFolder {
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         return path
-    }
-
-    /// `realpath(3)`: the path with every symbolic link, `.` and `..` resolved; throws when it
-    /// does not exist.
-    private static func realPath(_ path: String) throws -> String {
-        guard let resolved = realpath(path, nil) else {
-            throw VRenderError.input(path, String(cString: strerror(errno)))
-        }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

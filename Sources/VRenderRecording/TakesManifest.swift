@@ -99,25 +99,31 @@ public struct TakesManifest: Sendable, Codable, Equatable {
 
     public static let fileName = "takes.json"
 
-    /// Reads `DIR/takes.json`; an absent file is an empty manifest (a capture's new folder).
-    /// Readers of an existing folder use `TakesFolder.manifest(in:)`, which requires the file.
-    /// Every entry is checked as it loads (`TakesManifest+Validation.swift`). A damaged file
-    /// (truncated, not JSON, a field out of range) is an error that points to `vrender takes
-    /// recover`, which every takes command and capture read it through.
+    /// Reads `DIR/takes.json`; an absent file, or folder, is an empty manifest (a capture's new
+    /// folder). Readers of an existing folder use `TakesFolder.manifest(in:)`, which requires it.
     public static func load(from directory: String) throws -> TakesManifest {
-        let path = directory + "/" + fileName
-        guard let data = try readBytes(path) else { return TakesManifest() }
+        guard FileNames.status(directory) != nil else { return TakesManifest() }
+        return try load(in: FolderHandle.open(directory))
+    }
+
+    /// Reads `takes.json` in `folder` (absent: an empty manifest), through the folder's
+    /// descriptor. Every entry is checked as it loads (`TakesManifest+Validation.swift`). A
+    /// damaged file (truncated, not JSON, a field out of range) is an error that points to
+    /// `vrender takes recover`, which every takes command and capture read it through.
+    public static func load(in folder: FolderHandle) throws -> TakesManifest {
+        let path = folder.join(fileName)
+        guard let data = try readBytes(in: folder) else { return TakesManifest() }
         let manifest: TakesManifest
         do {
             manifest = try TakesManifest(json: data)
         } catch {
-            throw VRenderError.input(path, "is not a valid takes manifest: " + recoverHint(directory) + " (\(error))")
+            throw VRenderError.input(path, "is not a valid takes manifest: " + recoverHint(folder.path) + " (\(error))")
         }
         try manifest.requireNamesInside(path: path)
         do {
             try manifest.requireValidEntries(path: path)
         } catch let error as VRenderError {
-            throw VRenderError.input(path, error.reason + "; " + recoverHint(directory))
+            throw VRenderError.input(path, error.reason + "; " + recoverHint(folder.path))
         }
         return manifest
     }
@@ -126,28 +132,12 @@ public struct TakesManifest: Sendable, Codable, Equatable {
         "'vrender takes recover \(directory)' rebuilds it from the take files, keeping this one aside"
     }
 
-    /// The bytes of `takes.json` at `path`, nil when there is none. Refused: a symbolic link
+    /// The bytes of `takes.json` in `folder`, nil when there is none. Refused: a symbolic link
     /// (vrender writes a file there, never a link), anything but a regular file, and a file over
-    /// `maxFileBytes`, which is never read whole.
-    static func readBytes(_ path: String) throws -> Data? {
-        let descriptor = FileNames.withPlatformPath(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
-        if descriptor < 0 && errno == ENOENT { return nil }
-        if descriptor < 0 && errno == ELOOP { throw VRenderError.input(path, "is a symbolic link, not the file vrender writes") }
-        guard descriptor >= 0 else { throw VRenderError.input(path, "exists but cannot be read (\(String(cString: strerror(errno))))") }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw VRenderError.input(path, "is not a regular file")
-        }
-        guard info.st_size <= maxFileBytes else {
-            throw VRenderError.input(path, "is \(info.st_size) bytes, over the \(maxFileBytes >> 20) MiB a takes manifest may be")
-        }
-        // Read one byte past the limit: a file that grew since fstat is refused too.
-        let data = try VRenderError.attributing(to: path, as: .input) { try handle.read(upToCount: maxFileBytes + 1) } ?? Data()
-        guard data.count <= maxFileBytes else {
-            throw VRenderError.input(path, "is over the \(maxFileBytes >> 20) MiB a takes manifest may be")
-        }
-        return data
+    /// `maxFileBytes`, which is never read.
+    static func readBytes(in folder: FolderHandle) throws -> Data? {
+        guard folder.status(fileName) != nil else { return nil }
+        return try folder.readFile(fileName, limit: maxFileBytes)
     }
 
     /// Decodes `takes.json`'s bytes.
@@ -156,6 +146,11 @@ public struct TakesManifest: Sendable, Codable, Equatable {
     }
 
     public func save(to directory: String) throws {
-        try AtomicFile.writeJSON(self, to: directory + "/" + Self.fileName)
+        try save(in: FolderHandle.open(directory, as: .output))
+    }
+
+    /// Replaces `takes.json` in `folder` atomically, through the folder's descriptor.
+    public func save(in folder: FolderHandle) throws {
+        try AtomicFile.writeJSON(self, in: folder, name: Self.fileName)
     }
 }

@@ -4,14 +4,15 @@ import VRenderMedia
 
 /// The entries `takes.json` will hold, worked out take by take, and the report's lines.
 struct ManifestRebuild {
-    let directory: String
+    let folder: FolderHandle
+    var directory: String { folder.path }
     private(set) var entries: [TakeEntry]
     private(set) var report: [TakesRecoveryReport.Take] = []
     /// Unfinished take files another process has open, with its id.
     private var busy: [String: Int32] = [:]
 
-    init(directory: String, entries: [TakeEntry]) {
-        self.directory = directory
+    init(folder: FolderHandle, entries: [TakeEntry]) {
+        self.folder = folder
         self.entries = entries
     }
 
@@ -42,12 +43,12 @@ struct ManifestRebuild {
                 continue
             }
             guard info.st_mode & S_IFMT == S_IFREG, TakeFiles.isFinished(file) == false else {
-                if let thumbnail = take.thumbnail { TakesRecovery.ensureThumbnail(thumbnail, in: directory, of: file) }
+                if let thumbnail = take.thumbnail { TakesRecovery.ensureThumbnail(thumbnail, in: folder, of: file) }
                 note(take.file, .kept, nil, entry: take)
                 continue
             }
             guard let saved = salvage(take.file) else { continue }
-            if let thumbnail = take.thumbnail { TakesRecovery.ensureThumbnail(thumbnail, in: directory, of: file) }
+            if let thumbnail = take.thumbnail { TakesRecovery.ensureThumbnail(thumbnail, in: folder, of: file) }
             entries[index].frames = saved.check.decodableFrames
             entries[index].duration = TakesRecovery.listedSeconds(saved.check.duration)
             entries[index].check = saved.check
@@ -83,7 +84,7 @@ struct ManifestRebuild {
             detail = Self.describe(saved.copied)
         }
         let thumbnail = (name as NSString).deletingPathExtension + ".png"
-        let hasThumbnail = TakesRecovery.ensureThumbnail(thumbnail, in: directory, of: file)
+        let hasThumbnail = TakesRecovery.ensureThumbnail(thumbnail, in: folder, of: file)
         do {
             let entry = try TakesRecovery.entry(forFile: name, in: directory, check: check, modified: modified,
                                                 thumbnail: hasThumbnail ? thumbnail : nil)

@@ -82,16 +82,17 @@ extension TakesRecovery {
     }
 
     /// Makes the thumbnail `name` of the take at `videoPath` (the frame at 0.05 s, as a capture
-    /// makes it) when the folder has no such file. Returns false when it could not be made.
+    /// makes it) when the folder has nothing by that name. Written through the folder's
+    /// descriptor, below it only (never through a link). Returns false when it could not be made.
     @discardableResult
-    static func ensureThumbnail(_ name: String, in directory: String, of videoPath: String) -> Bool {
-        let path = TakesFolder.join(directory, name)
-        if FileManager.default.fileExists(atPath: path) { return true }
+    static func ensureThumbnail(_ name: String, in folder: FolderHandle, of videoPath: String) -> Bool {
         do {
+            guard case .at(let parent, let last) = try TakesFolder.locate(name, in: folder) else { return false }
+            if parent.status(last) != nil { return true }
             let image = try FrameGrabber.frame(in: videoPath, atSeconds: SegmentWriter.thumbnailTime) {
                 try Thumbnailer().thumbnail(of: $0, width: TakeFileLayout.thumbnailWidth)
             }
-            try PNGWriter.write(image, to: path)
+            try PNGWriter.write(image, in: parent, name: last)
             return true
         } catch {
             return false

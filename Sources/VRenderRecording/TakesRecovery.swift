@@ -19,17 +19,17 @@ public enum TakesRecovery {
     /// Holds the folder's lock throughout: what it writes is worked out from `takes.json` and
     /// the files as they were when it started.
     public static func recover(_ directory: String) throws -> TakesRecoveryReport {
-        let directory = TakesFolder.trimmingTrailingSlashes(directory)
-        try TakesFolder.requireFolder(directory)
-        return try FolderLock.with(directory, .exclusive, for: "vrender takes recover") { try recoverLocked(directory) }
+        let folder = try TakesFolder.openFolder(TakesFolder.trimmingTrailingSlashes(directory))
+        return try FolderLock.with(folder, .exclusive, for: "vrender takes recover") { try recoverLocked(folder) }
     }
 
-    private static func recoverLocked(_ directory: String) throws -> TakesRecoveryReport {
-        let stored = try StoredManifest(directory: directory)
+    private static func recoverLocked(_ folder: FolderHandle) throws -> TakesRecoveryReport {
+        let directory = folder.path
+        let stored = try StoredManifest(folder: folder)
         if case .valid(let manifest) = stored {
-            try TakesFolder.requireEntriesInside(manifest, directory: directory)
+            try TakesFolder.requireEntriesInside(manifest, folder: folder)
         }
-        var rebuild = ManifestRebuild(directory: directory, entries: stored.manifest?.takes ?? [])
+        var rebuild = ManifestRebuild(folder: folder, entries: stored.manifest?.takes ?? [])
         let listed = Set(rebuild.entries.map(\.file))
         let unlisted = TakeFiles.names(in: directory).filter { !listed.contains($0) }
         rebuild.findBusyFiles(unlisted: unlisted)
@@ -37,13 +37,13 @@ public enum TakesRecovery {
         for name in unlisted { rebuild.add(name) }
 
         var damagedCopy: String?
-        if case .damaged(let bytes) = stored { damagedCopy = try keepDamagedManifest(bytes, in: directory) }
+        if case .damaged(let bytes) = stored { damagedCopy = try keepDamagedManifest(bytes, in: folder) }
         let write = switch stored {
         case .valid(let manifest): manifest.takes != rebuild.entries
         case .damaged: true
         case .absent: !rebuild.entries.isEmpty
         }
-        if write { try TakesManifest(takes: rebuild.entries).save(to: directory) }
+        if write { try TakesManifest(takes: rebuild.entries).save(in: folder) }
         return TakesRecoveryReport(directory: directory, takes: rebuild.reportInListOrder, manifestWritten: write,
                                    damagedManifestCopy: damagedCopy)
     }
@@ -73,17 +73,17 @@ public enum TakesRecovery {
 
     /// Writes the damaged `takes.json`'s bytes to `takes.json.damaged-<UTC time>` (a number
     /// added if that exists) before the rebuilt one replaces it. Returns the name.
-    static func keepDamagedManifest(_ bytes: Data, in directory: String) throws -> String {
+    static func keepDamagedManifest(_ bytes: Data, in folder: FolderHandle) throws -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
         let stem = TakesManifest.fileName + ".damaged-" + formatter.string(from: Date())
         var name = stem
         var serial = 2
-        while FileManager.default.fileExists(atPath: TakesFolder.join(directory, name)) {
+        while folder.status(name) != nil {
             name = stem + "-\(serial)"
             serial += 1
         }
-        try bytes.withUnsafeBytes { try AtomicFile.write($0, to: TakesFolder.join(directory, name)) }
+        try bytes.withUnsafeBytes { try AtomicFile.write($0, in: folder, name: name) }
         return name
     }
 }
@@ -97,9 +97,9 @@ enum StoredManifest {
 
     /// Throws for a file that cannot be read, and for one whose names lead outside the folder
     /// (refused, as by every takes command); one out of range otherwise is damaged, kept aside.
-    init(directory: String) throws {
-        let path = TakesFolder.manifestPath(directory)
-        guard let bytes = try TakesManifest.readBytes(path) else {
+    init(folder: FolderHandle) throws {
+        let path = folder.join(TakesManifest.fileName)
+        guard let bytes = try TakesManifest.readBytes(in: folder) else {
             self = .absent
             return
         }

@@ -71,7 +71,7 @@ import VRenderTestSupport
 
     /// A hostile takes.json must not make `takes list` show, or `takes rm` delete, anything
     /// outside the folder: every reader refuses it, naming the entry, and nothing is deleted.
-    @Test(arguments: ["..", "absolute", "symlink", "thumbnail"])
+    @Test(arguments: ["..", "absolute", "symlink", "thumbnail", "linked folder", "linked folder, new name"])
     func everyReaderRefusesEntriesLeadingOut(kind: String) throws {
         let outside = TestMedia.scratchDirectory()
         touch("precious.txt", in: outside)
@@ -83,6 +83,9 @@ import VRenderTestSupport
         case "symlink":
             try FileManager.default.createSymbolicLink(atPath: directory + "/link.mov", withDestinationPath: outside + "/precious.txt")
             hostile.file = "link.mov"
+        case "linked folder", "linked folder, new name":
+            try FileManager.default.createSymbolicLink(atPath: directory + "/sub", withDestinationPath: outside)
+            hostile.thumbnail = kind == "linked folder" ? "sub/precious.txt" : "sub/authorized_keys"
         default: hostile.thumbnail = "../" + (outside as NSString).lastPathComponent + "/precious.txt"
         }
         try TakesManifest(takes: [entry("a.mov"), hostile]).save(to: directory)
@@ -98,7 +101,34 @@ import VRenderTestSupport
             #expect(error?.reason.hasPrefix("entry 2 '") == true, "\(reader): \(String(describing: error))")
         }
         #expect(FileManager.default.fileExists(atPath: outside + "/precious.txt"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside) == ["precious.txt"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/takes.json")) == manifestBefore)
+    }
+
+    /// A name below a linked folder is refused whether or not it exists yet, naming the link.
+    @Test func aLinkedFolderOnTheWayIsNamed() throws {
+        let outside = TestMedia.scratchDirectory()
+        try FileManager.default.createSymbolicLink(atPath: directory + "/sub", withDestinationPath: outside)
+        touch("a.mov")
+        var take = entry("a.mov")
+        take.thumbnail = "sub/authorized_keys"
+        try TakesManifest(takes: [take]).save(to: directory)
+        let error = vrenderError { try TakesFolder.manifest(in: directory) }
+        #expect(error?.description == "\(directory)/takes.json: entry 1 'sub/authorized_keys' leads through 'sub', a symbolic link; "
+                + "vrender does not follow links inside a takes folder")
+    }
+
+    /// Names in real sub-folders are followed down, and `takes rm` removes what they name there.
+    @Test func removeReachesIntoRealSubfolders() throws {
+        try FileManager.default.createDirectory(atPath: directory + "/day1", withIntermediateDirectories: false)
+        touch("a.mov", in: directory + "/day1")
+        touch("a.png", in: directory + "/day1")
+        var take = entry("day1/a.mov")
+        take.thumbnail = "day1/a.png"
+        try TakesManifest(takes: [take, entry("b.mov")]).save(to: directory)
+        #expect(try TakesFolder.remove(["1"], from: directory).map(\.file) == ["day1/a.mov"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/day1").isEmpty)
+        #expect(try TakesFolder.manifest(in: directory).takes.map(\.file) == ["b.mov"])
     }
 
     @Test func aMissingTakeIsNamed() throws {

@@ -93,7 +93,7 @@ import VRenderTestSupport
         #expect(FileManager.default.createFile(atPath: manifestPath, contents: Data()))
         #expect(truncate(manifestPath, off_t(TakesManifest.maxFileBytes + 1)) == 0)
         let error = vrenderError { try TakesManifest.load(from: directory) }
-        #expect(error?.description == "\(manifestPath): is \(TakesManifest.maxFileBytes + 1) bytes, over the 64 MiB a takes manifest may be")
+        #expect(error?.description == "\(manifestPath): is \(TakesManifest.maxFileBytes + 1) bytes, more than the \(TakesManifest.maxFileBytes) a file of its kind may have")
     }
 
     @Test func aValidManifestLoadsAsSaved() throws {

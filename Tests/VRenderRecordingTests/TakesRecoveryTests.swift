@@ -311,6 +311,24 @@ enum Cut: String, CaseIterable, Sendable {
         #expect(snapshot(directory) == before)
     }
 
+    /// A thumbnail listed below a folder that is a link out: recover (which makes missing
+    /// thumbnails) is refused and writes nothing there, though the file does not exist yet.
+    @Test func recoverWritesNoThumbnailThroughALinkedFolder() throws {
+        let outside = ScratchFolder()
+        let takes = RecordedTakes.h264
+        takes.copy(1, into: directory)
+        try FileManager.default.removeItem(atPath: directory + "/" + takes.entry(1).thumbnail!)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/sub", withDestinationPath: outside.path)
+        var take = takes.entry(1)
+        take.thumbnail = "sub/authorized_keys"
+        try TakesManifest(takes: [take]).save(to: directory)
+        let error = vrenderError { try TakesRecovery.recover(directory) }
+        #expect(error?.subject == directory + "/takes.json")
+        #expect(error?.reason.hasPrefix("entry 1 'sub/authorized_keys' leads through 'sub', a symbolic link") == true,
+                "\(String(describing: error))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+    }
+
     private func shortCapture() -> CaptureJob {
         CaptureJob(options: CaptureOptions(device: "synthetic", request: CaptureRequest(size: (64, 48)),
                                            plan: RecordingPlan(outputDirectory: directory, duration: 0.1, codec: .h264)))
