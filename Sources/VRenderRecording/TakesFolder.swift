@@ -87,9 +87,9 @@ public enum TakesFolder {
     /// leaving every other file; a missing folder is already empty. The demo starts from this,
     /// so reruns give the same takes.
     public static func removeAllTakes(in directory: String) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        guard let folder = try? FolderHandle.open(directory), let names = try? folder.names() else { return }
         for name in names where name.hasPrefix(takeFilePrefix) || name == TakesManifest.fileName {
-            unlink(join(directory, name))
+            folder.remove(name)   // a file, or a link itself: never what a link leads to
         }
     }
 
