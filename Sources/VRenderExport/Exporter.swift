@@ -135,6 +135,7 @@ public final class Exporter: Sendable {
         let progress = ProgressThrottle(total: job.frames(of: plan).count, frameRate: plan.frameRate.doubleValue,
                                         report: reportProgress)
         let damage = DamageLog()
+        let leftovers = output.removeLeftovers()
         timings?.start()
         var summary: ExportSummary
         do {
@@ -149,6 +150,9 @@ public final class Exporter: Sendable {
         summary.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         summary.damagedFrames = damage.damaged
         summary.warnings = damage.warnings
+        if !leftovers.isEmpty {
+            summary.warnings.append("removed \(leftovers.count) temporary file(s) that killed earlier runs left beside \(output.path): \(leftovers.joined(separator: ", "))")
+        }
         try finishTimings(summary, plan: plan)
         return summary
     }
