@@ -72,6 +72,13 @@ final class DamageLog: Sendable {
 
     func warn(_ note: String) { entries.withLock { $0.notes.append(note) } }
 
+    /// Frames of `path` whose damaged pts `PresentationCheck` replaced: damage, and a warning.
+    func noteDamagedTimestamps(_ count: Int, in path: String) {
+        guard count > 0 else { return }
+        add(count, in: path)
+        warn(PresentationCheck.damageNote(path, count: count))
+    }
+
     var damaged: [String: Int] { entries.withLock { $0.counts } }
     var warnings: [String] { entries.withLock { $0.notes } }
 }
