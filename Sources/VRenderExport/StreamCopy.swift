@@ -36,6 +36,7 @@ struct StreamCopy {
                     }
                     audioOut.append(try muxer.addStream(copying: source.index, of: demuxer))
                 }
+                muxer.writeReproducibly()
                 try blaming(take.path) { try muxer.writeHeader(options: muxer.finishedFileOptions) }
             }
             // Input stream index -> output stream index for this take.

@@ -43,9 +43,11 @@ final class ProducerCount: Sendable {
     private let remaining = Mutex(0)
     private let queue: BoundedQueue<MuxItem>
 
+    /// With no producers at all the queue is finished at once.
     init(_ count: Int, of queue: BoundedQueue<MuxItem>) {
         remaining.withLock { $0 = count }
         self.queue = queue
+        if count == 0 { queue.finish() }
     }
 
     func producerDone() {
