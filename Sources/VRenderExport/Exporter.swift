@@ -190,8 +190,8 @@ public final class Exporter: Sendable {
         if case .whole = job {} else { return try writePart(plan, job: job, to: output, progress: progress, damage: damage) }
         switch plan.mode {
         case .streamCopy:
-            let copied = try StreamCopy(plan: plan, output: output, cancellation: cancellation, progress: progress,
-                                        timings: timings).run()
+            let copied = try StreamCopy(plan: plan, output: output, damage: damage, cancellation: cancellation,
+                                        progress: progress, timings: timings).run()
             return makeSummary(plan, output: output, frames: copied.frames, duration: copied.duration,
                                videoCodec: plan.takes[0].video.codecName, audioCodec: plan.takes[0].audio?.codecName,
                                filterBackend: nil)
