@@ -54,7 +54,8 @@ import VRenderTestSupport
     /// start shift (`avoid_negative_ts`) then came from whichever stream was first.
     private func mux(first: MuxItem.Stream, source: String, into output: String) throws -> String {
         let demuxer = try Demuxer(path: source)
-        let muxer = try Muxer(path: output, formatPath: output)
+        let file = AtomicFile(path: output)
+        let muxer = try Muxer(descriptor: file.open(), path: file.temporaryPath, formatPath: output)
         let videoStream = try muxer.addStream(copying: 0, of: demuxer)
         let audioStream = try muxer.addStream(copying: 1, of: demuxer)
         try muxer.writeHeader()
@@ -75,6 +76,7 @@ import VRenderTestSupport
         queue.finish()
         try MuxStage(muxer: OwnershipTransfer(muxer), videoStream: videoStream, audioStreams: [audioStream],
                      input: queue, timer: nil).run()
+        try file.commit()
         return ProgramRun.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pts,dts,size,pos",
                                                   "-of", "csv", output]).standardOutput
     }
