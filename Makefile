@@ -55,6 +55,12 @@ test-vivid: release
 test-slurm: release
 	VRENDER=$(BIN_RELEASE) scripts/slurm-tests.sh --install
 
+# Hostile folders: links planted at every name vrender may create, decoys outside checked by
+# hash and mtime before and after every command (CI runs this too).
+.PHONY: test-hostile
+test-hostile: release
+	VRENDER=$(BIN_RELEASE) scripts/hostile-folder-tests.sh
+
 # Exports of the kinds of input users bring, judged by ffprobe/ffmpeg (CI runs this too).
 test-trial: release
 	scripts/trial-acceptance.sh

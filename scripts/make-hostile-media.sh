@@ -35,6 +35,20 @@ patched() {
     open(my $out, ">:raw", $to) or die "$to: $!"; print $out $data;
   ' "$from" ".tmp.$out" "$anchor" "$offset" "$hex" "$every" && mv -f ".tmp.$out" "$out"
 }
+# flipped OUT FROM ANCHOR OFFSET BIT: OUT is FROM with bit BIT of the big-endian 32-bit word
+# OFFSET bytes after the first occurrence of ANCHOR flipped (a bit error in a header field).
+flipped() {
+  local out=$1 from=$2 anchor=$3 offset=$4 bit=$5
+  [ -s "$out" ] && return 0
+  perl -e '
+    my ($from, $to, $anchor, $offset, $bit) = @ARGV;
+    open(my $in, "<:raw", $from) or die "$from: $!"; local $/; my $data = <$in>;
+    my $at = index($data, $anchor); die "$from: no anchor $anchor\n" if $at < 0;
+    my $word = unpack("N", substr($data, $at + $offset, 4));
+    substr($data, $at + $offset, 4) = pack("N", $word ^ (1 << $bit));
+    open(my $out, ">:raw", $to) or die "$to: $!"; print $out $data;
+  ' "$from" ".tmp.$out" "$anchor" "$offset" "$bit" && mv -f ".tmp.$out" "$out"
+}
 # truncated OUT FROM BYTES: the first BYTES bytes of FROM.
 truncated() { [ -s "$1" ] || { head -c "$3" "$2" > ".tmp.$1" && mv -f ".tmp.$1" "$1"; }; }
 
@@ -98,6 +112,11 @@ mk vfr.mkv -f lavfi -i "testsrc2=size=320x240:rate=60:duration=1" -vf "select='l
 # B-frames, with the edit list QuickTime needs for them, and audio.
 mk bframes_h264.mp4 -f lavfi -i "$SRC" -f lavfi -i "$TONE" "${X264[@]}" -bf 3 -g 15 -c:a aac -shortest
 mk bframes_hevc.mov -f lavfi -i "$SRC" "${X265[@]}" -x265-params log-level=error:bframes=4
+# One bit flipped in a composition offset (bit 20 of `ctts` entry 10's offset, 16 bytes past
+# `ctts` plus 8 per entry): one frame's pts 68 s late while every length field says 2 s.
+mk ctts_base_hevc.mov -f lavfi -i testsrc2=size=320x240:rate=30:duration=2 -c:v libx265 -preset ultrafast \
+   -x265-params log-level=error:bframes=3 -tag:v hvc1 -pix_fmt yuv420p
+flipped ctts_bit20_hevc.mov ctts_base_hevc.mov 'ctts' $((16 + 8 * 10)) 20
 
 # --- Pixel formats and odd sizes.
 mk hevc_10bit.mov -f lavfi -i "$SRC" "${X265[@]}" -pix_fmt yuv420p10le -profile:v main10

@@ -86,13 +86,15 @@ public final class AtomicFile: Sendable {
     public func open() throws -> Int32 {
         try created.withLock { created in
             if let created { return created.descriptor }
-            let folder = try givenFolder ?? FolderHandle.open(directory, as: .output)
             do {
+                let folder = try givenFolder ?? FolderHandle.open(directory, as: .output)
                 let descriptor = try folder.createExclusive(temporaryName)
                 created = Created(folder: folder, descriptor: descriptor)
                 return descriptor
             } catch let error as VRenderError {
-                throw VRenderError.output(path, "cannot create its temporary file \(temporaryName): \(error.reason)")
+                // Named after the file asked for, whatever failed: its folder or the temporary.
+                let what = error.subject == directory ? "its folder \(directory)" : "its temporary file \(temporaryName)"
+                throw VRenderError.output(path, "cannot create \(what): \(error.reason)")
             }
         }
     }

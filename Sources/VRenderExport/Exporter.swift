@@ -135,6 +135,7 @@ public final class Exporter: Sendable {
         let progress = ProgressThrottle(total: job.frames(of: plan).count, frameRate: plan.frameRate.doubleValue,
                                         report: reportProgress)
         let damage = DamageLog()
+        let leftovers = output.removeLeftovers()
         timings?.start()
         var summary: ExportSummary
         do {
@@ -149,6 +150,9 @@ public final class Exporter: Sendable {
         summary.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         summary.damagedFrames = damage.damaged
         summary.warnings = damage.warnings
+        if !leftovers.isEmpty {
+            summary.warnings.append("removed \(leftovers.count) temporary file(s) that killed earlier runs left beside \(output.path): \(leftovers.joined(separator: ", "))")
+        }
         try finishTimings(summary, plan: plan)
         return summary
     }
@@ -186,8 +190,8 @@ public final class Exporter: Sendable {
         if case .whole = job {} else { return try writePart(plan, job: job, to: output, progress: progress, damage: damage) }
         switch plan.mode {
         case .streamCopy:
-            let copied = try StreamCopy(plan: plan, output: output, cancellation: cancellation, progress: progress,
-                                        timings: timings).run()
+            let copied = try StreamCopy(plan: plan, output: output, damage: damage, cancellation: cancellation,
+                                        progress: progress, timings: timings).run()
             return makeSummary(plan, output: output, frames: copied.frames, duration: copied.duration,
                                videoCodec: plan.takes[0].video.codecName, audioCodec: plan.takes[0].audio?.codecName,
                                filterBackend: nil)

@@ -57,6 +57,14 @@ public struct OutputFile: Sendable {
         try file.commit()
     }
 
+    /// Removes the temporaries of this output that killed earlier runs left (their process is
+    /// gone); returns their names.
+    func removeLeftovers() -> [String] {
+        let (directory, name) = FileNames.split(path)
+        guard let folder = try? FolderHandle.open(directory) else { return [] }
+        return AtomicFile.removeLeftovers(in: folder, target: name)
+    }
+
     /// Deletes the temporary file, if any.
     public func discard() {
         file.discard()

@@ -19,6 +19,9 @@ struct PlanBuilder {
         self.container = container
         self.audio = audio
         notices += audio.dropped.map { "audio: \($0) (keep another with --audio-track N)" }
+        notices += takes.filter { $0.video.damagedTimestamps > 0 }.map {
+            PresentationCheck.damageNote($0.path, count: $0.video.damagedTimestamps)
+        }
     }
 
     /// A plan that copies the video packets (and the audio too in `.streamCopy`).

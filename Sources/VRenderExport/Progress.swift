@@ -39,7 +39,8 @@ public struct ExportSummary: Sendable, Codable {
     public var frames: Int
     public var bytes: Int
     public var wallSeconds: Double
-    /// Packets or frames the decoders rejected or flagged as damaged, per input path.
+    /// Packets or frames the decoders rejected or flagged as damaged, or whose damaged
+    /// timestamp was replaced (`PresentationCheck`), per input path.
     public var damagedFrames: [String: Int]
     public var warnings: [String]
     /// The plan's choices a user should know of (dropped tracks, tone mapping, order, ...).

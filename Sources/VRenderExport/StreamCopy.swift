@@ -3,9 +3,12 @@ import VRenderMedia
 
 /// Joins takes packet for packet: no decoding, only timestamps shift so each take starts where
 /// the previous one ended. As fast as reading the files. Every planned audio track is copied.
+/// A video packet whose pts a damaged header moved far away (`PresentationCheck`) gets a
+/// plausible one and is counted as damage: it would otherwise set where the take ends.
 struct StreamCopy {
     let plan: ExportPlan
     let output: OutputFile
+    let damage: DamageLog
     let cancellation: ExportCancellation
     let progress: ProgressThrottle
     /// Where demux and mux record their times (nil: nothing is measured). One thread does both.
@@ -33,6 +36,7 @@ struct StreamCopy {
                     }
                     audioOut.append(try muxer.addStream(copying: source.index, of: demuxer))
                 }
+                muxer.writeReproducibly()
                 try blaming(take.path) { try muxer.writeHeader(options: muxer.finishedFileOptions) }
             }
             // Input stream index -> output stream index for this take.
@@ -42,12 +46,14 @@ struct StreamCopy {
             }
             let videoBase = demuxer.timeBase(ofStream: take.video.index)
             var takeEnd = take.video.startTime
+            var check = PresentationCheck(timeBase: videoBase, frameRate: take.video.frameRate)
             let placement = PacketRetimer.Placement(takeOffset: offsetSeconds, videoStart: take.video.startTime,
                                                     takeDuration: take.duration)
             while timers.demux.timedRead(demuxer, into: packet, video: take.video.index) {
                 if cancellation.isCancelled { throw VRenderError.cancelled }
                 guard let outIndex = routes[packet.streamIndex] else { continue }
                 let isVideo = packet.streamIndex == take.video.index
+                if isVideo { check.repair(packet) }
                 if isVideo, let pts = packet.pts {
                     takeEnd = Swift.max(takeEnd, Double(pts + Swift.max(packet.duration, 0)) * videoBase.doubleValue)
                 }
@@ -64,6 +70,7 @@ struct StreamCopy {
                 if isVideo { timers.mux?.frameDone() } else { timers.mux?.otherDone() }
             }
             offsetSeconds += Swift.max(takeEnd - take.video.startTime, 0)
+            damage.noteDamagedTimestamps(check.outliers, in: take.path)
         }
         timers.mux?.begin()
         try muxer.finish()

@@ -29,6 +29,10 @@ public struct VideoStreamInfo: Sendable, Equatable {
     public var codecTag: String = ""
     /// The codec's profile number (FFmpeg's `FF_PROFILE_*`), -99 when unknown.
     public var profile: Int32 = -99
+    /// Frames among those probing read (the last group of pictures) whose pts a damaged header
+    /// put far from their neighbours (`PresentationCheck`): the length ignores them, and an
+    /// export places them by decoding time.
+    public var damagedTimestamps = 0
 
     /// The colours the pictures mean: the stated description, with what the file leaves
     /// unspecified filled in as players assume it (see `ColourDescription.resolved`).

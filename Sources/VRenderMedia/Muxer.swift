@@ -132,6 +132,18 @@ public final class Muxer {
         return av_codec_get_tag2(tables, codec, &containerTag) == 0 ? tag : 0
     }
 
+    /// The time base packets of stream `index` are given to `write` in.
+    public func sourceTimeBase(ofStream index: Int) -> Rational {
+        Rational(Int(sourceTimeBases[index].num), Int(sourceTimeBases[index].den))
+    }
+
+    /// Makes the file a function of its packets alone (`AVFMT_FLAG_BITEXACT`): no random
+    /// identifiers (Matroska's segment and track UIDs), no library version tag, so the same
+    /// export gives the same bytes on every run. Call before `writeHeader`.
+    public func writeReproducibly() {
+        context.pointee.flags |= AVFMT_FLAG_BITEXACT
+    }
+
     /// Header options for a finished export: .mov/.mp4 get their index (`moov`) moved before
     /// the media data, so a browser or player can start before the whole file has arrived.
     public var finishedFileOptions: [String: String] {

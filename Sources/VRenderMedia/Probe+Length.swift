@@ -5,7 +5,9 @@ import VRenderCore
 /// million seconds would have an export repeat the last picture for 11 days, one of a
 /// millisecond would drop the whole take, and a file cut short (a take whose recording was
 /// killed, a copy that did not finish) claims the length it was meant to have, so its end
-/// would be one frozen picture. Probing reads the file's last packets to check the claim.
+/// would be one frozen picture. Probing reads the file's last packets to check the claim, and
+/// a frame whose pts a damaged header moved far from its neighbours (`PresentationCheck`) ends
+/// where its dts puts it: one flipped bit in a `ctts` entry must not stretch the take.
 extension Demuxer {
     /// `video.duration`, or the length its packets show when the two disagree by more than a
     /// quarter of a second or two frames, whichever is more. (Ordinary files differ by at most
@@ -13,27 +15,33 @@ extension Demuxer {
     /// 13 ms in every file of the test and trial media.) A stream with a length of its own
     /// (QuickTime, MP4) is compared with its own packets; one that takes the container's
     /// (Matroska) with every stream's.
-    func measuredDuration(of video: VideoStreamInfo, in stream: UnsafeMutablePointer<AVStream>) -> Double {
-        guard let ends = packetEnds(videoIndex: video.index) else { return video.duration }
+    /// Also counts the frames read whose pts was an outlier (`damagedTimestamps`).
+    func measuredDuration(of video: VideoStreamInfo,
+                          in stream: UnsafeMutablePointer<AVStream>) -> (duration: Double, damagedTimestamps: Int) {
+        guard let ends = packetEnds(video: video) else { return (video.duration, 0) }
         let ownLength = stream.pointee.duration > 0 && stream.pointee.duration != vr_nopts_value()
         let measured = Swift.max((ownLength ? ends.video : ends.any) - video.startTime, 0)
         let tolerance = Swift.max(0.25, 2 / video.frameRate.doubleValue)
-        return abs(measured - video.duration) > tolerance ? measured : video.duration
+        return (abs(measured - video.duration) > tolerance ? measured : video.duration, ends.outliers)
     }
 
     /// Where the last video packet and the last packet of any audio or video stream end, in
     /// seconds, read from the video's last keyframe on (a seek, then one group of pictures).
     /// Nil when the file cannot seek, has no video packet there, or when more than `limit`
     /// packets follow (a file without an index, which the seek could not bring near its end).
-    func packetEnds(videoIndex: Int, limit: Int = 20_000) -> (video: Double, any: Double)? {
+    /// Video packets' pts pass `PresentationCheck` first; `outliers` counts those it moved.
+    func packetEnds(video info: VideoStreamInfo, limit: Int = 20_000) -> (video: Double, any: Double, outliers: Int)? {
+        let videoIndex = info.index
+        var check = PresentationCheck(timeBase: info.timeBase, frameRate: info.frameRate)
         // Past any end a header may state; BACKWARD lands on the last keyframe.
         guard av_seek_frame(context, Int32(videoIndex), Int64.max / 4, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
         let packet = Packet()
         var video = -Double.infinity
         var any = -Double.infinity
         for _ in 0..<limit {
-            guard read(into: packet) else { return video.isFinite ? (video, any) : nil }
+            guard read(into: packet) else { return video.isFinite ? (video, any, check.outliers) : nil }
             let stream = self.stream(packet.streamIndex)
+            if packet.streamIndex == videoIndex { check.repair(packet) }
             let type = stream.pointee.codecpar.pointee.codec_type
             guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO, let time = packet.pts ?? packet.dts else { continue }
             let end = (Double(time) + Double(Swift.max(packet.duration, 0))) * av_q2d(stream.pointee.time_base)

@@ -83,7 +83,9 @@ extension Demuxer {
         let container = String(cString: context.pointee.iformat.pointee.name)
         try refuseStillImage(videoIndex, container: container)
         var video = try videoInfo(stream: stream(videoIndex))
-        if measuringLength { video.duration = measuredDuration(of: video, in: stream(videoIndex)) }
+        if measuringLength {
+            (video.duration, video.damagedTimestamps) = measuredDuration(of: video, in: stream(videoIndex))
+        }
         let audioTracks = (0..<Int(context.pointee.nb_streams))
             .filter { stream($0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
             .compactMap { audioInfo(stream: stream($0)) }

@@ -11,7 +11,10 @@ public struct GoldenFolder: Sendable {
         self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
-    public var manifestPath: String { path + "/frames.txt" }
+    public var manifestPath: String { path + "/" + Self.manifestName }
+    static let manifestName = "frames.txt"
+    /// 64 MiB: frames.txt is about 100 bytes a frame, so over half a million frames.
+    static let manifestLimit = 64 << 20
     public func referencePath(_ frame: Int) -> String { path + "/" + Self.name("frame", frame) }
     public func diffPath(_ frame: Int) -> String { path + "/" + Self.name("diff", frame) }
 
@@ -28,9 +31,11 @@ public struct GoldenFolder: Sendable {
             throw VRenderError.input(path, "no such golden folder (record one with 'vrender golden record')")
         }
         guard isDirectory.boolValue else { throw VRenderError.input(path, "is a file, not a golden folder") }
-        guard let data = FileManager.default.contents(atPath: manifestPath) else {
+        guard let folder = try? FolderHandle.open(path), folder.status(Self.manifestName) != nil else {
             throw VRenderError.input(path, "is not a golden: it has no readable frames.txt (record one with 'vrender golden record')")
         }
+        // A link is not followed, and a crafted file is not read past what a long golden needs.
+        let data = try folder.readFile(Self.manifestName, limit: Self.manifestLimit)
         return try GoldenManifest.parse(String(decoding: data, as: UTF8.self), path: manifestPath)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import VRenderCore
+import VRenderMedia
 
 /// One decoded frame as a golden remembers it: one line of frames.txt, in the order and form
 /// of FFmpeg's framemd5 (`index, pts, duration, WxH, pix_fmt, md5`).
@@ -150,6 +151,7 @@ extension GoldenManifest {
         let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let size = fields.count == 6 ? fields[3].split(separator: "x").compactMap { Int($0) } : []
         guard fields.count == 6, let index = Int(fields[0]), let duration = Int64(fields[2]), size.count == 2,
+              duration >= 0, size.allSatisfy({ (1...MediaLimits.maxSide).contains($0) }),
               fields[1] == "nopts" || Int64(fields[1]) != nil, fields[5].count == 32 else {
             throw VRenderError.input(location, "'\(line)' is not 'frame, pts, duration, WxH, pix_fmt, md5'")
         }

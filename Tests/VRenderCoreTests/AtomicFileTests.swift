@@ -176,3 +176,30 @@ import VRenderTestSupport
         #expect(try Self.contents(of: folder) == ["old.txt", "sub"])
     }
 }
+
+/// `AtomicFile.removeLeftovers`: a dead process's temporaries go, nothing else does.
+@Suite final class AtomicFileLeftoverTests {
+    private let scratch = ScratchFolder()
+
+    @Test func onlyRegularTemporariesOfGoneProcessesAreRemoved() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = child.processIdentifier, folder = scratch.path
+        let names = [
+            ".out.mov.\(dead)-00ab.vrender-partial",        // removed
+            ".takes.json.\(dead)-3.vrender-partial",         // an older vrender's serial: removed
+            ".out.mov.\(getpid())-00ac.vrender-partial",    // this process's: kept
+            "out.mov.\(dead)-00ad.vrender-partial",          // not hidden: not a temporary's shape
+            ".out.mov.\(dead)-zz.vrender-partial",           // not hex
+        ]
+        for name in names { #expect(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("x".utf8))) }
+        try FileManager.default.createSymbolicLink(atPath: folder + "/.link.\(dead)-1.vrender-partial", withDestinationPath: "/etc/passwd")
+        let handle = try FolderHandle.open(folder)
+        #expect(AtomicFile.removeLeftovers(in: handle, target: "other.mov").isEmpty)
+        #expect(AtomicFile.removeLeftovers(in: handle) == [names[0], names[1]].sorted())
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
+        #expect(left == Set(names[2...] + [".link.\(dead)-1.vrender-partial"]))
+    }
+}

@@ -9,12 +9,12 @@ import VRenderMedia
 struct ChunkCopyStage {
     let plan: ExportPlan
     let chunks: [ProbedChunk]
+    /// Its own queue to the muxer, finished when done (`MuxStage` reads it apart from audio).
     let output: BoundedQueue<MuxItem>
-    let producers: ProducerCount
     let progress: ProgressThrottle
 
     func run() throws {
-        defer { producers.producerDone() }
+        defer { output.finish() }
         var retimer = PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily)
         var frames = 0
         for probed in chunks {

@@ -20,6 +20,12 @@ enum PipelineJob: Sendable {
         return 0..<plan.timeline.totalSlots
     }
 
+    /// Whether this run joins rendered chunks.
+    var isJoin: Bool {
+        if case .join = self { return true }
+        return false
+    }
+
     /// Whether this run writes the export's audio tracks (a chunk is video only).
     var writesAudio: Bool {
         if case .chunk = self { return false }

@@ -116,6 +116,10 @@ struct AudioStage {
                 aligner.beginTake(index)
                 decoder = transfer?.take()
                 videoStart = plan.takes[index].video.startTime
+                // A take without this track is silence throughout, known now: encoded at once,
+                // so that the muxer (which writes by time, `MuxOrder`) need not hold the take's
+                // video until the reader reaches its end.
+                if decoder == nil { try appendSilence(aligner.endTake()) }
             case .packet(let packet):
                 timer?.begin()
                 try decoder?.decode(packet, makeFrame: { shell.unref(); return shell }, output: accept)
@@ -141,29 +145,59 @@ struct AudioStage {
     }
 }
 
-/// Stage 5: writes packets into the container, interleaved by time.
+/// Stage 5: writes packets into the container in the order of their decoding times
+/// (`MuxOrder`), never in the order the stages' threads happened to deliver them, so that the
+/// same export is the same file on every run.
+///
+/// `input` is drained whatever the order waits for: its producers share the reader, so one
+/// left blocked could starve another. `video`, the join's chunk copies (`ChunkCopyStage`, which
+/// depends on nothing else), is read only when the order needs a video packet: a copy far
+/// faster than the audio encoding waits in its bounded queue instead of piling up here.
 struct MuxStage {
     let muxer: OwnershipTransfer<Muxer>
     let videoStream: Int
     let audioStreams: [Int]
     let input: BoundedQueue<MuxItem>
+    /// The join's video packets; nil when they come through `input`.
+    var video: BoundedQueue<MuxItem>? = nil
     /// Per video packet written; audio packets and the trailer are its other time.
     let timer: StageTimer?
 
     func run() throws {
         let muxer = muxer.take()
-        while let item = input.pop() {
-            timer?.begin()
+        var order = MuxOrder<MuxItem>(streams: 1 + audioStreams.count)
+        let outputStream = { (item: MuxItem) -> (order: Int, muxer: Int) in
             switch item.stream {
-            case .video:
-                try muxer.write(item.packet, stream: videoStream)
-                timer?.frameDone()
-            case .audio(let track):
-                try muxer.write(item.packet, stream: audioStreams[track])
-                timer?.otherDone()
+            case .video: (0, videoStream)
+            case .audio(let track): (1 + track, audioStreams[track])
             }
         }
-        if input.isCancelled { throw VRenderError.cancelled }
+        func add(_ item: MuxItem) {
+            let stream = outputStream(item)
+            let seconds = (item.packet.dts ?? item.packet.pts).map {
+                Double($0) * muxer.sourceTimeBase(ofStream: stream.muxer).doubleValue
+            }
+            order.add(item, stream: stream.order, seconds: seconds)
+        }
+        while !order.isDone {
+            if let item = order.next() {
+                timer?.begin()
+                try muxer.write(item.packet, stream: outputStream(item).muxer)
+                if case .video = item.stream { timer?.frameDone() } else { timer?.otherDone() }
+                continue
+            }
+            let queue = video.flatMap { order.starved.contains(0) ? $0 : nil } ?? input
+            if let item = queue.pop() {
+                add(item)
+            } else if queue.isCancelled {
+                throw VRenderError.cancelled
+            } else if queue === video {
+                order.end(stream: 0)
+            } else {
+                // Every stream `input` carries ended.
+                for stream in 0...audioStreams.count where stream > 0 || video == nil { order.end(stream: stream) }
+            }
+        }
         timer?.begin()
         try muxer.finish()
         timer?.otherDone()

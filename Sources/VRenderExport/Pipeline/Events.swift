@@ -43,9 +43,11 @@ final class ProducerCount: Sendable {
     private let remaining = Mutex(0)
     private let queue: BoundedQueue<MuxItem>
 
+    /// With no producers at all the queue is finished at once.
     init(_ count: Int, of queue: BoundedQueue<MuxItem>) {
         remaining.withLock { $0 = count }
         self.queue = queue
+        if count == 0 { queue.finish() }
     }
 
     func producerDone() {
@@ -71,6 +73,13 @@ final class DamageLog: Sendable {
     }
 
     func warn(_ note: String) { entries.withLock { $0.notes.append(note) } }
+
+    /// Frames of `path` whose damaged pts `PresentationCheck` replaced: damage, and a warning.
+    func noteDamagedTimestamps(_ count: Int, in path: String) {
+        guard count > 0 else { return }
+        add(count, in: path)
+        warn(PresentationCheck.damageNote(path, count: count))
+    }
 
     var damaged: [String: Int] { entries.withLock { $0.counts } }
     var warnings: [String] { entries.withLock { $0.notes } }

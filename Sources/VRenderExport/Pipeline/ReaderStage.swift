@@ -6,7 +6,9 @@ import VRenderMedia
 /// them over with the take-start event (no video decoder when the video is copied).
 ///
 /// Only takes that fill some of `frames` are read (a chunk's); with no video queue (a chunked
-/// export's join, whose video comes from the chunks) only their audio.
+/// export's join, whose video comes from the chunks) only their audio. A video packet whose pts
+/// a damaged header moved far away gets a plausible one (`PresentationCheck`) before decoding,
+/// so that its frame cannot stretch the take; each is counted as damage.
 struct ReaderStage {
     let plan: ExportPlan
     let video: BoundedQueue<PacketEvent>?
@@ -43,7 +45,11 @@ struct ReaderStage {
                 if let source { routes[source.index] = queue }
                 guard queue.push(.takeStart(index: index, decoder: decoder.map(OwnershipTransfer.init))) else { return }
             }
-            if let firstPacket, let video, !video.push(.packet(firstPacket)) { return }
+            var check = PresentationCheck(timeBase: take.video.timeBase, frameRate: take.video.frameRate)
+            if let firstPacket, let video {
+                check.repair(firstPacket)
+                guard video.push(.packet(firstPacket)) else { return }
+            }
             let end = TakeSeek.End(take, takeIndex: index, plan: plan, frames: frames)
             while true {
                 let packet = try packets.obtain()
@@ -58,8 +64,10 @@ struct ReaderStage {
                     packets.recycle(packet)
                     continue
                 }
+                if packet.streamIndex == take.video.index { check.repair(packet) }
                 guard target.push(.packet(packet)) else { return }  // cancelled downstream
             }
+            damage.noteDamagedTimestamps(check.outliers, in: take.path)
             if demuxer.hitReadError {
                 damage.add(1, in: take.path)
                 damage.warn("\(take.path): reading stopped early at damaged data; the rest of the take is black or silent")

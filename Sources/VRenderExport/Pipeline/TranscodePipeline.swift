@@ -51,7 +51,10 @@ final class TranscodePipeline {
     /// Pictures with the prompter drawn in (`--prompter-overlay` only).
     private let prompted = BoundedQueue<EncodeItem>(capacity: 4)
     private let toMux = BoundedQueue<MuxItem>(capacity: 128)
-    /// The video stage and every audio stage: the last one done ends `toMux`.
+    /// The join's video packets (`ChunkCopyStage`), apart from `toMux` (see `MuxStage`).
+    private let joinedVideo = BoundedQueue<MuxItem>(capacity: 128)
+    /// The stages that feed `toMux` (every audio stage, and the video stage but in a join):
+    /// the last one done ends it.
     private let producers: ProducerCount
     private let packetPool = ObjectPool<Packet>(limit: 512) { Packet() }
     /// Decoded frames' shells, and canvas pictures for frames that are scaled or filtered.
@@ -71,19 +74,20 @@ final class TranscodePipeline {
         audioTracks = job.writesAudio ? plan.audio.trackCount : 0
         codecThreads = plan.mode == .transcode ? .forTranscode(of: plan, share: options.processors) : .codecsChoice
         audioPackets = (0..<audioTracks).map { _ in BoundedQueue<PacketEvent>(capacity: 256) }
-        producers = ProducerCount(1 + audioTracks, of: toMux)
+        producers = ProducerCount((job.isJoin ? 0 : 1) + audioTracks, of: toMux)
         let (width, height, tenBit) = (plan.canvasWidth, plan.canvasHeight, plan.colour.tenBit)
         canvasPool = ObjectPool<Frame>(limit: 8) { try Frame.picture(width: width, height: height, tenBit: tenBit) }
         timers = ExportTimers(timings, mode: plan.mode, audioTracks: audioTracks,
                               prompter: plan.prompter != nil)
         if let timings { watchQueues(timings) }
-        stages.onCancel { [videoPackets, audioPackets, decoded, toEncode, prompted, toMux] in
+        stages.onCancel { [videoPackets, audioPackets, decoded, toEncode, prompted, toMux, joinedVideo] in
             videoPackets.cancel()
             audioPackets.forEach { $0.cancel() }
             decoded.cancel()
             toEncode.cancel()
             prompted.cancel()
             toMux.cancel()
+            joinedVideo.cancel()
         }
     }
 
@@ -103,6 +107,7 @@ final class TranscodePipeline {
         }
         let videoStream = try addVideoStream(to: muxer, encoder: videoEncoder)
         let audioStreams = try audioEncoders.map { try muxer.addStream(from: $0) }
+        muxer.writeReproducibly()
         try muxer.writeHeader(options: muxer.finishedFileOptions)
         let executor = try videoEncoder.map { _ in try makeExecutor(plan) }
         let painter = try plan.prompter.map { try PrompterPainter(prompter: $0, plan: plan, damage: damage) }
@@ -111,14 +116,14 @@ final class TranscodePipeline {
         if let videoEncoder, let executor {
             startVideoStages(encoder: videoEncoder, executor: executor, painter: painter)
         } else if case .join(let chunks) = job {
-            let copy = ChunkCopyStage(plan: plan, chunks: chunks, output: toMux, producers: producers, progress: progress)
+            let copy = ChunkCopyStage(plan: plan, chunks: chunks, output: joinedVideo, progress: progress)
             stages.start("vrender.chunk-copy") { try copy.run() }
         } else {
             startVideoCopy()
         }
         startAudioStages(audioEncoders)
         let mux = MuxStage(muxer: OwnershipTransfer(muxer), videoStream: videoStream, audioStreams: audioStreams,
-                           input: toMux, timer: timers.mux)
+                           input: toMux, video: job.isJoin ? joinedVideo : nil, timer: timers.mux)
         stages.start("vrender.mux") { try mux.run() }
         try stages.wait()
         return Result(videoCodec: videoEncoder?.name ?? copiedVideo.codecName,
@@ -127,8 +132,7 @@ final class TranscodePipeline {
 
     /// True when no video is encoded: the takes' video is copied, or the chunks' is joined.
     private var copiesVideo: Bool {
-        if case .join = job { return true }
-        return plan.mode == .copyVideo
+        job.isJoin || plan.mode == .copyVideo
     }
 
     /// The video stream copied into the output: the first chunk's, or the first take's.

@@ -82,7 +82,7 @@ extension VRender {
 
         private func printSummary(_ summary: ExportSummary) throws {
             let damaged = summary.damagedFrames.sorted(by: { $0.key < $1.key })
-                .map { "\($0.key): \($0.value) damaged packet(s) or frame(s) skipped" }
+                .map { "\($0.key): \($0.value) damaged packet(s) or frame(s) skipped or repaired" }
             (damaged + summary.warnings).map(FileNames.display).forEach(Warnings.print)
             if reporting.json {
                 try JSONOutput.print(summary)
