@@ -57,10 +57,10 @@ public enum TakesFolder {
     /// Removes takes (named as `index(of:in:directory:)` reads them): their video, thumbnail and
     /// `takes.json` entry. Every name is resolved before anything is deleted, so one bad name
     /// removes nothing. Returns the removed entries, in recording order.
-    @discardableResult
     ///
     /// Under the folder's lock; every deletion goes through the folder's descriptor, never
     /// following a link (a link listed is removed itself, not what it leads to).
+    @discardableResult
     public static func remove(_ names: [String], from directory: String) throws -> [TakeEntry] {
         let folder = try openFolder(directory)
         return try FolderLock.with(folder, .exclusive, for: "vrender takes rm") {
