@@ -36,6 +36,20 @@ import VRenderTestSupport
         #expect(!FileManager.default.fileExists(atPath: directory + "/kept"))
     }
 
+    @Test func undoTakesTheLockFileOfAFolderItMadeAndNothingElse() throws {
+        let made = try FolderCreation(path: directory + "/fresh")
+        #expect(FileManager.default.createFile(atPath: directory + "/fresh/" + FolderLock.fileName, contents: Data()))
+        made.undo()
+        #expect(!FileManager.default.fileExists(atPath: directory + "/fresh"))
+
+        let kept = try FolderCreation(path: directory + "/busy")
+        for name in [FolderLock.fileName, "notes.txt"] {
+            #expect(FileManager.default.createFile(atPath: directory + "/busy/" + name, contents: Data()))
+        }
+        kept.undo()
+        #expect(FileManager.default.fileExists(atPath: directory + "/busy/notes.txt"))
+    }
+
     @Test func aFolderThatCannotBeMadeIsNamed() throws {
         let file = directory + "/plain-file"
         #expect(FileManager.default.createFile(atPath: file, contents: Data()))
