@@ -44,8 +44,11 @@ public enum TakesRecovery {
         case .absent: !rebuild.entries.isEmpty
         }
         if write { try TakesManifest(takes: rebuild.entries).save(in: folder) }
-        return TakesRecoveryReport(directory: directory, takes: rebuild.reportInListOrder, manifestWritten: write,
-                                   damagedManifestCopy: damagedCopy)
+        var report = TakesRecoveryReport(directory: directory, takes: rebuild.reportInListOrder, manifestWritten: write,
+                                         damagedManifestCopy: damagedCopy)
+        // Temporaries of killed runs (salvage copies, takes.json, thumbnails): never a take.
+        report.removedTemporaries = AtomicFile.removeLeftovers(in: folder)
+        return report
     }
 
     /// For `vrender capture`, before it adds takes to `directory`: a notice naming the take files

@@ -40,6 +40,8 @@ public struct TakesRecoveryReport: Sendable, Codable, Equatable {
     public var manifestWritten: Bool
     /// The name in the folder under which a damaged `takes.json` was kept, if it was damaged.
     public var damagedManifestCopy: String?
+    /// Temporary files of killed vrender runs removed from the folder (`AtomicFile.removeLeftovers`).
+    public var removedTemporaries: [String] = []
     /// False when any take could not be saved, is missing or is in use: the command exits 1.
     public var allSaved: Bool
 
@@ -55,5 +57,7 @@ public struct TakesRecoveryReport: Sendable, Codable, Equatable {
     public func count(_ outcome: Outcome) -> Int { takes.filter { $0.outcome == outcome }.count }
 
     /// True when there was nothing to do: every take kept, `takes.json` not written.
-    public var nothingToRecover: Bool { !manifestWritten && takes.allSatisfy { $0.outcome == .kept } }
+    public var nothingToRecover: Bool {
+        !manifestWritten && removedTemporaries.isEmpty && takes.allSatisfy { $0.outcome == .kept }
+    }
 }

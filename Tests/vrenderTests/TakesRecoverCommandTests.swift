@@ -64,6 +64,21 @@ import VRenderTestSupport
         #expect(again.standardOutput.hasSuffix("recover: nothing to recover (1 take(s) kept)\n"), "\(again.standardOutput)")
     }
 
+    /// What a kill -9 leaves besides the take: temporaries of takes.json, a thumbnail, a
+    /// salvage copy. Recover removes those whose process is gone and says so; others stay.
+    @Test func temporariesOfKilledRunsAreRemovedAndReported() throws {
+        let out = directory + "/leftovers"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let dead = try PlantedLinkTests.deadPid()
+        let leftover = ".takes.json.\(dead)-00000000000000ff.vrender-partial"
+        let live = ".takes.json.\(getpid())-00000000000000fe.vrender-partial"
+        for name in [leftover, live] { #expect(FileManager.default.createFile(atPath: out + "/" + name, contents: Data("{".utf8))) }
+        let recover = vrender("takes", "recover", out)
+        #expect(recover.standardOutput.contains("removed 1 temporary file(s) of killed runs: \(leftover)"), "\(recover.standardOutput)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/" + leftover))
+        #expect(FileManager.default.fileExists(atPath: out + "/" + live))
+    }
+
     /// A batch capture whose second take is cut and unlisted (as a kill leaves it): capture says
     /// so, a damaged takes.json is refused with the hint, recover reports each take, keeps the
     /// damaged file, and exits 1 only while a take cannot be saved.

@@ -15,7 +15,9 @@ enum RecoveryText {
             if let detail = take.detail { line += " (\(detail))" }
             return line
         }
-        return (lines + [manifestLine(report), summary(report)].compactMap { $0 }).joined(separator: "\n")
+        let leftovers = report.removedTemporaries.isEmpty ? nil
+            : "removed \(report.removedTemporaries.count) temporary file(s) of killed runs: " + report.removedTemporaries.joined(separator: ", ")
+        return (lines + [leftovers, manifestLine(report), summary(report)].compactMap { $0 }).joined(separator: "\n")
     }
 
     private static func manifestLine(_ report: TakesRecoveryReport) -> String? {
