@@ -67,7 +67,10 @@ extension WorkFolder {
     func remove() {
         guard let root = try? root(), root.status(Self.markerName) != nil else { return }
         let marker = (try? root.readFile(Self.markerName, limit: 4096)).flatMap { try? JSONDecoder().decode(Marker.self, from: $0) }
-        for name in Self.subfolders { try? root.removeTree(name) }
+        for name in Self.subfolders {
+            guard let info = root.status(name) else { continue }
+            if info.st_mode & S_IFMT == S_IFDIR { try? root.removeTree(name) } else { root.remove(name) }   // a link: only itself
+        }
         for name in [Self.planName, Self.joinedName, Self.markerName] { root.remove(name) }
         if marker?.createdFolder == true, (try? root.names())?.isEmpty == true {
             _ = FileNames.withPlatformPath(path) { rmdir($0) }   // only ever removes an empty folder
