@@ -3,53 +3,110 @@ import Glibc
 import Synchronization
 
 /// A file that appears complete or not at all, even after a crash or a power cut: it is written
-/// to a hidden temporary file beside the target (same directory, so the same file system),
+/// to a hidden temporary file beside the target (same folder, so the same file system),
 /// flushed to disk (`fsync`), renamed over the target (`rename` replaces it atomically), and the
-/// directory is flushed so that the rename itself is durable. Every failure removes the
+/// folder is flushed so that the rename itself is durable. Every failure removes the
 /// temporary file and throws `VRenderError.output` naming the target.
+///
+/// The temporary is the one way vrender creates a file in a folder that may not be its own:
+/// an unpredictable name, created through the folder's descriptor with
+/// `O_CREAT|O_EXCL|O_NOFOLLOW`, so a link planted at any name cannot redirect the write, and
+/// written only through the descriptor that creation returned (FFmpeg's muxer too: `Muxer`
+/// gets the descriptor, not the name). The rename happens only while the temporary's name
+/// still leads to that very file.
 ///
 /// Two shapes:
 /// - bytes in memory: `AtomicFile.write(_:to:)` (PNGs, takes.json);
-/// - a file someone else writes (FFmpeg's muxer): make an `AtomicFile`, let the writer fill
-///   `temporaryPath`, then `commit()`, or `discard()` on failure.
-///
-/// A value describes one write; it holds no open descriptor and can be passed between threads.
-public struct AtomicFile: Sendable {
+/// - a file someone else writes (FFmpeg's muxer): make an `AtomicFile`, `open()` it and let the
+///   writer fill the descriptor, then `commit()`, or `discard()` on failure.
+public final class AtomicFile: Sendable {
     /// Where the finished file ends up.
     public let path: String
-    /// `.<name>.<pid>-<n>.vrender-partial` in the target's directory: hidden, and unique to this
-    /// process and this value, so concurrent writes of one target never share a temporary.
-    /// `<name>` is cut short when the whole would pass the 255-byte limit of a file name
-    /// (NAME_MAX), so that a target with a long name can still be written.
+    /// `.<name>.<pid>-<random>.vrender-partial` in the target's folder: hidden, unpredictable
+    /// (64 random bits), and marked with the process id so that `StaleTemporaries` can tell a
+    /// dead process's leftover from a live one's. `<name>` is cut short when the whole would
+    /// pass the 255-byte limit of a file name (NAME_MAX). A path for messages and tests: the
+    /// file is only ever reached through the descriptor.
     public let temporaryPath: String
+    private let temporaryName: String
+    private let name: String
+    private let directory: String
+    /// The folder, when the caller opened it (a name confined below a takes or work folder).
+    private let givenFolder: FolderHandle?
     private let system: FileSystemCalls
+    /// The temporary once created: its folder and the descriptor creation returned.
+    private let created = Mutex<Created?>(nil)
 
-    public init(path: String) {
+    private struct Created: Sendable {
+        let folder: FolderHandle
+        let descriptor: Int32
+    }
+
+    public convenience init(path: String) {
         self.init(path: path, system: .live)
     }
 
+    /// The file `name` directly in `folder` (use `FolderHandle.parent(of:)` for a name below it).
+    public convenience init(in folder: FolderHandle, name: String) {
+        self.init(path: folder.join(name), folder: folder, system: .live)
+    }
+
     /// With replaceable system calls, so tests can make a write, flush or rename fail.
-    init(path: String, system: FileSystemCalls) {
+    init(path: String, folder: FolderHandle? = nil, system: FileSystemCalls) {
         self.path = path
         self.system = system
-        let (directory, name) = FileNames.split(path)
-        let suffix = ".\(getpid())-\(Self.serial.add(1, ordering: .relaxed).newValue).vrender-partial"
+        givenFolder = folder
+        (directory, name) = FileNames.split(path)
+        var random = SystemRandomNumberGenerator()
+        let hex = String(random.next() as UInt64, radix: 16)
+        let suffix = ".\(getpid())-\(String(repeating: "0", count: 16 - hex.count) + hex)\(Self.temporarySuffix)"
         let shortName = FileNames.prefix(name, maxBytes: Int(NAME_MAX) - 1 - suffix.utf8.count)
-        temporaryPath = "\(directory == "/" ? "" : directory)/.\(shortName)\(suffix)"
+        temporaryName = "." + shortName + suffix
+        temporaryPath = "\(directory == "/" ? "" : directory)/\(temporaryName)"
     }
+
+    deinit { discard() }
+
+    /// What every temporary's name ends with.
+    public static let temporarySuffix = ".vrender-partial"
 
     /// Writes `bytes` to `path` atomically.
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
         try AtomicFile(path: path).write(bytes)
     }
 
-    /// Writes `bytes` to the temporary file (`open` with `O_TRUNC`, a leftover of a crashed
-    /// process with the same pid is overwritten) and commits it.
+    /// Writes `bytes` to `name` directly in `folder` atomically.
+    public static func write(_ bytes: UnsafeRawBufferPointer, in folder: FolderHandle, name: String) throws {
+        try AtomicFile(in: folder, name: name).write(bytes)
+    }
+
+    /// Creates the temporary file (once; later calls return the same descriptor). The
+    /// descriptor stays this value's: it is closed by `commit()` or `discard()`.
+    @discardableResult
+    public func open() throws -> Int32 {
+        try created.withLock { created in
+            if let created { return created.descriptor }
+            let folder = try givenFolder ?? FolderHandle.open(directory, as: .output)
+            do {
+                let descriptor = try folder.createExclusive(temporaryName)
+                created = Created(folder: folder, descriptor: descriptor)
+                return descriptor
+            } catch let error as VRenderError {
+                throw VRenderError.output(path, "cannot create its temporary file \(temporaryName): \(error.reason)")
+            }
+        }
+    }
+
+    /// A path that reaches the temporary file itself, whatever its name now leads to
+    /// (`/proc/self/fd/N`), for a reader that wants a path (FFmpeg's demuxer checking a copy).
+    public var readablePath: String {
+        get throws { "/proc/self/fd/\(try open())" }
+    }
+
+    /// Writes `bytes` to the temporary file and commits it.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         do {
-            let descriptor = FileNames.withPlatformPath(temporaryPath) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
-            guard descriptor >= 0 else { throw failure("cannot create \(temporaryPath)") }
-            defer { close(descriptor) }
+            let descriptor = try open()
             var written = 0
             while written < bytes.count, let base = bytes.baseAddress {
                 let count = system.write(descriptor, base + written, bytes.count - written)
@@ -64,37 +121,41 @@ public struct AtomicFile: Sendable {
         try commit()
     }
 
-    /// Flushes the filled temporary file, renames it onto `path` and flushes the directory.
+    /// Flushes the filled temporary file, renames it onto `path` and flushes the folder.
     /// On failure the temporary file is removed and `path` is left as it was.
     public func commit() throws {
+        guard let file = created.withLock({ $0 }) else { throw VRenderError.output(path, "nothing was written to commit") }
         do {
-            try flush(temporaryPath, flags: O_RDONLY, what: "cannot flush to disk")
-            guard system.rename(temporaryPath, path) == 0 else { throw failure("cannot move into place") }
+            while system.fsync(file.descriptor) != 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot flush to disk")
+            }
+            guard isStillOurs(file) else {
+                throw VRenderError.output(path, "its temporary file \(temporaryName) was replaced by something else while it was written; nothing was moved into place")
+            }
+            guard system.rename(file.folder.descriptor, temporaryName, name) == 0 else { throw failure("cannot move into place") }
         } catch {
             discard()
             throw error
         }
-        // The file is in place now; this only makes the new directory entry survive a crash.
-        try flush(FileNames.split(path).directory, flags: O_RDONLY | O_DIRECTORY, what: "cannot flush its directory to disk")
+        created.withLock { $0 = nil }
+        close(file.descriptor)
+        // The file is in place now; this only makes the new folder entry survive a crash.
+        if file.folder.flush() != 0 { throw failure("cannot flush its folder to disk") }
     }
 
-    /// Removes the temporary file, if there is one.
+    /// Removes the temporary file, if there is one (only while its name still leads to it).
     public func discard() {
-        _ = FileNames.withPlatformPath(temporaryPath) { unlink($0) }
+        guard let file = created.withLock({ value in defer { value = nil }; return value }) else { return }
+        if isStillOurs(file) { file.folder.remove(temporaryName) }
+        close(file.descriptor)
     }
 
-    /// `fsync` of the file or directory at `target`. Linux flushes through a read-only
-    /// descriptor too, which is all a directory can be opened with. A file system that cannot
-    /// flush a directory (`EINVAL`) has nothing to flush.
-    private func flush(_ target: String, flags: Int32, what: String) throws {
-        let descriptor = FileNames.withPlatformPath(target) { open($0, flags | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw failure("\(what): cannot open \(target)") }
-        defer { close(descriptor) }
-        while system.fsync(descriptor) != 0 {
-            if errno == EINTR { continue }
-            if errno == EINVAL && flags & O_DIRECTORY != 0 { return }
-            throw failure(what)
-        }
+    /// True while the temporary's name in the folder is the file the descriptor writes.
+    private func isStillOurs(_ file: Created) -> Bool {
+        var written = stat()
+        guard fstat(file.descriptor, &written) == 0, let named = file.folder.status(temporaryName) else { return false }
+        return named.st_dev == written.st_dev && named.st_ino == written.st_ino
     }
 
     /// The error for the call that just failed, with errno's text (read before anything else
@@ -104,15 +165,18 @@ public struct AtomicFile: Sendable {
         return VRenderError.output(path, "\(what): \(reason)")
     }
 
-    /// Checks, before any work is done, that the target can be written: it is not a directory,
-    /// its directory exists and is writable, and (unless `overwrite`) it does not exist yet. Throws
-    /// `VRenderError.output` naming the target. (The write itself reports what goes wrong later.)
+    /// Checks, before any work is done, that the target can be written: its name fits the
+    /// system's limit, it is not a directory, its directory exists and is writable, and (unless
+    /// `overwrite`) it does not exist yet. Throws `VRenderError.output` naming the target. (The
+    /// write itself reports what goes wrong later.)
     public func checkTarget(overwrite: Bool = true) throws {
+        if FileNames.platformBytes(name).count > Int(NAME_MAX) {
+            throw VRenderError.output(path, "the file name is longer than the \(NAME_MAX) bytes a name may have")
+        }
         if let info = FileNames.status(path) {
             if info.st_mode & S_IFMT == S_IFDIR { throw VRenderError.output(path, "is a directory") }
             if !overwrite { throw VRenderError.output(path, "already exists (use --overwrite to replace it)") }
         }
-        let directory = FileNames.split(path).directory
         guard let info = FileNames.status(directory), info.st_mode & S_IFMT == S_IFDIR else {
             throw VRenderError.output(path, "directory \(directory) does not exist")
         }
@@ -121,8 +185,6 @@ public struct AtomicFile: Sendable {
             throw VRenderError.output(path, "directory \(directory) is not writable (\(String(cString: strerror(errno))))")
         }
     }
-
-    private static let serial = Atomic<Int>(0)
 }
 
 /// The system calls an atomic write can fail in, replaceable so tests can simulate a full disk,
@@ -130,13 +192,14 @@ public struct AtomicFile: Sendable {
 struct FileSystemCalls: Sendable {
     var write: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int
     var fsync: @Sendable (_ descriptor: Int32) -> Int32
-    var rename: @Sendable (_ from: String, _ to: String) -> Int32
+    /// `renameat` within one folder (its descriptor).
+    var rename: @Sendable (_ folder: Int32, _ from: String, _ to: String) -> Int32
 
     static let live = FileSystemCalls(
         write: { descriptor, bytes, count in Glibc.write(descriptor, bytes, count) },
         fsync: { descriptor in Glibc.fsync(descriptor) },
-        rename: { from, to in
-            FileNames.withPlatformPath(from) { from in FileNames.withPlatformPath(to) { Glibc.rename(from, $0) } }
+        rename: { folder, from, to in
+            FileNames.withPlatformPath(from) { from in FileNames.withPlatformPath(to) { renameat(folder, from, folder, $0) } }
         })
 }
 
@@ -155,5 +218,11 @@ extension AtomicFile {
     public static func writeJSON(_ value: some Encodable, to path: String) throws {
         let data = try JSONEncoder.readable().encode(value)
         try data.withUnsafeBytes { try write($0, to: path) }
+    }
+
+    /// Writes `value` as JSON to `name` directly in `folder` atomically.
+    public static func writeJSON(_ value: some Encodable, in folder: FolderHandle, name: String) throws {
+        let data = try JSONEncoder.readable().encode(value)
+        try data.withUnsafeBytes { try write($0, in: folder, name: name) }
     }
 }

@@ -6,7 +6,8 @@ import VRenderCore
 /// export never leaves a half-written file and never replaces a good one.
 public struct OutputFile: Sendable {
     public let path: String
-    /// Where the muxer writes; hidden, beside `path`.
+    /// The name of the temporary file the muxer writes (hidden, beside `path`), for messages:
+    /// the file is reached through `open()`'s descriptor.
     public var temporaryPath: String { file.temporaryPath }
     private let file: AtomicFile
 
@@ -43,6 +44,12 @@ public struct OutputFile: Sendable {
         }
         self.path = path
         self.file = file
+    }
+
+    /// Creates the temporary file (exclusively, no link followed) and returns its descriptor,
+    /// which the muxer writes; the same descriptor on every call.
+    public func open() throws -> Int32 {
+        try file.open()
     }
 
     /// Flushes the finished temporary file to disk and renames it onto the target.

@@ -13,7 +13,7 @@ struct StreamCopy {
 
     /// Returns the number of video packets written and the output duration in seconds.
     func run() throws -> (frames: Int, duration: Double) {
-        let muxer = try Muxer(path: output.temporaryPath, formatPath: output.path, reportingAs: output.path)
+        let muxer = try Muxer(descriptor: output.open(), path: output.temporaryPath, formatPath: output.path, reportingAs: output.path)
         var retimer = PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily)
         var videoOut = -1
         var audioOut: [Int] = []

@@ -1,11 +1,16 @@
 internal import CFFmpeg
+import Glibc
 import VRenderCore
 
-/// Owns an output `AVFormatContext` writing to `path` in the container chosen by
+/// Owns an output `AVFormatContext` writing to a file vrender created itself (a descriptor:
+/// `AtomicFile.open()` or `FolderHandle.createExclusive`), in the container chosen by
 /// `formatPath`'s extension (so a temporary file can be written in the final file's format).
-/// Confined to one thread.
+/// FFmpeg never opens a file by name here: its I/O goes through `DescriptorIO`, and a muxer
+/// that reopens its output (the QuickTime muxer moving its index to the front) gets another
+/// context on the same descriptor; any other name is refused. Confined to one thread.
 public final class Muxer {
     let context: UnsafeMutablePointer<AVFormatContext>
+    /// The name the file is known by (its temporary's, for an export).
     public let path: String
     /// What errors name: `path`, or the file the user asked for when `path` is its hidden
     /// temporary file.
@@ -14,27 +19,74 @@ public final class Muxer {
     public let container: OutputContainer
     private var sourceTimeBases: [AVRational] = []
     private var headerWritten = false
-    private var ioOpen = false
+    /// The file the muxer writes; the muxer's own duplicate, closed when it finishes.
+    private let descriptor: Int32
+    /// The main context (`pb`) once the header is written.
+    private var output: DescriptorIO?
+    /// Contexts the muxer opened itself through `io_open` (reading the file back), until it
+    /// closes them through `io_close2`.
+    private var reopened: [DescriptorIO] = []
 
-    /// `avformat_alloc_output_context2` with the format guessed from `formatPath`. `reportingAs`:
-    /// the name errors give the file (the output an export's temporary file `path` becomes).
-    public init(path: String, formatPath: String, reportingAs: String? = nil) throws {
+    /// `avformat_alloc_output_context2` with the format guessed from `formatPath`, writing to
+    /// `descriptor` (duplicated: the caller keeps its own). `path`: the file's name, for
+    /// messages; `reportingAs`: the name errors give the file (the output an export's temporary
+    /// file becomes).
+    public init(descriptor: Int32, path: String, formatPath: String, reportingAs: String? = nil) throws {
         container = try OutputContainer(path: formatPath)
         guard let format = av_guess_format(nil, formatPath, nil) else {
             throw VRenderError.output(formatPath, "unknown container for this file extension")
         }
         var context: UnsafeMutablePointer<AVFormatContext>?
-        // The URL is kept: the QuickTime muxer reopens it to move the index to the front.
+        // The URL is a name only: `io_open` below answers the muxer's reopening of it.
         try check(FileNames.withPlatformPath(path) { avformat_alloc_output_context2(&context, format, nil, $0) },
                   "avformat_alloc_output_context2")
+        let copy = dup(descriptor)
+        guard copy >= 0 else {
+            avformat_free_context(context)
+            throw VRenderError.output(reportingAs ?? path, "cannot write (\(String(cString: strerror(errno))))")
+        }
         self.context = context!
+        self.descriptor = copy
         self.path = path
         self.subject = reportingAs ?? path
+        self.context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
+        self.context.pointee.io_open = Self.openCall
+        self.context.pointee.io_close2 = Self.closeCall
     }
 
     deinit {
-        if ioOpen { avio_closep(&context.pointee.pb) }
+        if output != nil { _ = closeOutput() }
+        for io in reopened { _ = io.close() }
         avformat_free_context(context)
+        close(descriptor)
+    }
+
+    /// FFmpeg reopening the output (the QuickTime muxer's `faststart` reads it back): another
+    /// context on the same file. Any other name is refused: an output never leads a muxer to
+    /// open a second file.
+    private static let openCall: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+                                                 UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32 = { format, pb, url, flags, _ in
+        guard let format, let pb, let url, let own = format.pointee.url, strcmp(url, own) == 0 else { return -EPERM }
+        let muxer = Unmanaged<Muxer>.fromOpaque(format.pointee.opaque!).takeUnretainedValue()
+        guard let io = DescriptorIO.open(muxer.descriptor, writable: flags & AVIO_FLAG_WRITE != 0) else { return -ENOMEM }
+        muxer.reopened.append(io)
+        pb.pointee = io.context
+        return 0
+    }
+
+    private static let closeCall: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32 = { format, pb in
+        guard let format, let pb else { return 0 }
+        let muxer = Unmanaged<Muxer>.fromOpaque(format.pointee.opaque!).takeUnretainedValue()
+        guard let index = muxer.reopened.firstIndex(where: { $0.context == pb }) else { return 0 }
+        return muxer.reopened.remove(at: index).close()
+    }
+
+    /// Closes the main context, flushing what it still buffers; FFmpeg's error or 0.
+    private func closeOutput() -> Int32 {
+        guard let output else { return 0 }
+        self.output = nil
+        context.pointee.pb = nil
+        return output.close()
     }
 
     /// True when the container wants codec headers out of band (`AVFMT_GLOBALHEADER`).
@@ -106,17 +158,15 @@ public final class Muxer {
         av_dict_set(&context.pointee.metadata, key, value, 0)
     }
 
-    /// Opens the file and writes the container header (`avio_open` + `avformat_write_header`).
+    /// Gives the muxer its file and writes the container header (`avformat_write_header`).
     /// `options` are the muxer's private options, e.g. `["movflags": "frag_keyframe+empty_moov"]`.
     public func writeHeader(options: [String: String] = [:]) throws {
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            do {
-                try check(FileNames.withPlatformPath(path) { avio_open(&context.pointee.pb, $0, AVIO_FLAG_WRITE) }, "avio_open")
-            } catch {
-                let what = subject == path ? "the file" : "its temporary file \(path)"
-                throw VRenderError.output(subject, "cannot create \(what) (\(error.message))")
+            guard let io = DescriptorIO.open(descriptor, writable: true) else {
+                throw VRenderError.output(subject, "cannot write (\(String(cString: strerror(errno))))")
             }
-            ioOpen = true
+            output = io
+            context.pointee.pb = io.context
         }
         var dictionary: OpaquePointer?
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
@@ -163,12 +213,9 @@ public final class Muxer {
     public func finish() throws {
         guard headerWritten else { return }
         try writing { try check(av_write_trailer(context), "av_write_trailer") }
-        if ioOpen {
-            ioOpen = false
-            // Closing writes what is still buffered: its failure is a write failure too.
-            let closed = avio_closep(&context.pointee.pb)
-            if closed < 0 { throw VRenderError.output(subject, "cannot write (\(FFmpegError.describe(closed)))") }
-        }
+        // Closing writes what is still buffered: its failure is a write failure too.
+        let closed = closeOutput()
+        if closed < 0 { throw VRenderError.output(subject, "cannot write (\(FFmpegError.describe(closed)))") }
     }
 }
 

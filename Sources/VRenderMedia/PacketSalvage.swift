@@ -28,7 +28,9 @@ public enum PacketSalvage {
     /// `QuickTimeLayout.readableLength`); nil reads all of it.
     /// Throws `VRenderError.input(source, …)` when `source` cannot be opened or has no video,
     /// and the muxer's error when `destination` cannot be written; the caller removes it then.
-    public static func copy(_ source: String, readingFirst length: Int64? = nil, to destination: String,
+    /// `destination` is written through its open descriptor (`AtomicFile.open()`); `named` is
+    /// its name, for messages.
+    public static func copy(_ source: String, readingFirst length: Int64? = nil, to destination: Int32, named: String,
                             formatPath: String, headerOptions: [String: String]) throws -> Outcome {
         let demuxer: Demuxer
         do {
@@ -38,7 +40,7 @@ public enum PacketSalvage {
             throw VRenderError.input(source, "cannot be read as a video (\(Probe.explain(error)))")
         }
         guard let video = demuxer.bestStream(AVMEDIA_TYPE_VIDEO) else { throw VRenderError.input(source, "no video stream") }
-        let muxer = try Muxer(path: destination, formatPath: formatPath)
+        let muxer = try Muxer(descriptor: destination, path: named, formatPath: formatPath)
         var routes: [Int: Int] = [:]
         for index in demuxer.copiedStreams(video: video) {
             routes[index] = try muxer.addStream(copying: index, of: demuxer)

@@ -18,6 +18,9 @@ final class SegmentWriter {
     private let stream: Int
     private let frameRate: Rational
     private let path: String
+    /// The take file, created exclusively in its folder (no link followed); the muxer writes a
+    /// duplicate of it, and `salvage()` cuts it back through it.
+    private let descriptor: Int32
     /// Packets per fragment: a quarter of a second's worth.
     private let packetsPerFragment: Int
     private var packetsInFragment = 0
@@ -47,7 +50,13 @@ final class SegmentWriter {
         frameRate = format.frameRate
         path = directory + "/" + fileName
         packetsPerFragment = Swift.max(1, Int((format.frameRate.doubleValue * Self.fragmentSeconds).rounded(.down)))
-        muxer = try Muxer(path: path, formatPath: fileName)   // its write failures name the take's file
+        descriptor = try FolderHandle.open(directory, as: .output).createExclusive(fileName)
+        do {
+            muxer = try Muxer(descriptor: descriptor, path: path, formatPath: fileName)   // its write failures name the take's file
+        } catch {
+            close(descriptor)
+            throw error
+        }
         encoder = try Encoder.video(Self.encoderSettings(format: format, codec: codec, live: live),
                                     globalHeader: muxer.needsGlobalHeader)
         stream = try muxer.addStream(from: encoder)
@@ -55,6 +64,8 @@ final class SegmentWriter {
         try muxer.writeHeader(options: TakeFileLayout.recordingHeaderOptions)
         durableBytes = try muxer.flushFragment()
     }
+
+    deinit { close(descriptor) }
 
     /// Seconds of video per fragment: with a low-latency encoder, the most a kill can lose is
     /// about this plus the frames in the ring.
@@ -136,6 +147,6 @@ final class SegmentWriter {
     /// Returns false when there is nothing to keep (no complete fragment, or the file is gone).
     func salvage() -> Bool {
         guard packetsDurable > 0, access(path, F_OK) == 0 else { return false }
-        return truncate(path, off_t(durableBytes)) == 0
+        return ftruncate(descriptor, off_t(durableBytes)) == 0
     }
 }

@@ -28,10 +28,10 @@ extension TakesRecovery {
         do {
             let readable = layout.readableLength
             let copied = try PacketSalvage.copy(path, readingFirst: readable < layout.fileSize ? readable : nil,
-                                                to: target.temporaryPath, formatPath: path,
+                                                to: target.open(), named: target.temporaryPath, formatPath: path,
                                                 headerOptions: TakeFileLayout.copyHeaderOptions)
             guard copied.videoPackets > 0 else { throw VRenderError.input(path, "no whole frame to save (the first one is cut short)") }
-            let after = TakeVerifier.verify(path: target.temporaryPath)
+            let after = TakeVerifier.verify(path: try target.readablePath)
             guard after.isGood, after.decodableFrames >= owed else {
                 throw VRenderError.input(path, "the copy did not check out (\(after.problem ?? "\(after.decodableFrames) of \(owed) frames"))")
             }

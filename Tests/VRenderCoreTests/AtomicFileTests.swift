@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import VRenderTestSupport
 @testable import VRenderCore
@@ -55,13 +56,59 @@ import VRenderTestSupport
         #expect(FileManager.default.contents(atPath: folder + "/empty") == Data())
     }
 
-    @Test func temporaryIsHiddenBesideTheTargetAndUniquePerWrite() {
+    @Test func temporaryIsHiddenBesideTheTargetUniqueAndUnpredictable() {
         let first = AtomicFile(path: "/some/folder/take.mov"), second = AtomicFile(path: "/some/folder/take.mov")
         #expect(first.temporaryPath.hasPrefix("/some/folder/.take.mov.\(getpid())-"))
         #expect(first.temporaryPath.hasSuffix(".vrender-partial"))
         #expect(first.temporaryPath != second.temporaryPath)
+        // 64 random bits after the pid, not a counter someone could plant links for.
+        let random = first.temporaryPath.dropFirst("/some/folder/.take.mov.\(getpid())-".count).prefix { $0 != "." }
+        #expect(random.count == 16 && random.allSatisfy(\.isHexDigit))
         #expect(AtomicFile(path: "bare.png").temporaryPath.hasPrefix("./.bare.png."))
         #expect(AtomicFile(path: "/top.png").temporaryPath.hasPrefix("/.top.png."))
+    }
+
+    /// A decoy outside the folder and a link to it inside, as an attacker plants them.
+    private func plantLink(at name: String) throws -> String {
+        let decoy = folder + "/outside-decoy.txt"
+        try Data("decoy".utf8).write(to: URL(fileURLWithPath: decoy))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/inside/" + name, withDestinationPath: decoy)
+        return decoy
+    }
+
+    @Test func aLinkPlantedAtTheTemporaryNameIsNeverFollowed() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/inside", withIntermediateDirectories: false)
+        let file = AtomicFile(path: folder + "/inside/takes.json")
+        let decoy = try plantLink(at: (file.temporaryPath as NSString).lastPathComponent)
+        let error = Self.failure { try Self.write("new", with: file) }
+        #expect(error?.subject == file.path)
+        #expect(error?.reason.contains("already exists") == true)
+        #expect(FileManager.default.contents(atPath: decoy) == Data("decoy".utf8))
+        #expect(FileManager.default.fileExists(atPath: file.path) == false)
+    }
+
+    @Test func aLinkAtTheTargetIsReplacedNotFollowed() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/inside", withIntermediateDirectories: false)
+        let decoy = try plantLink(at: "takes.json")
+        try Self.write("new", with: AtomicFile(path: folder + "/inside/takes.json"))
+        #expect(FileManager.default.contents(atPath: decoy) == Data("decoy".utf8))
+        let info = try FileManager.default.attributesOfItem(atPath: folder + "/inside/takes.json")
+        #expect(info[.type] as? FileAttributeType == .typeRegular)
+        #expect(FileManager.default.contents(atPath: folder + "/inside/takes.json") == Data("new".utf8))
+    }
+
+    @Test func aTemporarySwappedWhileWrittenIsNotMovedIntoPlace() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/inside", withIntermediateDirectories: false)
+        let file = AtomicFile(path: folder + "/inside/export.mov")
+        let descriptor = try file.open()
+        #expect(Glibc.write(descriptor, "muxed", 5) == 5)
+        // Someone replaces the temporary's name with a link to a file outside.
+        try FileManager.default.removeItem(atPath: file.temporaryPath)
+        let decoy = try plantLink(at: (file.temporaryPath as NSString).lastPathComponent)
+        let error = Self.failure { try file.commit() }
+        #expect(error?.reason.contains("replaced by something else") == true)
+        #expect(FileManager.default.fileExists(atPath: file.path) == false)
+        #expect(FileManager.default.contents(atPath: decoy) == Data("decoy".utf8))
     }
 
     /// A full disk while writing, a failing flush before the rename.
@@ -91,9 +138,9 @@ import VRenderTestSupport
         #expect(try Self.contents(of: folder) == ["export.mkv"])
     }
 
-    @Test func commitsAFileSomeoneElseWrote() throws {
+    @Test func commitsAFileSomeoneElseWroteThroughTheDescriptor() throws {
         let file = AtomicFile(path: folder + "/export.mov")
-        #expect(FileManager.default.createFile(atPath: file.temporaryPath, contents: Data("muxed".utf8)))
+        #expect(Glibc.write(try file.open(), "muxed", 5) == 5)
         try file.commit()
         #expect(FileManager.default.contents(atPath: file.path) == Data("muxed".utf8))
         #expect(try Self.contents(of: folder) == ["export.mov"])
@@ -101,7 +148,7 @@ import VRenderTestSupport
 
     @Test func discardRemovesWhatWasWrittenAndCommitThenFailsNamingTheTarget() throws {
         let file = AtomicFile(path: folder + "/export.mov")
-        #expect(FileManager.default.createFile(atPath: file.temporaryPath, contents: Data("half".utf8)))
+        #expect(Glibc.write(try file.open(), "half", 4) == 4)
         file.discard()
         file.discard()  // nothing left to remove: harmless
         #expect(try Self.contents(of: folder).isEmpty)
@@ -120,6 +167,7 @@ import VRenderTestSupport
             (folder + "/old.txt", false, "already exists (use --overwrite to replace it)"),
             (folder + "/missing/new.txt", true, "directory \(folder)/missing does not exist"),
             (folder + "/old.txt/new.txt", true, "directory \(folder)/old.txt does not exist"),
+            (folder + "/" + String(repeating: "n", count: 300) + ".mov", true, "the file name is longer than the 255 bytes a name may have"),
         ]
         for (path, overwrite, reason) in cases {
             let error = Self.failure { try AtomicFile(path: path).checkTarget(overwrite: overwrite) }

@@ -96,7 +96,7 @@ final class TranscodePipeline {
     /// before the stages start (encoders, the muxer's header, the filter executor) fails
     /// before any thread exists.
     func run(into output: OutputFile) throws -> Result {
-        let muxer = try Muxer(path: output.temporaryPath, formatPath: output.path, reportingAs: output.path)
+        let muxer = try Muxer(descriptor: output.open(), path: output.temporaryPath, formatPath: output.path, reportingAs: output.path)
         let videoEncoder = copiesVideo ? nil : try makeVideoEncoder(globalHeader: muxer.needsGlobalHeader)
         let audioEncoders = try (0..<audioTracks).map { _ in
             try makeAudioEncoder(globalHeader: muxer.needsGlobalHeader)

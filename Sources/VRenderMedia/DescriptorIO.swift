@@ -1,0 +1,104 @@
+internal import CFFmpeg
+import Glibc
+
+/// An FFmpeg I/O context (`AVIOContext`) over a file vrender opened itself, so that FFmpeg never
+/// opens an output by name: the file was created exclusively, without following links
+/// (`AtomicFile`, `FolderHandle.createExclusive`), and FFmpeg writes exactly that file.
+///
+/// It keeps its own position and uses `pread`/`pwrite`, so two contexts on one file (the
+/// QuickTime muxer reads the file back through a second one to move its index to the front)
+/// never disturb each other's place. It holds its own duplicate of the descriptor. Confined to
+/// the muxer's thread, as the muxer is.
+final class DescriptorIO {
+    let context: UnsafeMutablePointer<AVIOContext>
+    private let descriptor: Int32
+    private var position: Int64 = 0
+
+    private static let bufferSize = 64 * 1024
+
+    /// A context reading, or writing too when `writable`, the file `descriptor` refers to (the
+    /// descriptor is duplicated: the caller keeps and closes its own).
+    static func open(_ descriptor: Int32, writable: Bool) -> DescriptorIO? {
+        let copy = dup(descriptor)
+        guard copy >= 0 else { return nil }
+        guard let io = DescriptorIO(copy: copy, writable: writable) else {
+            Glibc.close(copy)
+            return nil
+        }
+        return io
+    }
+
+    private init?(copy: Int32, writable: Bool) {
+        descriptor = copy
+        guard let buffer = av_malloc(Self.bufferSize) else { return nil }
+        // The opaque pointer is set once `self` exists; FFmpeg calls nothing before then.
+        guard let context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.bufferSize),
+                                               writable ? 1 : 0, nil, Self.readCall, Self.writeCall, Self.seekCall) else {
+            av_free(buffer)
+            return nil
+        }
+        self.context = context
+        context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Flushes what is buffered and frees the context. Returns FFmpeg's error for a failed write
+    /// (flushed now or earlier), else 0.
+    func close() -> Int32 {
+        if context.pointee.write_flag != 0 { avio_flush(context) }
+        let error = context.pointee.error
+        av_freep(&context.pointee.buffer)
+        var freed: UnsafeMutablePointer<AVIOContext>? = context
+        avio_context_free(&freed)
+        Glibc.close(descriptor)
+        return error
+    }
+
+    private static func owner(_ opaque: UnsafeMutableRawPointer?) -> DescriptorIO {
+        Unmanaged<DescriptorIO>.fromOpaque(opaque!).takeUnretainedValue()
+    }
+
+    private static let readCall: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, buffer, size in
+        let io = owner(opaque)
+        while true {
+            let count = pread(io.descriptor, buffer, Int(size), off_t(io.position))
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return -errno }
+            if count == 0 { return vr_averror_eof() }
+            io.position += Int64(count)
+            return Int32(count)
+        }
+    }
+
+    private static let writeCall: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, buffer, size in
+        let io = owner(opaque)
+        var written = 0
+        while written < Int(size), let buffer {
+            let count = pwrite(io.descriptor, buffer + written, Int(size) - written, off_t(io.position + Int64(written)))
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return -errno }
+            written += count
+        }
+        io.position += Int64(written)
+        return Int32(written)
+    }
+
+    private static let seekCall: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
+        let io = owner(opaque)
+        var info = stat()
+        if whence & AVSEEK_SIZE != 0 {
+            return fstat(io.descriptor, &info) == 0 ? Int64(info.st_size) : Int64(-errno)
+        }
+        let target: Int64
+        switch whence & ~AVSEEK_FORCE {
+        case SEEK_SET: target = offset
+        case SEEK_CUR: target = io.position + offset
+        case SEEK_END:
+            guard fstat(io.descriptor, &info) == 0 else { return Int64(-errno) }
+            target = Int64(info.st_size) + offset
+        default: return Int64(-EINVAL)
+        }
+        guard target >= 0 else { return Int64(-EINVAL) }
+        io.position = target
+        return target
+    }
+}
