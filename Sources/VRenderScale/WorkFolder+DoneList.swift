@@ -20,8 +20,8 @@ extension WorkFolder {
 
     /// Size and SHA-256 of chunk `index` as it is now; nil when there is no such file.
     func fingerprint(of index: Int, plan: ChunkPlan) throws -> (bytes: Int64, sha256: String)? {
-        let path = try chunkFileForWriting(index, plan: plan)
-        let descriptor = FileNames.withPlatformPath(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        let chunks = try subfolder(Self.chunksName), name = Self.chunkName(index, plan: plan), path = chunks.join(name)
+        let descriptor = openat(chunks.descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
