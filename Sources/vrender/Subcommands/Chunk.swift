@@ -23,7 +23,7 @@ extension VRender {
             @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The export's output file.", valueName: "file"))
             var output: String
 
-            @Option(name: .customLong("work-dir"), help: ArgumentHelp("Where the plan goes (default: <output>.chunks).", valueName: "dir"))
+            @Option(name: .customLong("work-dir"), help: ArgumentHelp("Where the plan goes (default: <output>.chunks): a new or empty folder, holding neither the output nor an input.", valueName: "dir"))
             var workDir: String?
 
             @OptionGroup var size: ChunkSizeArguments
