@@ -48,7 +48,7 @@ struct FieldCheck {
         }
     }
 
-    /// `body`'s value, or an error naming the file: a file that does not decode at all.
+    /// `data` decoded as `type`, or an error naming the file and the field that did not decode.
     func decode<T: Decodable>(_ type: T.Type, from data: Data, what: String) throws -> T {
         do { return try JSONDecoder().decode(type, from: data) } catch let error as DecodingError {
             throw VRenderError.input(file, "is not \(what) vrender can read (\(Self.describe(error)))")
