@@ -85,7 +85,7 @@ let package = Package(
         // Chunked exports (`concat --engine local|slurm`, `vrender chunk`): one export rendered
         // as chunks by child processes or a Slurm job array, joined by stream copy.
         .target(name: "VRenderScale",
-                dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderPrompter", "VRenderExport"]),
+                dependencies: ["CFFmpeg", "VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderPrompter", "VRenderExport"]),
         // Golden frames: what `vrender golden` and testdata/golden/ check exports with.
         .target(name: "VRenderVerify", dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia"]),
         // `vrender bench`: the real pipelines, run with stage timings, and their report.

@@ -44,6 +44,15 @@ let package = Package(
             ],
             path: "Sources/FuzzTakesManifest"
         ),
+        .executableTarget(
+            name: "FuzzChunkPlan",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "VRenderScale", package: "vrender"),
+                .product(name: "VRenderCore", package: "vrender"),
+            ],
+            path: "Sources/FuzzChunkPlan"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -59,5 +59,5 @@ wall "  ffmpeg concat -c copy (video)" ffmpeg -v error -f concat -safe 0 -i "$wo
 echo; ffcopy=$last
 wall "  vrender concat --codec copy (video)" "$vrender" concat "$work"/w/chunks/*.mov --codec copy -o "$work/vr.mov" --progress none
 echo
-wall "  vrender chunk join (+ audio)" "$vrender" chunk join "$work/w" --progress none
+wall "  vrender chunk join (+ audio)" "$vrender" chunk join "$work/w" -o "$work/joined.mp4" --progress none
 awk "BEGIN { printf \"   %.2fx ffmpeg stream copy, %.2fx cp\\n\", $last / $ffcopy, $last / $copy }"

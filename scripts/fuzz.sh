@@ -4,11 +4,13 @@
 #   media          Probe.probe + demux every packet + decode a few (testdata/fuzz/media/)
 #   action-script  ActionScript(text:source:)                       (testdata/fuzz/action-script/)
 #   takes-json     TakesFolder.manifest(in:) + takePaths(in:)        (testdata/fuzz/takes-json/)
+#   chunk-plan     WorkFolder.loadPlan + ChunkStatus: plan.json, done records, slurm/jobs
+#                                                                    (testdata/fuzz/chunk-plan/)
 # Fails when any target crashes, trips AddressSanitizer or a target's own check, hangs past
 # -timeout or outgrows -rss_limit_mb; the input that did it is kept under .build/fuzz-out/ and the
 # command that replays it is printed.
 # Time on 2 cores: the build ~1.5 min from clean (seconds when built), then FUZZ_SECONDS per
-# target: 4.5 min in all by default.
+# target: 5.5 min in all by default.
 #   usage: scripts/fuzz.sh [TARGET...]      FUZZ_SECONDS=600 scripts/fuzz.sh media
 #          FUZZ_FLAGS="-seed=1" scripts/fuzz.sh    (more libFuzzer flags, after the script's own)
 set -euo pipefail
@@ -17,10 +19,10 @@ SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 BUILD=.build/fuzz            # the Fuzz package's scratch path (vrender's libraries, instrumented)
 OUT=.build/fuzz-out          # corpora grown by runs, artifacts, logs
-declare -A EXECUTABLE=([media]=FuzzMedia [action-script]=FuzzActionScript [takes-json]=FuzzTakesManifest)
-declare -A MAX_LEN=([media]=16384 [action-script]=4096 [takes-json]=4096)
+declare -A EXECUTABLE=([media]=FuzzMedia [action-script]=FuzzActionScript [takes-json]=FuzzTakesManifest [chunk-plan]=FuzzChunkPlan)
+declare -A MAX_LEN=([media]=16384 [action-script]=4096 [takes-json]=4096 [chunk-plan]=8192)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(media action-script takes-json)
+[ ${#targets[@]} -gt 0 ] || targets=(media action-script takes-json chunk-plan)
 for target in "${targets[@]}"; do
   [ -n "${EXECUTABLE[$target]:-}" ] || { echo "fuzz: unknown target '$target' (known: ${!EXECUTABLE[*]})" >&2; exit 2; }
 done

@@ -103,6 +103,7 @@ check "the failed chunk is tried again in a new array" same "$(arrays "$work/f.e
 second=$(jobs_of "$work/f.err" | tail -1)
 check "the error names the chunk and its log" contains "$work/f.err" "vrender: error: chunk 2: failed 2 time(s); its log is $work/f/logs/chunk_0002.job$second.log"
 check "the log says why" contains "$work/f/logs/chunk_0002.job$second.log" "vrender: error:"
+check "the join job is given its output on its command line" contains "$work/f/slurm/join.sh" "chunk join '$work/f' -o '$work/f.mkv'"
 rmdir "$work/f/chunks/chunk_0002.mov"
 "$vrender" concat "${plan_args[@]}" --engine slurm --resume 2>"$work/f2.err" || true
 check "--resume submits only the failed chunk" same "$(arrays "$work/f2.err")" "array of 1 task(s), chunks 2"

@@ -10,6 +10,7 @@
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/md5.h>
+#include <libavutil/sha.h>
 #include <libavutil/opt.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/audio_fifo.h>

@@ -10,8 +10,9 @@ import VRenderMedia
 /// Every chunk worker and the join plan the export again from the recipe and check that they
 /// see the same timeline (`check(_:)`), so a worker never renders frames of another export.
 public struct ChunkPlan: Codable, Sendable, Equatable {
-    /// Bumped when the file's meaning changes; a plan of another version is refused.
-    public static let currentVersion = 1
+    /// Bumped when the folder's files change meaning (2: done records carry a SHA-256); a plan of
+    /// another version is refused.
+    public static let currentVersion = 2
 
     public struct Chunk: Codable, Sendable, Equatable {
         public var index: Int

@@ -21,18 +21,19 @@ public struct ChunkStatus: Sendable, Codable {
         output = plan.recipe.output
         chunks = plan.chunks.count
         frames = plan.totalFrames
-        let doneSet = folder.doneChunks(plan)
-        done = doneSet.sorted().compactMap { folder.record(of: $0, plan: plan) }
+        done = try plan.chunks.compactMap { try folder.record(of: $0.index, plan: plan) }
+        let doneSet = Set(done.map(\.index))
         missing = plan.chunks.map(\.index).filter { !doneSet.contains($0) }
-        let logNames = (try? FileManager.default.contentsOfDirectory(atPath: folder.logsPath)) ?? []
+        let logFolder = try folder.subfolder(WorkFolder.logsName)
+        let logNames = try logFolder.names()
         logs = [:]
         for chunk in missing {
             let prefix = WorkFolder.name(ofChunk: chunk) + "."
             let newest = logNames.filter { $0.hasPrefix(prefix) }
-                .max { Self.modified("\(folder.logsPath)/\($0)") < Self.modified("\(folder.logsPath)/\($1)") }
-            if let newest { logs[String(chunk)] = "\(folder.logsPath)/\(newest)" }
+                .max { Self.modified(logFolder.status($0)) < Self.modified(logFolder.status($1)) }
+            if let newest { logs[String(chunk)] = logFolder.join(newest) }
         }
-        slurmJobs = folder.submittedJobs
+        slurmJobs = try folder.submittedJobs()
     }
 
     /// The status as lines for people.
@@ -46,12 +47,12 @@ public struct ChunkStatus: Sendable, Codable {
             if let log = logs[String(chunk)] { lines.append("  chunk \(chunk): last log \(log)") }
         }
         if !slurmJobs.isEmpty { lines.append("  slurm jobs submitted: \(slurmJobs.joined(separator: ", "))") }
-        lines.append(missing.isEmpty ? "  every chunk is rendered: 'vrender chunk join \(folder)' writes the output"
+        lines.append(missing.isEmpty ? "  every chunk is rendered: 'vrender chunk join \(folder) -o \(output)' writes the output"
                                      : "  'vrender concat ... --work-dir \(folder) --resume' renders what is missing")
         return lines
     }
 
-    private static func modified(_ path: String) -> Int {
-        FileNames.status(path).map { Int($0.st_mtim.tv_sec) * 1_000_000_000 + Int($0.st_mtim.tv_nsec) } ?? 0
+    private static func modified(_ status: stat?) -> Int {
+        status.map { Int($0.st_mtim.tv_sec) * 1_000_000_000 + Int($0.st_mtim.tv_nsec) } ?? 0
     }
 }

@@ -35,47 +35,64 @@ public final class ChunkWorker: Sendable {
         exporter?.cancel()
     }
 
-    /// Renders chunk `index` into the work folder and adds it to the done-list.
+    /// Renders chunk `index` into the work folder and adds it to the done-list, with the
+    /// SHA-256 of the file written. A worker the local engine started stops when the engine is
+    /// gone (`EngineLifeline`), so none outlives a killed `concat --engine local`.
     public func render(chunk index: Int) throws -> ChunkRecord {
+        EngineLifeline.watch { [self] in cancel() }
         let start = DispatchTime.now()
-        let (plan, exporter, export) = try prepare(checkingOutput: false)
+        let (plan, exporter, export) = try prepare(output: nil)
         guard plan.chunks.indices.contains(index) else {
             throw VRenderError.option("--chunk", "the plan has chunks 0 to \(plan.chunks.count - 1), not \(index)")
         }
         let chunk = plan.chunks[index]
-        let path = folder.chunkFile(index, plan: plan)
+        let path = try folder.chunkFileForWriting(index, plan: plan)
         let frames = chunk.firstFrame..<chunk.firstFrame + chunk.frameCount
         let summary = try VRenderError.attributing(to: path, as: .runtime) {
             try exporter.renderChunk(export, frames: frames, keyframeInterval: plan.keyframeInterval, to: path)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        let record = ChunkRecord(index: index, frames: summary.frames, bytes: Int64(summary.bytes), seconds: seconds,
-                                 host: ProcessInfo.processInfo.hostName, encoder: summary.videoCodec,
-                                 damagedFrames: summary.damagedFrames, warnings: summary.warnings)
-        try folder.markDone(record)
-        return record
+        return try folder.markDone(index, plan: plan) { bytes, sha256 in
+            ChunkRecord(index: index, frames: summary.frames, bytes: bytes, sha256: sha256, seconds: seconds,
+                        host: ProcessInfo.processInfo.hostName, encoder: summary.videoCodec,
+                        damagedFrames: summary.damagedFrames, warnings: summary.warnings)
+        }
     }
 
-    /// Joins every rendered chunk into the plan's output (audio encoded whole here) and leaves
-    /// the summary in the work folder for whoever submitted the join.
-    public func join() throws -> ExportSummary {
-        let (plan, exporter, export) = try prepare(checkingOutput: true)
+    /// Joins every rendered chunk into `output` (audio encoded whole here) and leaves the
+    /// summary in the work folder for whoever submitted the join. The output is the one given
+    /// where the join runs (`chunk join -o`), never taken from the plan alone: it must be the
+    /// plan's, outside the work folder, and an existing file is replaced only with `overwrite`.
+    public func join(output: String, overwrite: Bool) throws -> ExportSummary {
+        let (plan, exporter, export) = try prepare(output: (output, overwrite))
         let chunks = try folder.renderedChunks(plan)
-        var summary = try VRenderError.attributing(to: plan.recipe.output, as: .runtime) {
+        var summary = try VRenderError.attributing(to: output, as: .runtime) {
             try exporter.join(export, chunks: chunks)
         }
-        if let encoder = folder.record(of: 0, plan: plan)?.encoder { summary.videoCodec = encoder }
-        try AtomicFile.writeJSON(summary, to: folder.joinedPath)
+        if let encoder = (try? folder.storedRecord(of: 0, plan: plan))?.encoder { summary.videoCodec = encoder }
+        try folder.saveJoined(summary)
         return summary
     }
 
     /// The plan, its inputs checked, and the export planned again from its recipe and checked
     /// against it.
-    private func prepare(checkingOutput: Bool) throws -> (ChunkPlan, Exporter, ExportPlan) {
+    /// With `output` (the join's), the export writes it, as checked above; without, the
+    /// output is not written (a chunk render).
+    private func prepare(output: (path: String, overwrite: Bool)?) throws -> (ChunkPlan, Exporter, ExportPlan) {
         FFmpegLog.configure(verbose: verbose)
         let plan = try folder.loadPlan()
+        if let output {
+            guard FileNames.absolute(output.path) == plan.recipe.output else {
+                throw VRenderError.output(output.path, "is not the output the plan in \(folder.path) is for (\(plan.recipe.output))")
+            }
+            try folder.checkOutsideFolder(output.path)
+        }
         try plan.checkInputs(planPath: folder.planPath)
         var options = try plan.recipe.options()
+        if let output {
+            options.output = output.path
+            options.overwrite = output.overwrite
+        }
         options.processors = processors
         let exporter = Exporter(options: options, progress: progress)
         let cancelled = running.withLock { state in
@@ -83,7 +100,7 @@ public final class ChunkWorker: Sendable {
             return state.cancelled
         }
         if cancelled { throw VRenderError.cancelled }
-        let export = try exporter.prepare(checkingOutput: checkingOutput)
+        let export = try exporter.prepare(checkingOutput: output != nil)
         try plan.check(export, planPath: folder.planPath)
         return (plan, exporter, export)
     }

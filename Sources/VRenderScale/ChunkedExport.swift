@@ -103,10 +103,11 @@ public final class ChunkedExport: Sendable {
         } catch {
             // A first run that failed before any chunk was tried (sbatch refused the job, say)
             // leaves nothing to resume: no folder that would ask for --resume next time.
-            if !hadPlan && !folder.hasStartedWork(plan) { folder.remove() }
+            // Only what vrender put there goes (WorkFolder.remove).
+            if !hadPlan && !folder.hasStartedWork() { folder.remove() }
             throw error
         }
-        summary.addDamage(of: plan.chunks.compactMap { folder.record(of: $0.index, plan: plan) })
+        summary.addDamage(of: plan.chunks.compactMap { try? folder.storedRecord(of: $0.index, plan: plan) })
         folder.remove()
         summary.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         summary.mode = "transcode, \(plan.chunks.count) chunk(s), \(request.engine.rawValue)"
@@ -119,8 +120,8 @@ public final class ChunkedExport: Sendable {
     private func render(_ plan: ChunkPlan, in folder: WorkFolder) throws -> ExportSummary {
         let slurm = request.engine == .slurm ? slurmEngine(folder: folder, plan: plan) : nil
         // Jobs a killed run left go first: a chunk they finish after this is rendered again.
-        slurm?.cancelLeftovers()
-        let done = folder.doneChunks(plan)
+        try slurm?.cancelLeftovers()
+        let done = try folder.doneChunks(plan)
         let missing = plan.chunks.map(\.index).filter { !done.contains($0) }
         report(.planned(folder: folder.path, chunks: plan.chunks.count, frames: plan.totalFrames,
                         keyframeInterval: plan.keyframeInterval, done: done.count, resumed: request.resume && !done.isEmpty))
@@ -133,7 +134,8 @@ public final class ChunkedExport: Sendable {
     }
 
     private func slurmEngine(folder: WorkFolder, plan: ChunkPlan) -> SlurmEngine {
-        SlurmEngine(folder: folder, plan: plan, executable: request.executable, maxTries: request.maxTries,
+        SlurmEngine(folder: folder, plan: plan, executable: request.executable, output: plan.recipe.output,
+                    overwrite: request.options.overwrite, maxTries: request.maxTries,
                     extraArguments: request.slurmArguments, pollSeconds: request.pollSeconds, stop: stop, report: report)
     }
 
@@ -152,9 +154,11 @@ public final class ChunkedExport: Sendable {
     }
 
     /// A new plan in an empty folder, or, with `--resume`, the folder's plan once it is known to
-    /// be this export's, with inputs unchanged.
+    /// be this export's, with inputs unchanged. Either way the folder must be one vrender may
+    /// work in (`WorkFolder.checkUsable`).
     private func planOrResume(_ export: ExportPlan, in folder: WorkFolder) throws -> ChunkPlan {
         let recipe = try ExportRecipe(options: request.options, inputs: export.takes.map(\.path))
+        try folder.checkUsable(output: recipe.output, inputs: recipe.files)
         if folder.hasPlan {
             guard request.resume else {
                 throw VRenderError.output(folder.path, "holds a chunk plan already: add --resume to continue it, or remove the folder to start again")
@@ -183,7 +187,7 @@ public final class ChunkedExport: Sendable {
         report(.joining(chunks: chunks))
         let worker = ChunkWorker(folder: folder, verbose: request.options.verbose)
         runsHere { worker.cancel() }
-        return try worker.join()
+        return try worker.join(output: request.options.output, overwrite: request.options.overwrite)
     }
 
     /// Registers how to stop the work about to run in this process; stops it at once when

@@ -29,20 +29,22 @@ struct LocalEngine {
         var tries: [Int: Int] = [:]
         var running: [Int32: Attempt] = [:]
         let exits = ChildExits(stop: stop)
+        let lifeline = try EngineLifeline()
         var done = plan.chunks.count - chunks.count
         var failure: VRenderError?
+        defer { withExtendedLifetime(lifeline) {} }   // open until `finish` below has seen every worker go
         defer { finish(running, exits: exits) }
         while (failure == nil && !waiting.isEmpty) || !running.isEmpty {
             if stop.isStopped { throw VRenderError.cancelled }
             while failure == nil, running.count < workers, !waiting.isEmpty {
                 let chunk = waiting.removeFirst()
                 tries[chunk, default: 0] += 1
-                let attempt = try launch(chunk: chunk, number: tries[chunk]!, exits: exits)
+                let attempt = try launch(chunk: chunk, number: tries[chunk]!, exits: exits, lifeline: lifeline)
                 running[attempt.process.processIdentifier] = attempt
             }
             for exit in exits.wait() {
                 guard let attempt = running.removeValue(forKey: exit.pid) else { continue }
-                if exit.status == 0, let record = folder.record(of: attempt.chunk, plan: plan) {
+                if exit.status == 0, let record = try folder.record(of: attempt.chunk, plan: plan) {
                     done += 1
                     report(.finished(chunk: attempt.chunk, seconds: record.seconds, done: done, total: plan.chunks.count))
                     continue
@@ -63,11 +65,8 @@ struct LocalEngine {
         if let failure { throw failure }
     }
 
-    private func launch(chunk: Int, number: Int, exits: ChildExits) throws -> Attempt {
-        let logPath = folder.log(chunk: chunk, attempt: number)
-        guard FileManager.default.createFile(atPath: logPath, contents: nil), let log = FileHandle(forWritingAtPath: logPath) else {
-            throw VRenderError.output(logPath, "cannot create the chunk's log")
-        }
+    private func launch(chunk: Int, number: Int, exits: ChildExits, lifeline: EngineLifeline) throws -> Attempt {
+        let log = try folder.createLog(chunk: chunk, attempt: number)
         defer { try? log.close() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -75,7 +74,8 @@ struct LocalEngine {
         process.arguments = ["chunk", "render", folder.path, "--chunk", String(chunk), "--threads", String(share)]
         process.standardOutput = log
         process.standardError = log
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = lifeline.readEnd
+        process.environment = EngineLifeline.workerEnvironment
         process.terminationHandler = { exits.record($0) }
         do { try process.run() } catch {
             throw VRenderError(.runtime, subject: executable, reason: "cannot start a chunk worker (\(VRenderError.systemReason(error)))")

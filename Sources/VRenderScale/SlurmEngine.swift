@@ -14,6 +14,10 @@ struct SlurmEngine {
     let folder: WorkFolder
     let plan: ChunkPlan
     let executable: String
+    /// The join's output and --overwrite, as given to this process (the join job is told them
+    /// on its command line, never left to read them from the plan alone).
+    let output: String
+    let overwrite: Bool
     let maxTries: Int
     let extraArguments: [String]
     let pollSeconds: Double
@@ -34,7 +38,7 @@ struct SlurmEngine {
                 array = try submitArray(pending, script: scripts.render)
                 for chunk in pending { tries[chunk, default: 0] += 1 }
             }
-            try? FileManager.default.removeItem(atPath: folder.joinedPath)   // an earlier join's
+            folder.forgetJoined()   // an earlier join's
             let join = try submit(scripts.join, arguments: ["--job-name=vrender-join", "--output=\(folder.logsPath)/join.job%j.log"]
                                   + (array.map { ["--dependency=afterok:\($0)", "--kill-on-invalid-dep=yes"] } ?? []))
             report(.submitted(job: array ?? join, chunks: pending, join: array == nil ? nil : join))
@@ -51,24 +55,27 @@ struct SlurmEngine {
     // MARK: - Submitting
 
     private func writeScripts() throws -> (render: String, join: String) {
-        let render = folder.slurmPath + "/render.sh", join = folder.slurmPath + "/join.sh"
+        let slurm = try folder.subfolder(WorkFolder.slurmName)
         let vrender = Self.quoted(executable), work = Self.quoted(folder.path)
-        try writeScript(render, """
+        let render = try writeScript("render.sh", in: slurm, """
             # One task of vrender's chunk job array: renders chunk $SLURM_ARRAY_TASK_ID of the plan
             # with the processors Slurm gave the task (1 unless --cpus-per-task says more).
             threads=${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-}}
             exec \(vrender) chunk render \(work) --chunk "$SLURM_ARRAY_TASK_ID" ${threads:+--threads "$threads"}
             """)
-        try writeScript(join, """
+        let join = try writeScript("join.sh", in: slurm, """
             # vrender's join job: every chunk's video copied in order, the audio encoded whole.
-            exec \(vrender) chunk join \(work)
+            exec \(vrender) chunk join \(work) -o \(Self.quoted(output))\(overwrite ? " --overwrite" : "")
             """)
         return (render, join)
     }
 
-    private func writeScript(_ path: String, _ body: String) throws {
-        try WorkFolder.write(text: "#!/bin/sh\n\(body)\n", to: path)
+    /// Writes an executable script into `slurm/`; its path.
+    private func writeScript(_ name: String, in slurm: FolderHandle, _ body: String) throws -> String {
+        try folder.write(text: "#!/bin/sh\n\(body)\n", in: slurm, name: name)
+        let path = slurm.join(name)
         guard chmod(path, 0o755) == 0 else { throw VRenderError.output(path, "cannot make it executable") }
+        return path
     }
 
     private func submitArray(_ chunks: [Int], script: String) throws -> String {
@@ -86,8 +93,8 @@ struct SlurmEngine {
 
     /// A run killed before it could cancel its jobs left them queued or running: they are
     /// cancelled before anything is submitted again (their finished chunks are in the done-list).
-    func cancelLeftovers() {
-        let leftovers = folder.submittedJobs
+    func cancelLeftovers() throws {
+        let leftovers = try folder.submittedJobs()
         guard !leftovers.isEmpty else { return }
         client.cancel(leftovers)
         folder.forgetSubmittedJobs()
@@ -112,7 +119,7 @@ struct SlurmEngine {
                 // A task Slurm no longer lists (gone long ago, or cancelled while pending) is over.
                 let state = look.tasks.first { $0.task == chunk }
                 guard state?.isFinished ?? true else { continue }
-                if let record = folder.record(of: chunk, plan: plan) {
+                if let record = try folder.record(of: chunk, plan: plan) {
                     open.remove(chunk)
                     done += 1
                     report(.finished(chunk: chunk, seconds: record.seconds, done: done, total: plan.chunks.count))
@@ -140,8 +147,7 @@ struct SlurmEngine {
             let state = look.tasks.first
             if state == nil || state?.isFinished == true {
                 let log = "\(folder.logsPath)/join.job\(join).log"
-                guard state?.succeeded != false, let data = FileManager.default.contents(atPath: folder.joinedPath),
-                      let summary = try? JSONDecoder().decode(ExportSummary.self, from: data) else {
+                guard state?.succeeded != false, let summary = try folder.loadJoined() else {
                     throw VRenderError(.runtime, subject: "join job \(join)", reason: "ended \(state?.state ?? "without a trace") without the output; its log is \(log)")
                 }
                 return summary
@@ -173,7 +179,7 @@ struct SlurmEngine {
     /// Ctrl-C: every job this engine submitted is cancelled; the done-list stays for --resume.
     private func checkStopped() throws {
         guard stop.isStopped else { return }
-        client.cancel(folder.submittedJobs)
+        client.cancel((try? folder.submittedJobs()) ?? [])
         folder.forgetSubmittedJobs()
         throw VRenderError.cancelled
     }

@@ -4,6 +4,7 @@ import VRenderExport
 
 /// The folder a chunked export works in, on a file system every worker mounts at the same path:
 ///
+///     .vrender-work-folder       the marker: vrender's work folder (and whether vrender made it)
 ///     plan.json                  the chunk plan (`ChunkPlan`)
 ///     chunks/chunk_0003.mov      rendered chunks (each written to a temporary file, renamed)
 ///     done/chunk_0003.json       the done-list: one record per finished chunk (`ChunkRecord`)
@@ -13,6 +14,10 @@ import VRenderExport
 ///
 /// One file per finished chunk, not one list: workers on many machines finish at once, and a
 /// rename is atomic where appending to one shared file (over NFS) is not.
+///
+/// Everything below the folder is reached by descriptor without following links (a `chunks`
+/// link cannot send chunks elsewhere), and every file read back is checked field by field as it
+/// loads: the folder may be shared, and is only as trustworthy as whoever can write it.
 public struct WorkFolder: Sendable {
     public let path: String
 
@@ -20,126 +25,101 @@ public struct WorkFolder: Sendable {
         self.path = FileNames.absolute(path)
     }
 
-    public var planPath: String { path + "/plan.json" }
-    var chunksPath: String { path + "/chunks" }
-    var donePath: String { path + "/done" }
-    public var logsPath: String { path + "/logs" }
-    var slurmPath: String { path + "/slurm" }
-    var joinedPath: String { path + "/joined.json" }
+    static let planName = "plan.json"
+    static let chunksName = "chunks"
+    static let doneName = "done"
+    static let logsName = "logs"
+    static let slurmName = "slurm"
+    static let joinedName = "joined.json"
+    static let jobsName = "jobs"
+    /// The subfolders vrender makes, and removes with everything in them.
+    static let subfolders = [chunksName, doneName, logsName, slurmName]
+
+    public var planPath: String { path + "/" + Self.planName }
+    public var logsPath: String { path + "/" + Self.logsName }
+    var slurmPath: String { path + "/" + Self.slurmName }
+    var joinedPath: String { path + "/" + Self.joinedName }
 
     static func name(ofChunk index: Int) -> String { String(format: "chunk_%04d", index) }
 
-    func chunkFile(_ index: Int, plan: ChunkPlan) -> String {
-        "\(chunksPath)/\(Self.name(ofChunk: index)).\(plan.chunkContainer)"
-    }
+    static func chunkName(_ index: Int, plan: ChunkPlan) -> String { "\(name(ofChunk: index)).\(plan.chunkContainer)" }
 
-    func doneRecord(_ index: Int) -> String { "\(donePath)/\(Self.name(ofChunk: index)).json" }
+    static func recordName(_ index: Int) -> String { "\(name(ofChunk: index)).json" }
 
     /// The local engine's log of one attempt at a chunk.
-    func log(chunk index: Int, attempt: Int) -> String { "\(logsPath)/\(Self.name(ofChunk: index)).try\(attempt).log" }
+    static func logName(chunk index: Int, attempt: Int) -> String { "\(name(ofChunk: index)).try\(attempt).log" }
+    func log(chunk index: Int, attempt: Int) -> String { logsPath + "/" + Self.logName(chunk: index, attempt: attempt) }
 
-    /// Makes the folder and its subfolders (existing ones are kept).
-    func create() throws {
-        for folder in [path, chunksPath, donePath, logsPath, slurmPath] {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw VRenderError.output(folder, "cannot create the work folder (\(VRenderError.systemReason(error)))")
-            }
-        }
-    }
+    /// The folder itself (reached through links, if the user named it so).
+    func root() throws -> FolderHandle { try FolderHandle.open(path) }
 
-    public var hasPlan: Bool { FileNames.status(planPath) != nil }
+    /// One of `subfolders`, opened beneath the folder without following a link.
+    func subfolder(_ name: String) throws -> FolderHandle { try root().folder(name) }
 
+    public var hasPlan: Bool { (try? root())?.status(Self.planName) != nil }
+
+    /// The plan, read (at most `ChunkPlan.maxFileBytes`) and checked field by field.
     public func loadPlan() throws -> ChunkPlan {
-        guard let data = FileManager.default.contents(atPath: planPath) else {
+        guard let root = try? root(), root.status(Self.planName) != nil else {
             throw VRenderError.input(planPath, "no chunk plan there (make one with 'vrender chunk plan' or 'vrender concat --engine')")
         }
-        let plan: ChunkPlan
-        do { plan = try JSONDecoder().decode(ChunkPlan.self, from: data) } catch {
-            throw VRenderError.input(planPath, "is not a chunk plan vrender can read (\(error))")
+        return try ChunkPlan.load(try root.readFile(Self.planName, limit: ChunkPlan.maxFileBytes), file: planPath)
+    }
+
+    func save(_ plan: ChunkPlan) throws { try AtomicFile.writeJSON(plan, in: try root(), name: Self.planName) }
+
+    /// The summary the join leaves for whoever submitted it.
+    func saveJoined(_ summary: ExportSummary) throws {
+        try AtomicFile.writeJSON(summary, in: try root(), name: Self.joinedName)
+    }
+
+    /// The join's summary; nil when there is none (yet).
+    func loadJoined() throws -> ExportSummary? {
+        let root = try root()
+        guard root.status(Self.joinedName) != nil else { return nil }
+        let data = try root.readFile(Self.joinedName, limit: ChunkPlan.maxFileBytes)
+        return try FieldCheck(file: joinedPath).decode(ExportSummary.self, from: data, what: "a join summary")
+    }
+
+    func forgetJoined() { (try? root())?.remove(Self.joinedName) }
+
+    /// A new, empty log for an attempt (one an earlier run left with the same name is replaced).
+    func createLog(chunk index: Int, attempt: Int) throws -> FileHandle {
+        let logs = try subfolder(Self.logsName), name = Self.logName(chunk: index, attempt: attempt)
+        logs.remove(name)
+        return FileHandle(fileDescriptor: try logs.createExclusive(name), closeOnDealloc: true)
+    }
+
+    /// True once a chunk was tried: a log or a done record exists.
+    func hasStartedWork() -> Bool {
+        [Self.logsName, Self.doneName].contains { ((try? subfolder($0).names()) ?? []).contains { !$0.hasPrefix(".") } }
+    }
+
+    /// The Slurm jobs the run following this folder submitted, one id a line (`slurm/jobs`),
+    /// each checked to be a job id (they become scancel's arguments).
+    func submittedJobs() throws -> [String] {
+        let slurm = try subfolder(Self.slurmName)
+        guard slurm.status(Self.jobsName) != nil else { return [] }
+        let file = slurm.join(Self.jobsName)
+        let lines = String(decoding: try slurm.readFile(Self.jobsName, limit: 1 << 20), as: UTF8.self).split(separator: "\n")
+        for (number, line) in lines.enumerated() where !(1...20).contains(line.utf8.count) || !line.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+            throw VRenderError.input(file, "line \(number + 1) is not a Slurm job id: not what vrender writes there (damaged or edited?)")
         }
-        guard plan.version == ChunkPlan.currentVersion else {
-            throw VRenderError.input(planPath, "is a version \(plan.version) plan; this vrender reads version \(ChunkPlan.currentVersion)")
-        }
-        return plan
-    }
-
-    func save(_ plan: ChunkPlan) throws { try AtomicFile.writeJSON(plan, to: planPath) }
-
-    func markDone(_ record: ChunkRecord) throws { try AtomicFile.writeJSON(record, to: doneRecord(record.index)) }
-
-    /// The chunks whose record exists and whose file is there with the size recorded: a chunk
-    /// file removed or replaced since is rendered again.
-    public func doneChunks(_ plan: ChunkPlan) -> Set<Int> {
-        Set(plan.chunks.map(\.index).filter { record(of: $0, plan: plan) != nil })
-    }
-
-    /// True once a chunk was tried: one is done, or a log exists.
-    func hasStartedWork(_ plan: ChunkPlan) -> Bool {
-        let logs = (try? FileManager.default.contentsOfDirectory(atPath: logsPath)) ?? []
-        return !logs.isEmpty || !doneChunks(plan).isEmpty
-    }
-
-    /// Chunk `index`'s done record, when its file is there as recorded.
-    func record(of index: Int, plan: ChunkPlan) -> ChunkRecord? {
-        guard let data = FileManager.default.contents(atPath: doneRecord(index)),
-              let record = try? JSONDecoder().decode(ChunkRecord.self, from: data),
-              let status = FileNames.status(chunkFile(index, plan: plan)),
-              Int64(status.st_size) == record.bytes, record.frames == plan.chunks[index].frameCount else { return nil }
-        return record
-    }
-
-    /// Every chunk, for the join; throws naming the chunks not rendered yet.
-    func renderedChunks(_ plan: ChunkPlan) throws -> [RenderedChunk] {
-        let missing = Set(plan.chunks.map(\.index)).subtracting(doneChunks(plan)).sorted()
-        guard missing.isEmpty else {
-            throw VRenderError.input(path, "\(missing.count) of \(plan.chunks.count) chunk(s) are not rendered yet (\(ChunkList.text(missing))): render them first ('vrender chunk status \(path)')")
-        }
-        return plan.chunks.map { RenderedChunk(path: chunkFile($0.index, plan: plan), firstFrame: $0.firstFrame, frameCount: $0.frameCount) }
-    }
-
-    /// The Slurm jobs the run following this folder submitted, one id a line (`slurm/jobs`).
-    var submittedJobs: [String] {
-        ((try? String(contentsOfFile: jobsPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        return lines.map(String.init)
     }
 
     /// Adds a submitted job to the list; written before anything else can happen, so a run killed
     /// right after submitting still leaves its jobs for the next `--resume` to cancel.
     func recordSubmitted(_ id: String) throws {
-        try Self.write(text: (submittedJobs + [id]).joined(separator: "\n") + "\n", to: jobsPath)
+        try write(text: (try submittedJobs() + [id]).joined(separator: "\n") + "\n", in: try subfolder(Self.slurmName), name: Self.jobsName)
     }
 
-    func forgetSubmittedJobs() {
-        try? FileManager.default.removeItem(atPath: jobsPath)
+    func forgetSubmittedJobs() { (try? subfolder(Self.slurmName))?.remove(Self.jobsName) }
+
+    /// Writes `text` (UTF-8) atomically as `name` in `folder`.
+    func write(text: String, in folder: FolderHandle, name: String) throws {
+        try Data(text.utf8).withUnsafeBytes { try AtomicFile.write($0, in: folder, name: name) }
     }
-
-    private var jobsPath: String { slurmPath + "/jobs" }
-
-    /// Writes `text` (UTF-8) to `path` atomically.
-    static func write(text: String, to path: String) throws {
-        try Data(text.utf8).withUnsafeBytes { try AtomicFile.write($0, to: path) }
-    }
-
-    /// After a successful export: everything goes (the chunks are as big as the output).
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
-/// One line of the done-list: a chunk rendered, by whom, how fast.
-public struct ChunkRecord: Codable, Sendable, Equatable {
-    public var index: Int
-    public var frames: Int
-    public var bytes: Int64
-    public var seconds: Double
-    public var host: String
-    /// The encoder that wrote it ("libx264"), for the join's summary.
-    public var encoder: String
-    /// Damage met while rendering it (packets or frames skipped per take, warnings), for the
-    /// export's summary: a chunk's log is not where anyone looks when it succeeded.
-    public var damagedFrames: [String: Int]
-    public var warnings: [String]
 }
 
 /// Chunk numbers as people read them: "0-3,5,9-10".

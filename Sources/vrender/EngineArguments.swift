@@ -17,7 +17,7 @@ struct EngineArguments: ParsableArguments {
     var workers: Int?
 
     @Option(name: .customLong("work-dir"),
-            help: ArgumentHelp("Where the plan, chunks, done-list and logs go (default: <output>.chunks). On Slurm, a folder every node mounts at the same path.", valueName: "dir"))
+            help: ArgumentHelp("Where the plan, chunks, done-list and logs go (default: <output>.chunks): a new or empty folder, or a vrender work folder, holding neither the output nor an input; emptied of what vrender put there after success. On Slurm, a folder every node mounts at the same path.", valueName: "dir"))
     var workDir: String?
 
     @Flag(help: "Continue the plan in the work folder: render only the chunks not in its done-list.")

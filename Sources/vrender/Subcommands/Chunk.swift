@@ -23,7 +23,7 @@ extension VRender {
             @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The export's output file.", valueName: "file"))
             var output: String
 
-            @Option(name: .customLong("work-dir"), help: ArgumentHelp("Where the plan goes (default: <output>.chunks).", valueName: "dir"))
+            @Option(name: .customLong("work-dir"), help: ArgumentHelp("Where the plan goes (default: <output>.chunks): a new or empty folder, holding neither the output nor an input.", valueName: "dir"))
             var workDir: String?
 
             @OptionGroup var size: ChunkSizeArguments
@@ -87,12 +87,27 @@ extension VRender {
 
         struct Join: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Join every rendered chunk of a plan into its output (video copied, audio encoded whole).")
+                abstract: "Join every rendered chunk of a plan into its output (video copied, audio encoded whole).",
+                discussion: """
+                    -o names the output, which must be the plan's: the join never writes where a \
+                    plan file alone says. An existing output is replaced only with --overwrite here.
+                    """)
 
             @Argument(help: ArgumentHelp("The work folder (with plan.json).", valueName: "dir"))
             var directory: String
 
+            @Option(name: [.short, .customLong("output")],
+                    help: ArgumentHelp("The output file: the one the plan is for, outside the work folder.", valueName: "file"))
+            var output: String
+
+            @Flag(help: "Replace the output file if it exists.")
+            var overwrite = false
+
             @OptionGroup var reporting: ProgressOptions
+
+            func validate() throws {
+                try ExportArguments.validate(output: output)
+            }
 
             func run() throws {
                 let printer = ProgressPrinter(style: reporting.resolvedStyle)
@@ -100,7 +115,7 @@ extension VRender {
                 let interruptSources = InterruptHandling.install { worker.cancel() }
                 defer { withExtendedLifetime(interruptSources) {} }
                 defer { printer.finish() }
-                let summary = try worker.join()
+                let summary = try worker.join(output: output, overwrite: overwrite)
                 printer.finish()
                 if reporting.json { return try JSONOutput.print(summary) }
                 print(FileNames.display(Concat.finalLine(summary)))

@@ -1,0 +1,74 @@
+import Foundation
+import VRenderCore
+
+/// One line of the done-list: a chunk rendered, by whom, how fast, and the SHA-256 of the file
+/// it wrote (a chunk file that no longer matches is not done: rendered again, never joined).
+public struct ChunkRecord: Codable, Sendable, Equatable {
+    public var index: Int
+    public var frames: Int
+    public var bytes: Int64
+    public var sha256: String
+    public var seconds: Double
+    public var host: String
+    /// The encoder that wrote it ("libx264"), for the join's summary.
+    public var encoder: String
+    /// Damage met while rendering it (packets or frames skipped per take, warnings), for the
+    /// export's summary: a chunk's log is not where anyone looks when it succeeded.
+    public var damagedFrames: [String: Int]
+    public var warnings: [String]
+
+    /// The most a done record may weigh: a few hundred bytes, more with many warnings.
+    static let maxFileBytes = 1 << 20
+
+    /// Throws naming `file` and the field out of range: a record is read back from a folder
+    /// anyone may have written, and its numbers end up in sizes and counts.
+    func validate(file: String, chunk: ChunkPlan.Chunk) throws {
+        let check = FieldCheck(file: file)
+        try check.require(index == chunk.index, "index", "is \(index), in the record of chunk \(chunk.index)")
+        try check.require(frames == chunk.frameCount, "frames", "is \(frames), the plan's chunk has \(chunk.frameCount)")
+        try check.require(bytes > 0, "bytes", "is \(bytes), not a positive size")
+        try check.require(ChunkHash.isWellFormed(sha256), "sha256", "is not 64 lowercase hex digits")
+        try check.require(seconds.isFinite && seconds >= 0, "seconds", "is \(seconds), not a time")
+        try check.require(host.utf8.count <= 1024, "host", "is longer than 1024 bytes")
+        try check.require(encoder.utf8.count <= 256, "encoder", "is longer than 256 bytes")
+        try check.require(damagedFrames.count <= 100_000 && damagedFrames.values.allSatisfy { $0 >= 0 },
+                          "damagedFrames", "holds a negative count or too many takes")
+        try check.require(warnings.count <= 10_000, "warnings", "holds more than 10000 warnings")
+    }
+}
+
+/// The check of one field of a file vrender wrote and reads back: the error names the file and
+/// the field, and exits 1 (an input error), whatever the value would have broken further on.
+struct FieldCheck {
+    let file: String
+
+    func require(_ condition: Bool, _ field: String, _ why: @autoclosure () -> String) throws {
+        guard condition else {
+            throw VRenderError.input(file, "field '\(field)' \(why()): not what vrender writes there (damaged or edited?)")
+        }
+    }
+
+    /// `data` decoded as `type`, or an error naming the file and the field that did not decode.
+    func decode<T: Decodable>(_ type: T.Type, from data: Data, what: String) throws -> T {
+        do { return try JSONDecoder().decode(type, from: data) } catch let error as DecodingError {
+            throw VRenderError.input(file, "is not \(what) vrender can read (\(Self.describe(error)))")
+        } catch {
+            throw VRenderError.input(file, "is not \(what) vrender can read (\(error))")
+        }
+    }
+
+    /// A decoding error as one line naming the field ("chunks[2].frameCount: expected Int").
+    private static func describe(_ error: DecodingError) -> String {
+        func field(_ path: [any CodingKey]) -> String {
+            path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: ["."])
+        }
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "field '\(field(context.codingPath))': \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "field '\(field(context.codingPath + [key]))' is missing"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+import VRenderCore
+import VRenderTestSupport
+@testable import VRenderScale
+
+/// The files of a work folder as vrender reads them back: every field checked as it loads, so a
+/// crafted or damaged folder is an error naming the file and the field, never a crash.
+@Suite struct WorkFolderFileTests {
+    let directory = TestMedia.scratchDirectory()
+
+    /// A plan as `chunk plan` writes it: two 15-frame FFV1 chunks of a 30-frame export.
+    static func planJSON() -> [String: Any] {
+        [
+            "version": ChunkPlan.currentVersion, "canvas": [320, 240], "chunkContainer": "mov", "videoCodec": "ffv1",
+            "chunks": [["index": 0, "firstFrame": 0, "frameCount": 15], ["index": 1, "firstFrame": 15, "frameCount": 15]],
+            "frameRate": ["numerator": 30, "denominator": 1], "totalFrames": 30, "keyframeInterval": 1,
+            "inputs": [["path": "/takes/a.mov", "bytes": 100, "modifiedNanoseconds": 1]],
+            "recipe": ["codec": "ffv1", "filter": "none", "filterThreads": 0, "gpu": "auto", "inputs": ["/takes/a.mov"],
+                       "output": "/out/j.mkv", "overwrite": false],
+        ]
+    }
+
+    static func load(_ json: [String: Any]) throws -> ChunkPlan {
+        try ChunkPlan.load(try JSONSerialization.data(withJSONObject: json), file: "/w/plan.json")
+    }
+
+    static func recipe(_ json: inout [String: Any], _ change: (inout [String: Any]) -> Void) {
+        var recipe = json["recipe"] as! [String: Any]
+        change(&recipe)
+        json["recipe"] = recipe
+    }
+
+    /// The plan with `field` out of range, as an attacker or a damaged disk would leave it.
+    static func broken(_ field: String) -> [String: Any] {
+        var json = planJSON()
+        switch field {
+        case "canvas": json["canvas"] = [Int]()
+        case "recipe.size": recipe(&json) { $0["size"] = [2] }
+        case "chunks[0].frameCount": json["chunks"] = [["index": 0, "firstFrame": 0, "frameCount": -50]]
+        case "frameRate": json["frameRate"] = ["numerator": 1, "denominator": 0]
+        case "recipe.prompter.box":
+            recipe(&json) { $0["prompter"] = ["script": "/s.txt", "settings": ["speed": 24, "fontSize": 28, "ending": "pause"], "box": [1]] }
+        case "recipe.frameRate": recipe(&json) { $0["frameRate"] = ["numerator": 30, "denominator": 0] }
+        case "recipe.crf": recipe(&json) { $0["crf"] = 99 }
+        case "recipe.output": recipe(&json) { $0["output"] = "chunks/chunk_0001.mov" }
+        case "recipe.codec": recipe(&json) { $0["codec"] = "copy" }
+        case "chunks[1].firstFrame":
+            json["chunks"] = [["index": 0, "firstFrame": 0, "frameCount": 15], ["index": 1, "firstFrame": 0, "frameCount": 30]]
+        case "chunks": json["chunks"] = [["index": 0, "firstFrame": 0, "frameCount": 15]]
+        case "totalFrames": json["totalFrames"] = -1
+        case "keyframeInterval": json["keyframeInterval"] = 0
+        case "inputs": json["inputs"] = [[String: Any]]()
+        default: Issue.record("no way to break \(field)")
+        }
+        return json
+    }
+
+    /// Each was a SIGILL in `chunk render`, `chunk join` or `concat --resume` (an index out of
+    /// range, an invalid range, a Double -> Int of infinity), or a plan accepted that should not be.
+    @Test(arguments: ["canvas", "recipe.size", "chunks[0].frameCount", "frameRate", "recipe.prompter.box", "recipe.frameRate",
+                      "recipe.crf", "recipe.output", "recipe.codec", "chunks[1].firstFrame", "chunks", "totalFrames",
+                      "keyframeInterval", "inputs"])
+    func aPlanWithAFieldOutOfRangeIsRefusedNamingIt(field: String) throws {
+        _ = try Self.load(Self.planJSON())   // the unchanged plan loads
+        let error = try #require(throws: VRenderError.self) { try Self.load(Self.broken(field)) }
+        #expect(error.kind == .input && "\(error)".contains("/w/plan.json") && "\(error)".contains("'\(field)'"), "\(error)")
+    }
+
+    /// 20000 one-frame chunks: more than `maxChunks` (a plan of a million was accepted).
+    @Test func tooManyChunksAreRefused() throws {
+        var json = Self.planJSON()
+        json["totalFrames"] = 20_000
+        json["chunks"] = (0..<20_000).map { ["index": $0, "firstFrame": $0, "frameCount": 1] }
+        let error = try #require(throws: VRenderError.self) { try Self.load(json) }
+        #expect("\(error)".contains("has 20000 chunk(s), not 1 to 10000"), "\(error)")
+    }
+
+    @Test func aPlanThatIsNotJSONNamesTheMissingField() throws {
+        var json = Self.planJSON()
+        json["canvas"] = nil
+        let error = try #require(throws: VRenderError.self) { try Self.load(json) }
+        #expect("\(error)".contains("field 'canvas' is missing"), "\(error)")
+    }
+
+    @Test func sha256IsFFmpegsAndRight() throws {
+        let file = directory + "/abc"
+        try Data("abc".utf8).write(to: URL(fileURLWithPath: file))
+        let descriptor = open(file, O_RDONLY)
+        defer { close(descriptor) }
+        #expect(try ChunkHash.sha256(descriptor: descriptor, file: file) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(ChunkHash.isWellFormed("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
+        #expect(!ChunkHash.isWellFormed("BA7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
+    }
+
+    /// A work folder holding the plan above, with both chunks "rendered" (files of bytes).
+    func renderedFolder() throws -> (WorkFolder, ChunkPlan) {
+        let folder = WorkFolder(path: directory + "/work")
+        let plan = try Self.load(Self.planJSON())
+        try folder.create()
+        try folder.save(plan)
+        for index in 0..<2 {
+            try Data(repeating: UInt8(index), count: 1000 + index).write(to: URL(fileURLWithPath: try folder.chunkFileForWriting(index, plan: plan)))
+            _ = try folder.markDone(index, plan: plan) {
+                ChunkRecord(index: index, frames: 15, bytes: $0, sha256: $1, seconds: 1, host: "h", encoder: "ffv1",
+                            damagedFrames: [:], warnings: [])
+            }
+        }
+        return (folder, plan)
+    }
+
+    /// Chunk 0 copied over chunk 1, its record's size fixed: joined twice before, silently.
+    @Test func aSwappedChunkIsNotDoneAndTheJoinNamesIt() throws {
+        let (folder, plan) = try renderedFolder()
+        #expect(try folder.doneChunks(plan) == [0, 1])
+        let chunk1 = try folder.chunkFileForWriting(1, plan: plan)
+        try FileManager.default.removeItem(atPath: chunk1)
+        try FileManager.default.copyItem(atPath: try folder.chunkFileForWriting(0, plan: plan), toPath: chunk1)
+        let recordPath = folder.path + "/done/chunk_0001.json"
+        var record = try JSONDecoder().decode(ChunkRecord.self, from: Data(contentsOf: URL(fileURLWithPath: recordPath)))
+        record.bytes = 1000
+        try JSONEncoder().encode(record).write(to: URL(fileURLWithPath: recordPath))
+        #expect(try folder.doneChunks(plan) == [0], "rendered again on resume")
+        let error = try #require(throws: VRenderError.self) { try folder.renderedChunks(plan) }
+        #expect("\(error)".contains("chunk_0001.mov: chunk 1 is not the file its done record describes"), "\(error)")
+    }
+
+    @Test func aMalformedDoneRecordIsAnErrorNamingIt() throws {
+        let (folder, plan) = try renderedFolder()
+        let recordPath = folder.path + "/done/chunk_0001.json"
+        var record = try JSONDecoder().decode(ChunkRecord.self, from: Data(contentsOf: URL(fileURLWithPath: recordPath)))
+        record.index = 7
+        try JSONEncoder().encode(record).write(to: URL(fileURLWithPath: recordPath))
+        let error = try #require(throws: VRenderError.self) { try folder.doneChunks(plan) }
+        #expect("\(error)".contains("chunk_0001.json: field 'index' is 7"), "\(error)")
+    }
+
+    /// The job ids become scancel's arguments: an option there is refused.
+    @Test func aJobsListThatIsNotJobIdsIsRefused() throws {
+        let (folder, _) = try renderedFolder()
+        try folder.recordSubmitted("123")
+        #expect(try folder.submittedJobs() == ["123"])
+        try "123\n--user=everyone\n".write(toFile: folder.path + "/slurm/jobs", atomically: true, encoding: .utf8)
+        let error = try #require(throws: VRenderError.self) { try folder.submittedJobs() }
+        #expect("\(error)".contains("slurm/jobs: line 2 is not a Slurm job id"), "\(error)")
+    }
+
+    /// A `chunks` link to a folder outside: nothing is written or read through it.
+    @Test func aChunksLinkIsNotFollowed() throws {
+        let (folder, plan) = try renderedFolder()
+        let outside = directory + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.removeItem(atPath: folder.path + "/chunks")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/chunks", withDestinationPath: outside)
+        #expect(throws: VRenderError.self) { try folder.chunkFileForWriting(0, plan: plan) }
+        folder.remove()
+        #expect(FileManager.default.fileExists(atPath: outside), "the link's target is not removed")
+        #expect(!FileManager.default.fileExists(atPath: folder.path), "the link itself and the folder vrender made are")
+    }
+}
