@@ -5,6 +5,7 @@
 
 import Benchmark
 import Foundation
+import VRenderCore
 import VRenderMedia
 
 /// One take read packet by packet, and in `.copy`/`.mux` written to a .mov as a stream copy
@@ -27,6 +28,8 @@ final class PacketLoopRig: @unchecked Sendable {
     private var streams: [Int] = []
     private var demuxer: Demuxer?
     private var muxer: Muxer?
+    /// The file the muxer writes (created as every vrender output is); never kept.
+    private var file: AtomicFile?
     /// Input stream index → output stream index.
     private var routes: [Int: Int] = [:]
     private var atEnd = true
@@ -46,16 +49,19 @@ final class PacketLoopRig: @unchecked Sendable {
     func tearDown() throws {
         try muxer?.finish()
         muxer = nil
+        file?.discard()
         demuxer = nil
-        try? FileManager.default.removeItem(atPath: output)
     }
 
     /// Reopens the take from its start and, when writing, starts a new output file.
     private func restart() throws {
         try muxer?.finish()
+        file?.discard()
         let demuxer = try Demuxer(path: input)
         if stage != .demux {
-            let muxer = try Muxer(path: output, formatPath: output)
+            let file = AtomicFile(path: output)
+            self.file = file
+            let muxer = try Muxer(descriptor: file.open(), path: file.temporaryPath, formatPath: output)
             routes = [:]
             for stream in streams { routes[stream] = try muxer.addStream(copying: stream, of: demuxer) }
             try muxer.writeHeader()
