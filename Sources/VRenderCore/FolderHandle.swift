@@ -67,13 +67,14 @@ public final class FolderHandle: Sendable {
 
     /// The names of the folder's direct children, without `.` and `..`, in no order.
     public func names() throws -> [String] {
-        let copy = dup(descriptor)
+        // A descriptor of its own (not `dup`, which would share the read position with every
+        // other listing of this handle, on any thread).
+        let copy = openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard copy >= 0, let stream = fdopendir(copy) else {
             if copy >= 0 { close(copy) }
             throw VRenderError.input(path, "cannot list the folder (\(String(cString: strerror(errno))))")
         }
         defer { closedir(stream) }
-        rewinddir(stream)
         var names: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
