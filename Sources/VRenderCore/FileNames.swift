@@ -55,6 +55,14 @@ public enum FileNames {
         }
     }
 
+    /// The name in a `readdir` record, read in place: a record may be shorter than
+    /// `sizeof(dirent)` (glibc packs them), so copying `entry.pointee` would read past it.
+    public static func name(of entry: UnsafePointer<dirent>) -> String {
+        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+        return string(fromPlatformBytes: UnsafeRawBufferPointer(start: start, count: strlen(start)))
+    }
+
     /// The bytes the system knows `path` by (escapes turned back into their bytes), no NUL.
     public static func platformBytes(_ path: String) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -77,9 +77,7 @@ public final class FolderHandle: Sendable {
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                FileNames.string(fromPlatformBytes: bytes.prefix { $0 != 0 })
-            }
+            let name = FileNames.name(of: entry)
             if name != "." && name != ".." { names.append(name) }
         }
         return names

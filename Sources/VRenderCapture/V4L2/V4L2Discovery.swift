@@ -79,7 +79,7 @@ public enum V4L2Discovery {
         defer { closedir(stream) }
         var numbers: [Int] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = FileNames.name(of: entry)
             guard name.hasPrefix("video"), let number = Int(name.dropFirst(5)), number >= 0 else { continue }
             numbers.append(number)
         }
