@@ -36,6 +36,16 @@ public enum TestMedia {
 
 /// Runs a program to completion and captures its output.
 public struct ProgramRun: Sendable {
+    /// The pid of a child that has exited and been waited for: no process has it now (what a
+    /// test needs to fake a killed vrender's leftovers).
+    public static func deadPid() throws -> Int32 {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        return child.processIdentifier
+    }
+
     public var status: Int32
     public var standardOutput: String
     public var standardError: String

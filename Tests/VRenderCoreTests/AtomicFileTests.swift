@@ -182,11 +182,7 @@ import VRenderTestSupport
     private let scratch = ScratchFolder()
 
     @Test func onlyRegularTemporariesOfGoneProcessesAreRemoved() throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/true")
-        try child.run()
-        child.waitUntilExit()
-        let dead = child.processIdentifier, folder = scratch.path
+        let dead = try ProgramRun.deadPid(), folder = scratch.path
         let names = [
             ".out.mov.\(dead)-00ab.vrender-partial",        // removed
             ".takes.json.\(dead)-3.vrender-partial",         // an older vrender's serial: removed

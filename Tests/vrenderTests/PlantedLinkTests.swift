@@ -60,10 +60,10 @@ import VRenderTestSupport
     }
 
     /// What a kill -9 leaves: a temporary of a process that is gone. The next export of the
-    /// same output removes it and says so; a live process's, a link, and other files stay.
+    /// same output removes it and says so; a live process's, and another file's, stay.
     @Test func anExportRemovesWhatKilledRunsOfItLeft() throws {
         defer { GuardedRun.remove(folder) }
-        let dead = try Self.deadPid()
+        let dead = try ProgramRun.deadPid()
         let leftover = folder + "/.out.mov.\(dead)-00000000000000ab.vrender-partial"
         let live = folder + "/.out.mov.\(getpid())-00000000000000ac.vrender-partial"
         let other = folder + "/.notes.txt.\(dead)-00000000000000ad.vrender-partial"
@@ -73,14 +73,5 @@ import VRenderTestSupport
         #expect(!FileManager.default.fileExists(atPath: leftover))
         #expect(FileManager.default.fileExists(atPath: live) && FileManager.default.fileExists(atPath: other))
         #expect(run.standardError.contains("removed 1 temporary file(s) that killed earlier runs left"), "\(run.standardError)")
-    }
-
-    /// The pid of a child that has exited and been waited for: no process has it now.
-    static func deadPid() throws -> Int32 {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/true")
-        try child.run()
-        child.waitUntilExit()
-        return child.processIdentifier
     }
 }

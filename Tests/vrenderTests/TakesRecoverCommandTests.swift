@@ -69,7 +69,7 @@ import VRenderTestSupport
     @Test func temporariesOfKilledRunsAreRemovedAndReported() throws {
         let out = directory + "/leftovers"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let dead = try PlantedLinkTests.deadPid()
+        let dead = try ProgramRun.deadPid()
         let leftover = ".takes.json.\(dead)-00000000000000ff.vrender-partial"
         let live = ".takes.json.\(getpid())-00000000000000fe.vrender-partial"
         for name in [leftover, live] { #expect(FileManager.default.createFile(atPath: out + "/" + name, contents: Data("{".utf8))) }
