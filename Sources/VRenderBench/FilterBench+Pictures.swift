@@ -46,12 +46,12 @@ final class InputFrames {
             guard handed < limit else { return }  // decoding on past the limit is other time
             decodeTimer.frameDone()
             defer { decodeTimer.begin() }
-            let (rotation, colour) = (info.video.rotation, info.video.resolvedColour)
-            if normalizer.isCanvasReady(decoded, rotation: rotation, colour: colour) {
+            let (orientation, aspect, colour) = (info.video.orientation, info.video.sampleAspect, info.video.resolvedColour)
+            if normalizer.isCanvasReady(decoded, orientation: orientation, sampleAspect: aspect, colour: colour) {
                 try body(decoded)
             } else {
                 try normalizeTimer.measureFrame {
-                    try normalizer.normalize(decoded, rotation: rotation, colour: colour, into: canvas)
+                    try normalizer.normalize(decoded, orientation: orientation, sampleAspect: aspect, colour: colour, into: canvas)
                 }
                 try body(canvas)
             }

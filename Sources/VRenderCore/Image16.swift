@@ -55,4 +55,9 @@ public enum ImageOps16 {
     public static func rotate(_ source: YUVImage16, by rotation: Rotation, into destination: YUVImage16, x: Int, y: Int) {
         ImageOps.rotatePlanes(source, by: rotation, into: destination, x: x, y: y)
     }
+
+    /// Writes `source` turned and flipped as `orientation` says into `destination` at (`x`, `y`) (even).
+    public static func orient(_ source: YUVImage16, by orientation: Orientation, into destination: YUVImage16, x: Int, y: Int) {
+        ImageOps.rotatePlanes(source, by: orientation.rotation, mirrored: orientation.mirrored, into: destination, x: x, y: y)
+    }
 }

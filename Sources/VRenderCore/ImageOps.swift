@@ -47,38 +47,55 @@ public enum ImageOps {
         rotatePlanes(source, by: rotation, into: destination, x: x, y: y)
     }
 
-    /// The three planes of a picture turned by `rotation`, its chroma planes placed at the
-    /// block holding (`x`, `y`). Odd-sized 4:2:0 sources keep 2x2 blocks (853 luma, 427 chroma).
-    static func rotatePlanes<Image: PlanarYUV>(_ source: Image, by rotation: Rotation, into destination: Image,
-                                               x: Int, y: Int) {
-        rotatePlane(source.luma, rotation, destination.luma, x, y)
+    /// Writes `source` turned clockwise and then, when `orientation` is mirrored, flipped
+    /// left-right, into `destination` at (`x`, `y`) (even), as a player shows it.
+    public static func orient(_ source: YUVImage, by orientation: Orientation, into destination: YUVImage, x: Int, y: Int) {
+        rotatePlanes(source, by: orientation.rotation, mirrored: orientation.mirrored, into: destination, x: x, y: y)
+    }
+
+    /// The three planes of a picture turned by `rotation` (and flipped left-right after the
+    /// turn when `mirrored`), its chroma planes placed at the block holding (`x`, `y`).
+    /// Odd-sized 4:2:0 sources keep 2x2 blocks (853 luma, 427 chroma).
+    static func rotatePlanes<Image: PlanarYUV>(_ source: Image, by rotation: Rotation, mirrored: Bool = false,
+                                               into destination: Image, x: Int, y: Int) {
+        rotatePlane(source.luma, rotation, mirrored, destination.luma, x, y)
         // 4:2:0 only: a quarter turn keeps the chroma plane's own geometry consistent.
         let chroma = source.chroma
         let chromaX = x / chroma.blockWidth, chromaY = y / chroma.blockHeight
-        rotatePlane(source.cb, rotation, destination.cb, chromaX, chromaY)
-        rotatePlane(source.cr, rotation, destination.cr, chromaX, chromaY)
+        rotatePlane(source.cb, rotation, mirrored, destination.cb, chromaX, chromaY)
+        rotatePlane(source.cr, rotation, mirrored, destination.cr, chromaX, chromaY)
     }
 
     /// One plane. For a clockwise quarter turn, destination pixel (u, v) comes from source
-    /// (v, H-1-u): the source's bottom-left corner becomes the top-left.
-    static func rotatePlane<Plane: SamplePlane>(_ source: Plane, _ rotation: Rotation, _ destination: Plane,
-                                                _ originX: Int, _ originY: Int) {
+    /// (v, H-1-u): the source's bottom-left corner becomes the top-left. Mirrored, column u of
+    /// the turned picture is written at column W'-1-u.
+    static func rotatePlane<Plane: SamplePlane>(_ source: Plane, _ rotation: Rotation, _ mirrored: Bool,
+                                                _ destination: Plane, _ originX: Int, _ originY: Int) {
         let w = source.width, h = source.height
         let (outWidth, outHeight) = rotation.upright(width: w, height: h)
         precondition(originX + outWidth <= destination.width && originY + outHeight <= destination.height,
                      "rotated picture does not fit the destination")
         for v in 0..<outHeight {
             let out = destination.row(originY + v) + originX
-            switch rotation {
-            case .none:
+            switch (rotation, mirrored) {
+            case (.none, false):
                 out.update(from: source.row(v), count: w)
-            case .upsideDown:
+            case (.none, true):
+                let input = source.row(v)
+                for u in 0..<outWidth { out[u] = input[w - 1 - u] }
+            case (.upsideDown, false):
                 let input = source.row(h - 1 - v)
                 for u in 0..<outWidth { out[u] = input[w - 1 - u] }
-            case .clockwise90:
+            case (.upsideDown, true):  // a vertical flip
+                out.update(from: source.row(h - 1 - v), count: w)
+            case (.clockwise90, false):
                 for u in 0..<outWidth { out[u] = source.row(h - 1 - u)[v] }
-            case .clockwise270:
+            case (.clockwise90, true):  // a transpose
+                for u in 0..<outWidth { out[u] = source.row(u)[v] }
+            case (.clockwise270, false):
                 for u in 0..<outWidth { out[u] = source.row(u)[w - 1 - v] }
+            case (.clockwise270, true):  // the other diagonal
+                for u in 0..<outWidth { out[u] = source.row(h - 1 - u)[w - 1 - v] }
             }
         }
     }

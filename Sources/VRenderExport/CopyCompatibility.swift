@@ -6,7 +6,8 @@ import VRenderMedia
 /// sizes, frame rates, rotations, audio formats.
 enum CopyCompatibility {
     /// Why the takes' video cannot be joined packet for packet, or nil when it can: codec,
-    /// codec setup (extradata), size, pixel format, frame rate, time base and rotation must match.
+    /// codec setup (extradata), size, pixel shape, pixel format, frame rate, time base, rotation and
+    /// flip must match.
     static func videoMismatch(_ takes: [MediaInfo]) -> String? {
         guard let first = takes.first?.video else { return nil }
         for take in takes.dropFirst() {
@@ -19,8 +20,11 @@ enum CopyCompatibility {
             if first.frameRate != b.frameRate {
                 return "\(name) runs at \(fps(b.frameRate)) fps, the first take at \(fps(first.frameRate))"
             }
-            if first.rotation != b.rotation {
-                return "\(name) has rotation \(b.rotation.ffprobeDegrees)°, the first take \(first.rotation.ffprobeDegrees)° (as ffprobe shows it)"
+            if first.orientation != b.orientation {
+                return "\(name) has \(b.orientation), the first take \(first.orientation) (as ffprobe shows it)"
+            }
+            if first.sampleAspect != b.sampleAspect {
+                return "\(name) has pixels of aspect \(aspect(b.sampleAspect)), the first take \(aspect(first.sampleAspect))"
             }
             if first.timeBase != b.timeBase {
                 return "\(name) was written with another timestamp clock than the first take (same \(fps(b.frameRate)) fps, different tools)"
@@ -63,6 +67,9 @@ enum CopyCompatibility {
         if let audio = take.audio { text += " + \(describe(audio))" }
         return text
     }
+
+    /// "64:45", "1:1": a sample aspect ratio as ffprobe writes it.
+    static func aspect(_ ratio: Rational) -> String { "\(ratio.numerator):\(ratio.denominator)" }
 
     /// "30", "29.97", "25": a frame rate as people write it.
     static func fps(_ rate: Rational) -> String {

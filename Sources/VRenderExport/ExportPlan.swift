@@ -16,7 +16,7 @@ public struct ExportPlan: Sendable {
 
     /// How rotated takes are handled.
     public enum RotationHandling: Sendable, Equatable {
-        /// Every take has the same rotation: it stays a display matrix on the output.
+        /// Every take has the same rotation and flip: it stays a display matrix on the output.
         case keepMetadata(Rotation, matrix: [Int32]?)
         /// Takes disagree, or the container holds no rotation: each take is turned upright in
         /// pixels by its own rotation.
@@ -52,7 +52,12 @@ public struct ExportPlan: Sendable {
 
     /// The rotation to apply in pixels to take `index`.
     public func pixelRotation(ofTake index: Int) -> Rotation {
-        rotation == .uprightPixels ? takes[index].video.rotation : .none
+        pixelOrientation(ofTake: index).rotation
+    }
+
+    /// The turn and flip to apply in pixels to take `index` (none where a display matrix keeps them).
+    public func pixelOrientation(ofTake index: Int) -> Orientation {
+        rotation == .uprightPixels ? takes[index].video.orientation : .upright
     }
 
     /// The rotation kept as metadata, as ffprobe shows it (0 when none or turned in pixels).

@@ -100,9 +100,9 @@ public enum ExportPlanner {
                                     check: CopyCheck) -> (video: String?, audio: String?)? {
         let first = takes[0]
         var video = check(container, first.path, first.video.index)
-        if video == nil, !container.carriesRotation, let rotated = takes.first(where: { $0.video.rotation != .none }) {
-            video = "a .\(container.path.fileExtension) file (\(container.name)) holds no rotation, and \(rotated.path) has rotation "
-                + "\(rotated.video.rotation.ffprobeDegrees)°: its pictures are turned upright"
+        if video == nil, !container.carriesRotation, let rotated = takes.first(where: { !$0.video.orientation.isUpright }) {
+            video = "a .\(container.path.fileExtension) file (\(container.name)) holds no rotation, and \(rotated.path) has "
+                + "\(rotated.video.orientation): its pictures are turned upright"
         }
         // Each track asked once, of the first take that has it: a copy needs the takes' audio
         // formats to match anyway (otherwise the audio is re-encoded and nothing is asked).

@@ -38,10 +38,12 @@ public enum FilterPreview {
                               columns: Int = 5) throws -> (image: RGBImage, backend: String, shownSeconds: Double) {
         try FrameGrabber.frame(in: input, atSeconds: seconds) { decoded, shownSeconds, info in
             // Filters take 4:2:0 limited range, upright: convert whatever the file holds.
-            let upright = info.video.rotation.upright(width: decoded.width & ~1, height: decoded.height & ~1)
+            let upright = info.video.rotation.upright(width: info.video.sampleAspect.displayWidth(decoded.width) & ~1,
+                                                      height: decoded.height & ~1)
             let picture = try Frame.picture(width: upright.width, height: upright.height)
             try FrameNormalizer(canvasWidth: picture.width, canvasHeight: picture.height, target: .bt709)
-                .normalize(decoded, rotation: info.video.rotation, colour: info.video.resolvedColour, into: picture)
+                .normalize(decoded, orientation: info.video.orientation, sampleAspect: info.video.sampleAspect,
+                           colour: info.video.resolvedColour, into: picture)
             let thumbnailer = Thumbnailer()
             let output = try Frame.picture(width: picture.width, height: picture.height)
             var tiles: [(String, RGBImage)] = []

@@ -42,16 +42,16 @@ struct PlanBuilder {
     func transcode(reason: String) throws -> ExportPlan {
         let videoCodec = try chooseVideoCodec()
         let colour = ColourPlan.make(takes: takes, filtered: !options.filter.isIdentity, codec: videoCodec)
-        let rotations = Set(takes.map(\.video.rotation))
+        let rotations = Set(takes.map(\.video.orientation))
         let first = takes[0]
         // The prompter's text is drawn upright, so rotated pictures are turned upright in pixels.
-        let overlay = options.prompter != nil && rotations != [.none]
+        let overlay = options.prompter != nil && rotations != [.upright]
         let rotation: ExportPlan.RotationHandling = rotations.count == 1 && !overlay
-            && (container.carriesRotation || first.video.rotation == .none)
+            && (container.carriesRotation || first.video.orientation.isUpright)
             ? .keepMetadata(first.video.rotation, matrix: first.video.displayMatrix)
             : .uprightPixels
-        // Canvas: the first take's upright size (or --size, upright), stored in the orientation
-        // the output keeps as metadata.
+        // Canvas: the first take's upright size in square pixels (or --size, upright), stored in
+        // the orientation the output keeps as metadata.
         let upright = options.size ?? Self.evenSize(first.video.uprightSize)
         var canvas = upright
         if case .keepMetadata(let kept, _) = rotation, kept.swapsAxes {
@@ -60,10 +60,14 @@ struct PlanBuilder {
         let frameRate = options.frameRate ?? first.video.frameRate
         var notices = self.notices
         if let notice = colour.notice { notices.append(notice) }
-        if rotation == .uprightPixels, rotations.count == 1, first.video.rotation != .none, overlay {
-            notices.append("rotation \(first.video.rotation.ffprobeDegrees)° turned upright in pixels: the prompter overlay is drawn upright")
+        if rotation == .uprightPixels, rotations.count == 1, !first.video.orientation.isUpright, overlay {
+            notices.append("\(first.video.orientation) turned upright in pixels: the prompter overlay is drawn upright")
         } else if rotation == .uprightPixels, rotations.count == 1, !overlay, !reason.contains("holds no rotation") {
-            notices.append("rotation \(first.video.rotation.ffprobeDegrees)° turned upright in pixels: a .\(output.fileExtension) file holds no rotation")
+            notices.append("\(first.video.orientation) turned upright in pixels: a .\(output.fileExtension) file holds no rotation")
+        }
+        if let wide = takes.first(where: { $0.video.sampleAspect != .square }) {
+            notices.append("\(wide.path): pixels of aspect \(wide.video.sampleAspect.numerator):\(wide.video.sampleAspect.denominator) "
+                           + "shown \(wide.video.uprightSize.width)x\(wide.video.uprightSize.height), written as square pixels")
         }
         return ExportPlan(
             takes: takes, output: output, container: container, mode: .transcode, reason: reason,

@@ -2,8 +2,8 @@ internal import CFFmpeg
 import VRenderCore
 
 /// Turns any decoded picture into the export's canvas: 4:2:0 limited range (8-bit, or 10-bit
-/// for HDR), upright, in the output's colour matrix, scaled to fit with its aspect ratio kept
-/// and centred on black bars (letterbox or pillarbox).
+/// for HDR), upright and unmirrored, square pixels, in the output's colour matrix, scaled to fit
+/// with its display aspect ratio kept and centred on black bars (letterbox or pillarbox).
 ///
 /// Owns two scalers (`SwscaleContext`): source → canvas (or → RGB when the matrix must change)
 /// and RGB → canvas; each is rebuilt only when a take's geometry, format or colours differ from
@@ -32,12 +32,19 @@ public final class FrameNormalizer {
 
     private var canvasFormat: AVPixelFormat { tenBit ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P }
 
-    /// True when `frame` already is the canvas: right size, format, range and matrix, upright,
-    /// so it can go on without being touched (or copied). `colour` is the take's description.
-    public func isCanvasReady(_ frame: Frame, rotation: Rotation, colour: ColourDescription? = nil) -> Bool {
-        rotation == .none && frame.width == canvasWidth && frame.height == canvasHeight
+    /// True when `frame` already is the canvas: right size, format, range and matrix, upright
+    /// square pixels, so it can go on without being touched (or copied). `colour` is the take's
+    /// description.
+    public func isCanvasReady(_ frame: Frame, orientation: Orientation, sampleAspect: Rational = .square,
+                              colour: ColourDescription? = nil) -> Bool {
+        orientation.isUpright && sampleAspect == .square && frame.width == canvasWidth && frame.height == canvasHeight
             && frame.pixelFormat == canvasFormat && frame.pointer.pointee.color_range != AVCOL_RANGE_JPEG
             && !needsMatrixConversion(colour)
+    }
+
+    /// `isCanvasReady` for a picture of square pixels that is only turned.
+    public func isCanvasReady(_ frame: Frame, rotation: Rotation, colour: ColourDescription? = nil) -> Bool {
+        isCanvasReady(frame, orientation: Orientation(rotation: rotation), colour: colour)
     }
 
     private func needsMatrixConversion(_ colour: ColourDescription?) -> Bool {
@@ -45,31 +52,38 @@ public final class FrameNormalizer {
         return ColourDescription.matrixFamily(colour.matrix) != ColourDescription.matrixFamily(target.matrix)
     }
 
-    /// Where a picture of this stored size and rotation lands on the canvas.
-    public func placement(width: Int, height: Int, rotation: Rotation) -> PixelRect {
-        let upright = rotation.upright(width: width, height: height)
+    /// Where a picture of this stored size, pixel shape and orientation lands on the canvas:
+    /// fitted by the aspect a player shows (width × sample aspect ratio, turned upright).
+    public func placement(width: Int, height: Int, orientation: Orientation, sampleAspect: Rational = .square) -> PixelRect {
+        let upright = orientation.upright(width: sampleAspect.displayWidth(width), height: height)
         return Fit.aspectFit(sourceWidth: upright.width, sourceHeight: upright.height,
                              canvasWidth: canvasWidth, canvasHeight: canvasHeight)
     }
 
-    /// Scales (and turns upright) `source` into `canvas`, a canvas-sized writable frame of the
-    /// canvas format. `colour` is the source's (resolved) description: its matrix and range are
-    /// converted to the target's.
-    public func normalize(_ source: Frame, rotation: Rotation, colour: ColourDescription? = nil, into canvas: Frame) throws {
-        let rect = placement(width: source.width, height: source.height, rotation: rotation)
-        if rotation == .none {
+    /// `placement` for a picture of square pixels that is only turned.
+    public func placement(width: Int, height: Int, rotation: Rotation) -> PixelRect {
+        placement(width: width, height: height, orientation: Orientation(rotation: rotation))
+    }
+
+    /// Scales (squaring its pixels), turns upright and unmirrors `source` into `canvas`, a
+    /// canvas-sized writable frame of the canvas format. `colour` is the source's (resolved)
+    /// description: its matrix and range are converted to the target's.
+    public func normalize(_ source: Frame, orientation: Orientation, sampleAspect: Rational = .square,
+                          colour: ColourDescription? = nil, into canvas: Frame) throws {
+        let rect = placement(width: source.width, height: source.height, orientation: orientation, sampleAspect: sampleAspect)
+        if orientation.isUpright {
             try scale(source, colour: colour, into: canvas, rect: rect)
         } else {
-            let stored = rotation.upright(width: rect.width, height: rect.height)  // undo the swap
+            let stored = orientation.upright(width: rect.width, height: rect.height)  // undo the swap
             let staged = try Self.reuse(staging, width: stored.width, height: stored.height) {
                 try Frame.picture(width: stored.width, height: stored.height, tenBit: tenBit)
             }
             staging = staged
             try scale(source, colour: colour, into: staged, rect: PixelRect(x: 0, y: 0, width: stored.width, height: stored.height))
             if tenBit {
-                ImageOps16.rotate(staged.yuvImage16(), by: rotation, into: canvas.yuvImage16(), x: rect.x, y: rect.y)
+                ImageOps16.orient(staged.yuvImage16(), by: orientation, into: canvas.yuvImage16(), x: rect.x, y: rect.y)
             } else {
-                ImageOps.rotate(staged.yuvImage(), by: rotation, into: canvas.yuvImage(), x: rect.x, y: rect.y)
+                ImageOps.orient(staged.yuvImage(), by: orientation, into: canvas.yuvImage(), x: rect.x, y: rect.y)
             }
         }
         // Bars last: swscale's vector code may write a few samples past the right edge of the
@@ -79,6 +93,11 @@ public final class FrameNormalizer {
         } else {
             ImageOps.fillBlack(canvas.yuvImage(), outside: rect)
         }
+    }
+
+    /// `normalize` for a picture of square pixels that is only turned.
+    public func normalize(_ source: Frame, rotation: Rotation, colour: ColourDescription? = nil, into canvas: Frame) throws {
+        try normalize(source, orientation: Orientation(rotation: rotation), colour: colour, into: canvas)
     }
 
     /// Scales the whole source into `rect` of `destination`, converting the range, and the

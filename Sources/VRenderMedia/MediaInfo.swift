@@ -10,7 +10,8 @@ public struct VideoStreamInfo: Sendable, Equatable {
     public var timeBase: Rational
     /// Average frame rate (`avg_frame_rate`, else `r_frame_rate`).
     public var frameRate: Rational
-    /// Clockwise quarter turn a player applies to show the picture upright.
+    /// Clockwise quarter turn a player applies to show the picture upright (before the flip
+    /// `mirrored` adds: see `Orientation`).
     public var rotation: Rotation
     /// The raw 3×3 display matrix (side data), copied as-is when rotation is kept as metadata.
     public var displayMatrix: [Int32]?
@@ -33,6 +34,17 @@ public struct VideoStreamInfo: Sendable, Equatable {
     /// put far from their neighbours (`PresentationCheck`): the length ignores them, and an
     /// export places them by decoding time.
     public var damagedTimestamps = 0
+    /// The display matrix flips the turned picture left-right (a mirrored selfie).
+    public var mirrored = false
+    /// Width:height of one stored pixel (DV 16:9 is 64:45, HDV 4:3); square when the file
+    /// states none. Players widen the picture by it.
+    public var sampleAspect: Rational = .square
+
+    /// Rotation and flip, as a player applies them.
+    public var orientation: Orientation { Orientation(rotation: rotation, mirrored: mirrored) }
+
+    /// The stored width in square pixels (width × sample aspect ratio), before any rotation.
+    public var displayWidth: Int { sampleAspect.displayWidth(width) }
 
     /// The colours the pictures mean: the stated description, with what the file leaves
     /// unspecified filled in as players assume it (see `ColourDescription.resolved`).
@@ -40,8 +52,8 @@ public struct VideoStreamInfo: Sendable, Equatable {
         colour.resolved(width: width, height: height, pixelFormatIsFullRange: pixelFormat.hasPrefix("yuvj"))
     }
 
-    /// Size after rotation, as a viewer sees it.
-    public var uprightSize: (width: Int, height: Int) { rotation.upright(width: width, height: height) }
+    /// Size after rotation, in square pixels, as a viewer sees it.
+    public var uprightSize: (width: Int, height: Int) { rotation.upright(width: displayWidth, height: height) }
 }
 
 /// What probing found in an audio stream.

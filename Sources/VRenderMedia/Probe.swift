@@ -147,10 +147,8 @@ extension Demuxer {
         let rates = [stream.pointee.avg_frame_rate, stream.pointee.r_frame_rate].filter { $0.num > 0 && $0.den > 0 }
         let rate = rates.first { MediaLimits.frameRates.contains(av_q2d($0)) } ?? rates.first ?? AVRational(num: 30, den: 1)
         let matrix = displayMatrix(stream)
-        // av_display_rotation_get answers counter-clockwise degrees; players turn clockwise.
-        let rotation = matrix.map { values in
-            values.withUnsafeBufferPointer { Rotation(clockwiseDegrees: -av_display_rotation_get($0.baseAddress!)) }
-        } ?? .none
+        // Rotation and flip read apart: a mirrored selfie is not a half turn.
+        let orientation = matrix.map(Orientation.init(displayMatrix:)) ?? .upright
         let (start, duration) = seconds(stream)
         let formatName = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.format)).map { String(cString: $0) } ?? "unknown"
         var info = VideoStreamInfo(
@@ -160,7 +158,7 @@ extension Demuxer {
             pixelFormat: formatName,
             timeBase: Rational(Int(stream.pointee.time_base.num), Int(stream.pointee.time_base.den)),
             frameRate: Rational(Int(rate.num), Int(rate.den)),
-            rotation: rotation == .none && matrix == nil ? .none : rotation,
+            rotation: orientation.rotation,
             displayMatrix: matrix,
             extradata: bytes(parameters.extradata, Int(parameters.extradata_size)),
             startTime: start, duration: duration)
@@ -170,6 +168,10 @@ extension Demuxer {
         if let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.format)) {
             info.bitDepth = Int(descriptor.pointee.comp.0.depth)
         }
+        info.mirrored = orientation.mirrored
+        // The stream's (container's) ratio first, as players read it; else the codec's.
+        let aspect = stream.pointee.sample_aspect_ratio.num > 0 ? stream.pointee.sample_aspect_ratio : parameters.sample_aspect_ratio
+        info.sampleAspect = Rational.sampleAspect(Int(aspect.num), Int(aspect.den))
         info.codecTag = fourcc(parameters.codec_tag)
         info.profile = parameters.profile
         return info

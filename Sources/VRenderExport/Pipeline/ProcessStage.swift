@@ -104,7 +104,8 @@ struct ProcessStage {
     /// Produces the canvas picture for a decoded frame of take `take`.
     private func render(_ decoded: Frame, take: Int, normalizer: FrameNormalizer, toneMap: ToneMapStep?,
                         executor: any FilterExecutor) throws -> (frame: Frame, origin: EncodeItem.Origin) {
-        let rotation = plan.pixelRotation(ofTake: take)
+        // Turned, unmirrored and its pixels squared: the canvas is in the display's geometry.
+        let orientation = plan.pixelOrientation(ofTake: take), aspect = plan.takes[take].video.sampleAspect
         var colour = plan.colour.sources[take]
         var source = decoded
         if let toneMap {
@@ -113,7 +114,8 @@ struct ProcessStage {
             normalizeTimer?.pause()
             colour = .bt709
         }
-        let ready = toneMap == nil && normalizer.isCanvasReady(decoded, rotation: rotation, colour: colour)
+        let ready = toneMap == nil && normalizer.isCanvasReady(decoded, orientation: orientation,
+                                                                     sampleAspect: aspect, colour: colour)
         if ready && filter.isIdentity {
             return (decoded, .decoded)  // untouched: handed on, not copied
         }
@@ -124,10 +126,12 @@ struct ProcessStage {
             // reads the decoded frame and writes the canvas: never in place on decoder memory.
             try timed(filterTimer) { try executor.run(source: decoded.yuvImage(), destination: canvas.yuvImage()) }
         } else {
-            try timed(normalizeTimer) { try normalizer.normalize(source, rotation: rotation, colour: colour, into: canvas) }
+            try timed(normalizeTimer) { try normalizer.normalize(source, orientation: orientation, sampleAspect: aspect,
+                                                                          colour: colour, into: canvas) }
             if !filter.isIdentity {
                 // Only the picture is filtered: letterbox bars stay true black.
-                let placement = normalizer.placement(width: source.width, height: source.height, rotation: rotation)
+                let placement = normalizer.placement(width: source.width, height: source.height,
+                                                     orientation: orientation, sampleAspect: aspect)
                 let picture = canvas.yuvImage().cropped(to: placement)
                 try timed(filterTimer) { try executor.run(source: picture, destination: picture) }
             }

@@ -100,8 +100,8 @@ extension VRender {
             line += "plan: \(plan.takes.count) take(s), \(total) s -> \(plan.output), \(upright.width)x\(upright.height)"
             line += " at \(plan.frameRateText) fps"
             switch plan.rotation {
-            case .keepMetadata(let rotation, _) where rotation != .none:
-                line += ", rotation \(rotation.ffprobeDegrees)° kept as metadata"
+            case .keepMetadata(let rotation, _) where rotation != .none || plan.takes[0].video.mirrored:
+                line += ", \(plan.takes[0].video.orientation) kept as metadata"
             case .uprightPixels:
                 line += ", turned upright in pixels"
             default:
