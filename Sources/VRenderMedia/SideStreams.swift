@@ -7,7 +7,8 @@ public struct SubtitleStreamInfo: Sendable, Equatable {
     public var codecName: String
     /// The stream's "language" tag ("eng"), empty when none.
     public var language: String
-    /// Text cues (SubRip, ASS, mov_text, WebVTT) can be retimed and converted; bitmaps cannot.
+    /// Text cues (SubRip, ASS, mov_text, WebVTT) with a decoder can be retimed and converted;
+    /// bitmaps cannot.
     public var isText: Bool
 }
 
@@ -52,7 +53,9 @@ extension Demuxer {
             switch parameters.codec_type {
             case AVMEDIA_TYPE_SUBTITLE:
                 let descriptor = avcodec_descriptor_get(parameters.codec_id)
+                // Text that this FFmpeg can decode: a cue is converted through its decoder.
                 let isText = descriptor.map { $0.pointee.props & AV_CODEC_PROP_TEXT_SUB != 0 } ?? false
+                    && avcodec_find_decoder(parameters.codec_id) != nil
                 side.subtitles.append(SubtitleStreamInfo(index: index, codecName: codec,
                                                          language: tag("language", of: stream.pointee.metadata) ?? "",
                                                          isText: isText))

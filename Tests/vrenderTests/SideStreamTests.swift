@@ -131,6 +131,18 @@ import VRenderTestSupport
         #expect(cues(out).first.map { abs($0.start - 2.5) < 0.03 } == true)
     }
 
+    /// Two timecoded .mov takes joined by stream copy: the output's tmcd track has the first's.
+    @Test func timecodeSurvivesAStreamCopy() throws {
+        let first = try take("first.mov", seconds: 2, ["-timecode", "01:00:00:00"])
+        let last = try take("last.mov", seconds: 1, ["-timecode", "02:00:00:00"])
+        let out = folder + "/out.mov"
+        let run = vrender(["concat", first, last, "-o", out, "--progress", "none"])
+        try #require(run.status == 0, "\(run.standardError)")
+        #expect((run.standardError + run.standardOutput).contains("stream copy"))
+        #expect(ProgramRun.ffprobe(out, stream: "d", entries: "stream=codec_tag_string") == "tmcd")
+        #expect(ProgramRun.ffprobe(out, stream: "d", entries: "stream_tags=timecode") == "01:00:00:00")
+    }
+
     /// A data stream and an attachment cannot go into .mp4: the plan names each as dropped.
     @Test func whatCannotBeCarriedIsNamed() throws {
         let timecoded = try take("timecoded.mov", seconds: 2, ["-timecode", "01:00:00:00"])
