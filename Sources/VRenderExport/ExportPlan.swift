@@ -46,6 +46,8 @@ public struct ExportPlan: Sendable {
     public var notices: [String] = []
     /// The prompter drawn into the pictures (`--prompter-overlay`, transcodes only).
     public var prompter: PrompterPlan?
+    /// Subtitles, chapters and timecode carried beside picture and sound (`SideStreamPlan`).
+    public var side = SideStreamPlan()
 
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }

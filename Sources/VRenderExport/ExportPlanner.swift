@@ -16,7 +16,9 @@ public enum ExportPlanner {
 
     public static func plan(takes: [MediaInfo], options: ExportOptions,
                             copyCheck: CopyCheck = muxerCopyCheck) throws -> ExportPlan {
-        let plan = try choose(takes: takes, options: options, copyCheck: copyCheck)
+        var plan = try choose(takes: takes, options: options, copyCheck: copyCheck)
+        plan.side = SideStreamPlan(takes: takes, container: plan.container)
+        plan.notices += plan.side.notices
         // Takes a fraction of a frame long at a low --fps: an output of no frames is not one.
         // (Probing refuses a take shorter than a frame at its own rate, so only --fps gets here.)
         guard plan.timeline.totalSlots > 0 else {

@@ -23,6 +23,8 @@ struct StreamCopy {
         var offsetSeconds = 0.0
         var frames = 0
         let packet = Packet()
+        var side: SideStreamOutput?
+        var cues = CueQueue()
         let timers = ExportTimers(timings, mode: .streamCopy, audioTracks: plan.audio.trackCount)
 
         for (takeIndex, take) in plan.takes.enumerated() {
@@ -36,6 +38,7 @@ struct StreamCopy {
                     }
                     audioOut.append(try muxer.addStream(copying: source.index, of: demuxer))
                 }
+                side = try SideStreamOutput(plan: plan, muxer: muxer)
                 muxer.writeReproducibly()
                 try blaming(take.path) { try muxer.writeHeader(options: muxer.finishedFileOptions) }
             }
@@ -44,6 +47,7 @@ struct StreamCopy {
             for track in 0..<plan.audio.trackCount {
                 if let source = plan.audio.source(take: take, takeIndex: takeIndex, track: track) { routes[source.index] = audioOut[track] }
             }
+            cues.add(try side?.cues(ofTake: takeIndex, at: offsetSeconds) ?? [])
             let videoBase = demuxer.timeBase(ofStream: take.video.index)
             var takeEnd = take.video.startTime
             var check = PresentationCheck(timeBase: videoBase, frameRate: take.video.frameRate)
@@ -66,9 +70,13 @@ struct StreamCopy {
                     progress.update(framesDone: frames)
                 }
                 timers.mux?.begin()
+                if let stream = side?.subtitleStream, let time = packet.dts ?? packet.pts {
+                    try cues.write(upTo: Double(time) * muxer.sourceTimeBase(ofStream: outIndex).doubleValue, stream: stream, muxer)
+                }
                 try blaming(take.path) { try muxer.write(packet, stream: outIndex) }
                 if isVideo { timers.mux?.frameDone() } else { timers.mux?.otherDone() }
             }
+            if let stream = side?.subtitleStream { try cues.write(upTo: .infinity, stream: stream, muxer) }
             offsetSeconds += Swift.max(takeEnd - take.video.startTime, 0)
             damage.noteDamagedTimestamps(check.outliers, in: take.path)
         }
@@ -92,6 +100,21 @@ extension StreamCopy {
             throw VRenderError.input(path, "cannot be copied into a .\(plan.output.fileExtension) file (\(error)): "
                                      + "is its codec setup or timing damaged?")
         }
+    }
+}
+
+/// A copy's subtitle packets not yet written, in output order (milliseconds): each is
+/// written just before the first video or audio packet that comes after it, so that the
+/// muxer gets every stream in time order.
+struct CueQueue {
+    private var pending: [Packet] = []
+
+    mutating func add(_ packets: [Packet]) { pending += packets }
+
+    mutating func write(upTo seconds: Double, stream: Int, _ muxer: Muxer) throws {
+        let due = pending.prefix { Double($0.pts ?? 0) / 1000 <= seconds }
+        pending.removeFirst(due.count)
+        for packet in due { try muxer.write(packet, stream: stream) }
     }
 }
 

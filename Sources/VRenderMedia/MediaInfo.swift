@@ -77,6 +77,8 @@ public struct MediaInfo: Sendable, Equatable {
     public var video: VideoStreamInfo
     /// Every audio stream vrender can decode, in file order.
     public var audioTracks: [AudioStreamInfo]
+    /// Subtitles, chapters, timecode and other streams beside the video and audio.
+    public var side = SideStreamInfo()
 
     public init(path: String, container: String, video: VideoStreamInfo, audioTracks: [AudioStreamInfo]) {
         self.path = path

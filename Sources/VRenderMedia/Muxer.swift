@@ -17,7 +17,7 @@ public final class Muxer {
     public let subject: String
     /// What the chosen container can hold and needs (QuickTime family, rotation, ...).
     public let container: OutputContainer
-    private var sourceTimeBases: [AVRational] = []
+    var sourceTimeBases: [AVRational] = []
     private var headerWritten = false
     /// The file the muxer writes; the muxer's own duplicate, closed when it finishes.
     private let descriptor: Int32

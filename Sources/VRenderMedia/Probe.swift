@@ -89,7 +89,9 @@ extension Demuxer {
         let audioTracks = (0..<Int(context.pointee.nb_streams))
             .filter { stream($0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
             .compactMap { audioInfo(stream: stream($0)) }
-        return MediaInfo(path: path, container: container, video: video, audioTracks: audioTracks)
+        var info = MediaInfo(path: path, container: container, video: video, audioTracks: audioTracks)
+        info.side = sideStreams()
+        return info
     }
 
     /// A picture file (PNG, JPEG, ...) or a song's cover art demuxes as a one-frame "video":

@@ -160,16 +160,19 @@ struct MuxStage {
     let input: BoundedQueue<MuxItem>
     /// The join's video packets; nil when they come through `input`.
     var video: BoundedQueue<MuxItem>? = nil
+    /// The subtitle stream and all its packets, known before the run (`SideStreamOutput`).
+    var subtitles: (stream: Int, packets: [Packet])? = nil
     /// Per video packet written; audio packets and the trailer are its other time.
     let timer: StageTimer?
 
     func run() throws {
         let muxer = muxer.take()
-        var order = MuxOrder<MuxItem>(streams: 1 + audioStreams.count)
+        var order = MuxOrder<MuxItem>(streams: 1 + audioStreams.count + (subtitles == nil ? 0 : 1))
         let outputStream = { (item: MuxItem) -> (order: Int, muxer: Int) in
             switch item.stream {
             case .video: (0, videoStream)
             case .audio(let track): (1 + track, audioStreams[track])
+            case .subtitle: (1 + audioStreams.count, subtitles?.stream ?? -1)
             }
         }
         func add(_ item: MuxItem) {
@@ -178,6 +181,10 @@ struct MuxStage {
                 Double($0) * muxer.sourceTimeBase(ofStream: stream.muxer).doubleValue
             }
             order.add(item, stream: stream.order, seconds: seconds)
+        }
+        if let subtitles {
+            subtitles.packets.forEach { add(MuxItem(stream: .subtitle, packet: $0)) }
+            order.end(stream: 1 + audioStreams.count)
         }
         while !order.isDone {
             if let item = order.next() {

@@ -31,7 +31,7 @@ struct EncodeItem: Sendable {
 
 /// An encoded packet on its way to the muxer.
 struct MuxItem: Sendable {
-    enum Stream: Sendable { case video, audio(track: Int) }
+    enum Stream: Sendable { case video, audio(track: Int), subtitle }
     let stream: Stream
     let packet: Packet
 }

@@ -107,6 +107,8 @@ final class TranscodePipeline {
         }
         let videoStream = try addVideoStream(to: muxer, encoder: videoEncoder)
         let audioStreams = try audioEncoders.map { try muxer.addStream(from: $0) }
+        let side = job.writesAudio ? try SideStreamOutput(plan: plan, muxer: muxer) : nil  // a chunk: video only
+        let subtitles = try side?.subtitleStream.map { (stream: $0, packets: try side!.allCues()) }
         muxer.writeReproducibly()
         try muxer.writeHeader(options: muxer.finishedFileOptions)
         let executor = try videoEncoder.map { _ in try makeExecutor(plan) }
@@ -123,7 +125,7 @@ final class TranscodePipeline {
         }
         startAudioStages(audioEncoders)
         let mux = MuxStage(muxer: OwnershipTransfer(muxer), videoStream: videoStream, audioStreams: audioStreams,
-                           input: toMux, video: job.isJoin ? joinedVideo : nil, timer: timers.mux)
+                           input: toMux, video: job.isJoin ? joinedVideo : nil, subtitles: subtitles, timer: timers.mux)
         stages.start("vrender.mux") { try mux.run() }
         try stages.wait()
         return Result(videoCodec: videoEncoder?.name ?? copiedVideo.codecName,
