@@ -28,8 +28,9 @@ struct CopyDamage: Error, CustomStringConvertible {
 }
 
 /// Checks what a copy copies, one take at a time, cheaply enough for every healthy copy:
-/// the demuxer's own verdicts (`AV_PKT_FLAG_CORRUPT`: a transport stream's lost pieces, a
-/// sample cut short by truncation; a read error before the end) and the audio decoded on the
+/// the demuxer's own verdicts (`AV_PKT_FLAG_CORRUPT`, on the packet or only logged
+/// (`Demuxer.corruptPacketsFound`): a transport stream's lost pieces, a sample cut short by
+/// truncation; a read error before the end) and the audio decoded on the
 /// way (a few percent of a copy's time), which catches damage inside a file whose container is
 /// intact. Video is not decoded: that would cost what a transcode costs.
 struct CopyInspector {
@@ -54,12 +55,13 @@ struct CopyInspector {
         })
     }
 
-    /// Checks one packet before it is written (the muxer takes its data away).
-    mutating func check(_ packet: Packet) throws(CopyDamage) {
+    /// Checks one packet of `demuxer` before it is written (the muxer takes its data away).
+    mutating func check(_ packet: Packet, of demuxer: Demuxer) throws(CopyDamage) {
         if let stamp = packet.pts ?? packet.dts, let base = timeBases[packet.streamIndex] {
             lastSeconds = Double(stamp) * base.doubleValue - take.video.startTime
         }
         if packet.isCorrupt { throw damage("a packet the file marks as damaged or cut short") }
+        if demuxer.corruptPacketsFound > 0 { throw loggedDamage(demuxer) }
         guard let decoder = audioDecoders[packet.streamIndex] else { return }
         let before = decoder.damaged
         let shell = self.shell
@@ -73,12 +75,19 @@ struct CopyInspector {
 
     /// After the take's last packet: reading stopped at damaged data, not at the end.
     func checkEnd(_ demuxer: Demuxer) throws(CopyDamage) {
+        if demuxer.corruptPacketsFound > 0 { throw loggedDamage(demuxer) }
         if demuxer.hitReadError { throw damage("reading stopped early: the file is cut short or damaged") }
     }
 
     /// The muxer refused a packet of the take (`error`): a packet no file can hold is damage too.
     func refused(_ error: FFmpegError) -> CopyDamage {
         damage("the muxer refused a packet: \(error)")
+    }
+
+    /// Damage FFmpeg logged (maybe while probing, ahead of the packets read): at its own time.
+    private func loggedDamage(_ demuxer: Demuxer) -> CopyDamage {
+        let seconds = demuxer.firstCorruptPacketSeconds.map { $0 - take.video.startTime } ?? lastSeconds
+        return CopyDamage(path: take.path, seconds: seconds, what: "a packet the file marks as damaged or cut short")
     }
 
     private func damage(_ what: String) -> CopyDamage {

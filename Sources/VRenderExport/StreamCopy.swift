@@ -56,7 +56,7 @@ struct StreamCopy {
                 if cancellation.isCancelled { throw VRenderError.cancelled }
                 guard let outIndex = routes[packet.streamIndex] else { continue }
                 let isVideo = packet.streamIndex == take.video.index
-                try inspector.check(packet)
+                try inspector.check(packet, of: demuxer)
                 if isVideo { check.repair(packet) }
                 if isVideo, let pts = packet.pts {
                     takeEnd = Swift.max(takeEnd, Double(pts + Swift.max(packet.duration, 0)) * videoBase.doubleValue)

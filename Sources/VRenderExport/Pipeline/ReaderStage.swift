@@ -67,7 +67,7 @@ struct ReaderStage {
                 }
                 if packet.streamIndex == take.video.index {
                     check.repair(packet)
-                    lastSeconds = try checkCopied(packet, of: take) ?? lastSeconds
+                    lastSeconds = try checkCopied(packet, of: take, in: demuxer) ?? lastSeconds
                 }
                 guard target.push(.packet(packet)) else { return }  // cancelled downstream
             }
@@ -87,9 +87,9 @@ struct ReaderStage {
     /// A video packet copied unchanged (`.copyVideo`) that the demuxer marks as damaged: the
     /// copy stops and the export is transcoded (`Exporter.run`). Decoded video conceals it.
     /// Returns the packet's time in the take, when it has one.
-    private func checkCopied(_ packet: Packet, of take: MediaInfo) throws -> Double? {
+    private func checkCopied(_ packet: Packet, of take: MediaInfo, in demuxer: Demuxer) throws -> Double? {
         let seconds = (packet.pts ?? packet.dts).map { Double($0) * take.video.timeBase.doubleValue - take.video.startTime }
-        guard plan.mode == .copyVideo, packet.isCorrupt else { return seconds }
+        guard plan.mode == .copyVideo, packet.isCorrupt || demuxer.corruptPacketsFound > 0 else { return seconds }
         throw CopyDamage(path: take.path, seconds: seconds ?? 0, what: "a packet the file marks as damaged or cut short")
     }
 
