@@ -95,6 +95,23 @@ import VRenderTestSupport
         expectOnset(onsets, near: 4.25)
     }
 
+    /// Joined with a take whose audio differs (44.1 kHz), the video alone would be copied: the
+    /// damaged video stops that copy too.
+    @Test func damagedTransportStreamStopsAVideoCopy() throws {
+        let input = try damagedTransportStream()
+        let next = take("next.ts", seconds: 2, beeps: [0.25], extra: ["-ar", "44100", "-f", "mpegts"])
+        let output = folder + "/joined.mp4"
+        let run = vrender([input, next, "-o", output])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("plan: video copied, audio re-encoded"), "\(run.standardError)")
+        expectFallbackWarning(run, naming: input)
+        #expect(ProgramRun.decodeErrors(output) == "")
+        #expect(ProgramRun.decodedFrames(output) == 180)
+        let onsets = ProgramRun.beepOnsets(output, scratch: folder)
+        expectOnset(onsets, near: 3.5)
+        expectOnset(onsets, near: 4.25)
+    }
+
     /// A faststart .mp4 cut at 60% of its size: was copied without a word, with a corrupt last
     /// AAC packet, and the next take's sound started 67 ms early.
     func truncatedTake() throws -> String {

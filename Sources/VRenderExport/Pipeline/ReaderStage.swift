@@ -90,7 +90,9 @@ struct ReaderStage {
     private func checkCopied(_ packet: Packet, of take: MediaInfo, in demuxer: Demuxer) throws -> Double? {
         let seconds = (packet.pts ?? packet.dts).map { Double($0) * take.video.timeBase.doubleValue - take.video.startTime }
         guard plan.mode == .copyVideo, packet.isCorrupt || demuxer.corruptPacketsFound > 0 else { return seconds }
-        throw CopyDamage(path: take.path, seconds: seconds ?? 0, what: "a packet the file marks as damaged or cut short")
+        // Damage FFmpeg logged while probing lies ahead of this packet: its own time, then.
+        let logged = packet.isCorrupt ? nil : demuxer.firstCorruptPacketSeconds.map { $0 - take.video.startTime }
+        throw CopyDamage(path: take.path, seconds: logged ?? seconds ?? 0, what: "a packet the file marks as damaged or cut short")
     }
 
     /// True when take `index` fills some of `frames` (a take of no frames only in a whole run,
