@@ -28,6 +28,12 @@ enum CorruptPacketLog {
         }
     }
 
+    /// Starts counting for a demuxer context just opened (only watched contexts are counted,
+    /// so an address FFmpeg reuses never inherits another file's warnings).
+    static func watch(_ context: UnsafeMutableRawPointer) {
+        entries.withLock { $0[Int(bitPattern: context)] = [] }
+    }
+
     /// Warnings logged so far against the demuxer context at `context`.
     static func entries(for context: UnsafeMutableRawPointer) -> [Entry] {
         entries.withLock { $0[Int(bitPattern: context)] ?? [] }
@@ -54,7 +60,7 @@ enum CorruptPacketLog {
             var buffer = [CChar](repeating: 0, count: 256)
             _ = vsnprintf(&buffer, buffer.count, format, arguments)
             let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            CorruptPacketLog.entries.withLock { $0[Int(bitPattern: context), default: []].append(CorruptPacketLog.parse(text)) }
+            CorruptPacketLog.entries.withLock { $0[Int(bitPattern: context)]?.append(CorruptPacketLog.parse(text)) }
             buffer.withUnsafeBufferPointer { formatted in
                 withVaList([formatted.baseAddress!]) { av_log_default_callback(context, level, "%s", $0) }
             }

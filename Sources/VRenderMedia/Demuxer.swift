@@ -18,6 +18,7 @@ public final class Demuxer {
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(FileNames.withPlatformPath(path) { avformat_open_input(&context, $0, nil, nil) }, "avformat_open_input")
         guard let opened = context else { throw FFmpegError("avformat_open_input", code: vr_averror_invaliddata()) }
+        CorruptPacketLog.watch(opened)
         claimedSizes = (0..<Int(opened.pointee.nb_streams)).map { index in
             let parameters = opened.pointee.streams[index]!.pointee.codecpar.pointee
             return (Int(parameters.width), Int(parameters.height))
@@ -25,6 +26,7 @@ public final class Demuxer {
         do {
             try Self.findStreamInfo(opened)
         } catch {
+            CorruptPacketLog.forget(opened)
             var closing: UnsafeMutablePointer<AVFormatContext>? = opened
             avformat_close_input(&closing)
             throw error
