@@ -29,7 +29,7 @@ struct AudioAligner {
     struct Cut: Equatable {
         /// Silence to write before them (late audio at a take's first frame, or a hole).
         var silenceBefore: Int
-        /// How many to drop from their front (early audio).
+        /// How many to drop from their front (early audio, or an overlap).
         var dropFirst: Int
         /// The most to keep after dropping: the room left in the take.
         var limit: Int

@@ -30,8 +30,8 @@ struct CopyDamage: Error, CustomStringConvertible {
 /// Checks what a copy copies, one take at a time, cheaply enough for every healthy copy:
 /// the demuxer's own verdicts (`AV_PKT_FLAG_CORRUPT`, on the packet or only logged
 /// (`Demuxer.corruptPacketsFound`): a transport stream's lost pieces, a sample cut short by
-/// truncation; a read error before the end) and the audio decoded on the
-/// way (a few percent of a copy's time), which catches damage inside a file whose container is
+/// truncation; a read error before the end) and the audio decoded on the way (measured: 0.35 s
+/// of CPU for 5 minutes of stereo AAC), which catches damage inside a file whose container is
 /// intact. Video is not decoded: that would cost what a transcode costs.
 struct CopyInspector {
     private let take: MediaInfo
