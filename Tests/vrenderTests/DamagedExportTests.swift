@@ -184,6 +184,25 @@ import VRenderTestSupport
         expectOnset(onsets, near: 2.5)
     }
 
+    /// A hole in a take's audio timestamps (0.4 s of AAC frames missing, as damage leaves it):
+    /// the transcode lays silence in it, so the beep after it keeps its time. It came 0.4 s
+    /// early when every frame after the first was laid end to end.
+    @Test func soundAfterAHoleKeepsItsTime() {
+        let input = folder + "/hole.mkv"
+        ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=3", "-f", "lavfi",
+                "-i", "sine=f=1000:d=3:sample_rate=48000,volume='6*gt(between(t,0.5,0.6)+between(t,2.0,2.1),0)':eval=frame,"
+                    + "aselect='not(between(t,1.0,1.4))'",
+                "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", input])
+        let output = folder + "/out.mp4"
+        let run = vrender([input, "-o", output, "--codec", "h264", "--preset", "ultrafast"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(ProgramRun.decodeErrors(output) == "")
+        let onsets = ProgramRun.beepOnsets(output, scratch: folder)
+        expectOnset(onsets, near: 0.5)
+        expectOnset(onsets, near: 2.0)
+        #expect(onsets.count == 2, "\(onsets)")
+    }
+
     /// The checks cost no false alarm: a healthy .ts is still copied, without a warning.
     @Test func healthyTakeIsStillCopied() throws {
         let input = take("healthy.ts", seconds: 2, beeps: [0.5], extra: ["-f", "mpegts"])
