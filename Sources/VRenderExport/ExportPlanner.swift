@@ -97,6 +97,17 @@ public enum ExportPlanner {
         return try builder.transcode(reason: reason)
     }
 
+    /// The plan to use when a copy found `damage` in a take (`CopyInspector`): the same output,
+    /// every take transcoded (decoders conceal what they can, audio holes become silence), and
+    /// a notice saying why. Under `--codec copy` the damage is an error naming the take.
+    static func transcoding(instead plan: ExportPlan, options: ExportOptions, damage: CopyDamage) throws -> ExportPlan {
+        if options.codec == .copy { throw damage.copyRefusal }
+        var builder = PlanBuilder(takes: plan.takes, options: options, output: plan.output, container: plan.container,
+                                  audio: plan.audio)
+        builder.notices = plan.notices + [damage.fallbackNote]
+        return try builder.transcode(reason: "transcode: \(damage.fallbackNote)")
+    }
+
     /// Why `container` cannot hold a copy of the first take's video or of an audio track.
     private static func copyRefusal(_ takes: [MediaInfo], audio: AudioTrackPlan, container: OutputContainer,
                                     check: CopyCheck) -> (video: String?, audio: String?)? {

@@ -103,10 +103,20 @@ public final class Exporter: Sendable {
         return (try inputs.paths.map { try Probe.probe($0) }, inputs.notices)
     }
 
-    /// Executes `plan`. The output appears only on success.
+    /// Executes `plan`. The output appears only on success. A copy that finds damage in a take
+    /// (`CopyDamage`) is thrown away and the export transcoded from the start into a fresh
+    /// temporary file, with a warning naming the take and where.
     public func run(_ plan: ExportPlan) throws -> ExportSummary {
         let output = try OutputFile(path: plan.output, inputs: plan.takes.map(\.path), overwrite: options.overwrite)
-        return try run(plan, job: .whole, into: output)
+        do {
+            return try run(plan, job: .whole, into: output)
+        } catch let damage as CopyDamage {
+            let fallback = try ExportPlanner.transcoding(instead: plan, options: options, damage: damage)
+            let retry = try OutputFile(path: fallback.output, inputs: plan.takes.map(\.path), overwrite: options.overwrite)
+            var summary = try run(fallback, job: .whole, into: retry)
+            summary.warnings.insert(damage.fallbackNote, at: 0)
+            return summary
+        }
     }
 
     /// One chunk of a chunked export (VRenderScale): output frames `frames` of `plan`, video

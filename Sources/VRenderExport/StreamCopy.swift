@@ -5,6 +5,7 @@ import VRenderMedia
 /// the previous one ended. As fast as reading the files. Every planned audio track is copied.
 /// A video packet whose pts a damaged header moved far away (`PresentationCheck`) gets a
 /// plausible one and is counted as damage: it would otherwise set where the take ends.
+/// Damage a copy would carry silently (`CopyInspector`) stops it with `CopyDamage`.
 struct StreamCopy {
     let plan: ExportPlan
     let output: OutputFile
@@ -53,10 +54,13 @@ struct StreamCopy {
             var check = PresentationCheck(timeBase: videoBase, frameRate: take.video.frameRate)
             let placement = PacketRetimer.Placement(takeOffset: offsetSeconds, videoStart: take.video.startTime,
                                                     takeDuration: take.duration)
+            var inspector = try CopyInspector(take: take, demuxer: demuxer,
+                                              audioStreams: routes.keys.filter { $0 != take.video.index }.sorted())
             while timers.demux.timedRead(demuxer, into: packet, video: take.video.index) {
                 if cancellation.isCancelled { throw VRenderError.cancelled }
                 guard let outIndex = routes[packet.streamIndex] else { continue }
                 let isVideo = packet.streamIndex == take.video.index
+                try inspector.check(packet, of: demuxer)
                 if isVideo { check.repair(packet) }
                 if isVideo, let pts = packet.pts {
                     takeEnd = Swift.max(takeEnd, Double(pts + Swift.max(packet.duration, 0)) * videoBase.doubleValue)
@@ -73,10 +77,15 @@ struct StreamCopy {
                 if let stream = side?.subtitleStream, let time = packet.dts ?? packet.pts {
                     try cues.write(upTo: Double(time) * muxer.sourceTimeBase(ofStream: outIndex).doubleValue, stream: stream, muxer)
                 }
-                try blaming(take.path) { try muxer.write(packet, stream: outIndex) }
+                do {
+                    try muxer.write(packet, stream: outIndex)
+                } catch let error as FFmpegError {
+                    throw inspector.refused(error)
+                }
                 if isVideo { timers.mux?.frameDone() } else { timers.mux?.otherDone() }
             }
             if let stream = side?.subtitleStream { try cues.write(upTo: .infinity, stream: stream, muxer) }
+            try inspector.checkEnd(demuxer)
             offsetSeconds += Swift.max(takeEnd - take.video.startTime, 0)
             damage.noteDamagedTimestamps(check.outliers, in: take.path)
         }
@@ -89,10 +98,10 @@ struct StreamCopy {
 }
 
 extension StreamCopy {
-    /// Runs a muxer call on what `path` gave (its streams' setup, its packets). The muxer
-    /// refusing them (FFmpeg's error: a codec setup it cannot parse, timestamps out of order) is
-    /// that take's fault, so the error names it; failures to write (`VRenderError.output`: disk
-    /// full, ...) pass as they are.
+    /// Runs a muxer call on what `path` gave (its streams' setup). The muxer refusing it
+    /// (FFmpeg's error: a codec setup it cannot parse) is that take's fault, so the error names
+    /// it; failures to write (`VRenderError.output`: disk full, ...) pass as they are. (A packet
+    /// refused is damage: `CopyInspector.refused`.)
     func blaming(_ path: String, _ call: () throws -> Void) throws {
         do {
             try call()

@@ -14,9 +14,11 @@ public final class Demuxer {
     public init(path: String) throws(FFmpegError) {
         self.path = path
         FFmpegLog.applyDefault()
+        CorruptPacketLog.install()
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(FileNames.withPlatformPath(path) { avformat_open_input(&context, $0, nil, nil) }, "avformat_open_input")
         guard let opened = context else { throw FFmpegError("avformat_open_input", code: vr_averror_invaliddata()) }
+        CorruptPacketLog.watch(opened)
         claimedSizes = (0..<Int(opened.pointee.nb_streams)).map { index in
             let parameters = opened.pointee.streams[index]!.pointee.codecpar.pointee
             return (Int(parameters.width), Int(parameters.height))
@@ -24,6 +26,7 @@ public final class Demuxer {
         do {
             try Self.findStreamInfo(opened)
         } catch {
+            CorruptPacketLog.forget(opened)
             var closing: UnsafeMutablePointer<AVFormatContext>? = opened
             avformat_close_input(&closing)
             throw error
@@ -43,6 +46,7 @@ public final class Demuxer {
     }
 
     deinit {
+        CorruptPacketLog.forget(context)
         var context: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&context)
     }
@@ -93,6 +97,18 @@ public final class Demuxer {
     public func seek(stream index: Int, toSeconds seconds: Double) -> Bool {
         let timestamp = Int64((seconds / timeBase(ofStream: index).doubleValue).rounded(.down))
         return av_seek_frame(context, Int32(index), timestamp, AVSEEK_FLAG_BACKWARD) >= 0
+    }
+
+    /// Packets FFmpeg found corrupt while reading this file so far (probing included), whether
+    /// or not the flag reached a packet read (`CorruptPacketLog`).
+    public var corruptPacketsFound: Int { CorruptPacketLog.entries(for: context).count }
+
+    /// When the first of them was, in seconds of the file's clock (nil: none, or no time).
+    public var firstCorruptPacketSeconds: Double? {
+        CorruptPacketLog.entries(for: context).compactMap { entry -> Double? in
+            guard let dts = entry.dts, entry.stream >= 0, entry.stream < Int(context.pointee.nb_streams) else { return nil }
+            return Double(dts) * timeBase(ofStream: entry.stream).doubleValue
+        }.min()
     }
 
     /// True when reading stopped at damaged data rather than at the end of the file.

@@ -65,6 +65,9 @@ public final class Frame: @unchecked Sendable {
     /// Audio samples per channel in this frame.
     public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
 
+    /// Audio samples per second (0 for a picture).
+    public var sampleRate: Int { Int(pointer.pointee.sample_rate) }
+
     /// True when the decoder flagged damage (`AV_FRAME_FLAG_CORRUPT` or `decode_error_flags`).
     public var isDamaged: Bool {
         (pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 || pointer.pointee.decode_error_flags != 0
@@ -172,6 +175,9 @@ public final class Packet: @unchecked Sendable {
 
     public var size: Int { Int(pointer.pointee.size) }
     public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+    /// True when the demuxer knows the packet is damaged (`AV_PKT_FLAG_CORRUPT`): a transport
+    /// stream's lost pieces, a sample the file was cut short in.
+    public var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }
 
     public func unref() { av_packet_unref(pointer) }
 }

@@ -30,8 +30,8 @@ public struct OutputContainer: Sendable {
     /// True for WebM: only VP8/VP9/AV1 video and Vorbis/Opus audio.
     public var isWebM: Bool { name == "webm" }
 
-    /// Nil when the muxer accepts a stream copy of stream `index` of the file at `source`;
-    /// otherwise why not, in words.
+    /// Nil when the muxer accepts a stream copy of stream `index` of the file at `source`, and
+    /// a reader gets it back as it went in; otherwise why not, in words.
     public func refusalToCopy(stream index: Int, of source: String) -> String? {
         guard let demuxer = try? Demuxer(path: source) else { return "\(source) cannot be read" }
         let input = demuxer.stream(index)
@@ -43,7 +43,11 @@ public struct OutputContainer: Sendable {
             stream.pointee.time_base = input.pointee.time_base
             return true
         }
-        return accepted ? nil : "a .\(fileExtension) file (\(name)) cannot hold \(codec)"
+        guard accepted else { return "a .\(fileExtension) file (\(name)) cannot hold \(codec)" }
+        // The dry run checks the setup, not what a reader gets back (`readBackLoss`).
+        return readBackLoss(stream: index, of: demuxer).map {
+            "a .\(fileExtension) file (\(name)) cannot hold \(codec) as it is: written and read back, \($0)"
+        }
     }
 
     private var fileExtension: String {

@@ -103,7 +103,10 @@ struct AudioStage {
             }
         }
         func accept(_ frame: Frame) throws {
-            let cut = aligner.cut(frameStartingAt: decoder?.seconds(of: frame).map { $0 - videoStart })
+            let offset = decoder?.seconds(of: frame).map { $0 - videoStart }
+            let cut = frame.sampleRate > 0
+                ? aligner.cut(frameStartingAt: offset, lasting: Double(frame.sampleCount) / Double(frame.sampleRate))
+                : aligner.cut(frameStartingAt: offset)
             try appendSilence(cut.silenceBefore)
             let appended = try converter.append(frame, dropFirst: cut.dropFirst, limit: cut.limit)
             aligner.record(dropped: appended.dropped, kept: appended.kept)

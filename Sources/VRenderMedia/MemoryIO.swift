@@ -1,0 +1,78 @@
+internal import CFFmpeg
+import Glibc
+
+/// An FFmpeg I/O context (`AVIOContext`) over bytes in memory, seekable, which a muxer writes
+/// and a demuxer then reads back: a whole small file that never touches the disk
+/// (`OutputContainer`'s read-back of a copy). Confined to one thread.
+final class MemoryIO {
+    let context: UnsafeMutablePointer<AVIOContext>
+    private(set) var bytes: [UInt8] = []
+    private var position = 0
+
+    private static let bufferSize = 16 * 1024
+    /// A read-back holds a header and a few packets; anything larger is refused, not grown.
+    private static let maximumSize = 64 * 1024 * 1024
+
+    /// An empty file to write, or `bytes` to read.
+    init?(reading bytes: [UInt8]? = nil) {
+        guard let buffer = av_malloc(Self.bufferSize) else { return nil }
+        // The opaque pointer is set once `self` exists; FFmpeg calls nothing before then.
+        guard let context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.bufferSize),
+                                               bytes == nil ? 1 : 0, nil, Self.readCall, Self.writeCall, Self.seekCall) else {
+            av_free(buffer)
+            return nil
+        }
+        self.context = context
+        self.bytes = bytes ?? []
+        context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Writes out what is buffered (a writer's last step before `bytes` is read).
+    func flush() {
+        if context.pointee.write_flag != 0 { avio_flush(context) }
+    }
+
+    deinit {
+        av_freep(&context.pointee.buffer)
+        var freed: UnsafeMutablePointer<AVIOContext>? = context
+        avio_context_free(&freed)
+    }
+
+    private static func owner(_ opaque: UnsafeMutableRawPointer?) -> MemoryIO {
+        Unmanaged<MemoryIO>.fromOpaque(opaque!).takeUnretainedValue()
+    }
+
+    private static let readCall: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, buffer, size in
+        let io = owner(opaque)
+        let count = Swift.min(Int(size), io.bytes.count - io.position)
+        guard count > 0, let buffer else { return vr_averror_eof() }
+        io.bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + io.position, count: count) }
+        io.position += count
+        return Int32(count)
+    }
+
+    private static let writeCall: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, buffer, size in
+        let io = owner(opaque)
+        let count = Int(size)
+        guard let buffer, io.position + count <= maximumSize else { return -ENOSPC }
+        if io.bytes.count < io.position + count { io.bytes += repeatElement(0, count: io.position + count - io.bytes.count) }
+        io.bytes.withUnsafeMutableBufferPointer { ($0.baseAddress! + io.position).update(from: buffer, count: count) }
+        io.position += count
+        return size
+    }
+
+    private static let seekCall: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
+        let io = owner(opaque)
+        if whence & AVSEEK_SIZE != 0 { return Int64(io.bytes.count) }
+        let target: Int64
+        switch whence & ~AVSEEK_FORCE {
+        case SEEK_SET: target = offset
+        case SEEK_CUR: target = Int64(io.position) + offset
+        case SEEK_END: target = Int64(io.bytes.count) + offset
+        default: return Int64(-EINVAL)
+        }
+        guard target >= 0, target <= Int64(maximumSize) else { return Int64(-EINVAL) }
+        io.position = Int(target)
+        return target
+    }
+}
