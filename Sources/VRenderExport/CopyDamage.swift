@@ -11,10 +11,13 @@ struct CopyDamage: Error, CustomStringConvertible {
     let seconds: Double
     /// What was wrong, in words ("a packet the file marks as damaged").
     let what: String
+    /// False when the packets are whole but the output cannot hold them as they are (a packet
+    /// without a presentation time, which Matroska needs): said so, not called damage.
+    var isDamage = true
 
     /// "x.ts: damaged data at 1.9 s (…)": the take, where, and what.
     var description: String {
-        "\(path): damaged data at \(String(format: "%.1f", Swift.max(seconds, 0))) s (\(what))"
+        "\(path): \(isDamage ? "damaged data" : "cannot be copied as it is") at \(String(format: "%.1f", Swift.max(seconds, 0))) s (\(what))"
     }
 
     /// The warning of an export that transcoded because of this damage.
@@ -79,9 +82,16 @@ struct CopyInspector {
         if demuxer.hitReadError { throw damage("reading stopped early: the file is cut short or damaged") }
     }
 
-    /// The muxer refused a packet of the take (`error`): a packet no file can hold is damage too.
-    func refused(_ error: FFmpegError) -> CopyDamage {
-        damage("the muxer refused a packet: \(error)")
+    /// The muxer refused `packet` of the take (`error`): a packet no file can hold is damage too,
+    /// except a video packet without a presentation time (an MPEG program stream states one
+    /// only now and then), which only a container that needs one refuses.
+    func refused(_ error: FFmpegError, packet: Packet) -> CopyDamage {
+        if packet.pts == nil {
+            var refusal = damage("a packet without a presentation time, which this kind of output needs")
+            refusal.isDamage = false
+            return refusal
+        }
+        return damage("the muxer refused a packet: \(error)")
     }
 
     /// Damage FFmpeg logged (maybe while probing, ahead of the packets read): at its own time.

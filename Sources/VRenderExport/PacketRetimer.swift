@@ -61,6 +61,12 @@ struct PacketRetimer {
             }
             audioEnd[stream] = pts + duration
         }
+        // Matroska stores no decoding times: FFmpeg leaves the first packets of a take with
+        // B-frames without one, and a muxer would take the next take's for a step back. Decoding
+        // order is reading order, so the packet decodes just after the last one (never after its pts).
+        if !isAudio, packet.dts == nil, let pts = packet.pts {
+            packet.dts = lastDts[stream].map { Swift.min($0 + 1, pts) } ?? pts
+        }
         if let dts = packet.dts, let last = lastDts[stream], dts <= last {
             if isAudio { return false }
             packet.dts = last + 1

@@ -80,7 +80,7 @@ struct StreamCopy {
                 do {
                     try muxer.write(packet, stream: outIndex)
                 } catch let error as FFmpegError {
-                    throw inspector.refused(error)
+                    throw inspector.refused(error, packet: packet)
                 }
                 if isVideo { timers.mux?.frameDone() } else { timers.mux?.otherDone() }
             }

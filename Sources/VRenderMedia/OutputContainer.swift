@@ -55,7 +55,8 @@ public struct OutputContainer: Sendable {
     }
 
     /// Sets up the real muxer on a memory buffer with the streams `addStreams` adds, and says
-    /// whether it accepted them (`avformat_init_output` checks codecs and tags).
+    /// whether it accepted them (`avformat_init_output` checks codecs and tags; some muxers check
+    /// only when the header is written: WebM takes VP8/VP9/AV1 video only).
     private func dryRun(_ addStreams: (UnsafeMutablePointer<AVFormatContext>) -> Bool) -> Bool {
         var context: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&context, nil, nil, path) >= 0, let context else { return false }
@@ -69,6 +70,6 @@ public struct OutputContainer: Sendable {
             avformat_free_context(context)
         }
         guard addStreams(context), avio_open_dyn_buf(&context.pointee.pb) >= 0 else { return false }
-        return avformat_init_output(context, nil) >= 0
+        return avformat_init_output(context, nil) >= 0 && avformat_write_header(context, nil) >= 0
     }
 }
