@@ -172,6 +172,8 @@ public final class Packet: @unchecked Sendable {
 
     public var size: Int { Int(pointer.pointee.size) }
     public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+    /// A packet an edit list hides (`AV_PKT_FLAG_DISCARD`): decoded as a reference, never shown.
+    public var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
 
     public func unref() { av_packet_unref(pointer) }
 }

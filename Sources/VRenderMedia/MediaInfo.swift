@@ -8,7 +8,8 @@ public struct VideoStreamInfo: Sendable, Equatable {
     public var height: Int
     public var pixelFormat: String
     public var timeBase: Rational
-    /// Average frame rate (`avg_frame_rate`, else `r_frame_rate`).
+    /// Nominal frame rate: the average (`avg_frame_rate`, else `r_frame_rate`), unless the most
+    /// common frame interval shows frames dropped from a higher constant rate (`Demuxer.nominalRate`).
     public var frameRate: Rational
     /// Clockwise quarter turn a player applies to show the picture upright.
     public var rotation: Rotation
@@ -33,6 +34,10 @@ public struct VideoStreamInfo: Sendable, Equatable {
     /// put far from their neighbours (`PresentationCheck`): the length ignores them, and an
     /// export places them by decoding time.
     public var damagedTimestamps = 0
+    /// Frames an edit list hides (a trimmed start: decoded as references, never shown), and
+    /// whether all of them lie before the take's start (`Demuxer.hiddenFrames`).
+    public var hiddenFrames = 0
+    public var hiddenFramesOnlyAtStart = true
 
     /// The colours the pictures mean: the stated description, with what the file leaves
     /// unspecified filled in as players assume it (see `ColourDescription.resolved`).

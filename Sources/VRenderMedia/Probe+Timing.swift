@@ -1,0 +1,57 @@
+internal import CFFmpeg
+import VRenderCore
+
+/// Two ways a file's timing differs from its packets' plain sequence, which an export must
+/// follow to show what a player shows.
+///
+/// Edit lists: a phone's or `ffmpeg -ss … -c copy`'s trim keeps the whole group of pictures
+/// the cut starts in, and an edit list hides the frames before the cut. FFmpeg's mov demuxer
+/// marks those packets `AV_PKT_FLAG_DISCARD` (negative pts; audio gets `skip_samples`), and the
+/// decoder decodes them as references without returning them. A stream copy would carry them.
+///
+/// Variable frame rate: a screen recording that drops repeated frames averages 15 fps while
+/// every frame it keeps lasts 1/30 s. Its rate is the most common frame interval, not the
+/// average, or an export at 15 fps would halve the motion of every other take.
+extension Demuxer {
+    /// Frames of the video an edit list hides (index entries FFmpeg marked to discard), and
+    /// whether each lies before the take's start (a trimmed start, the only kind a container's
+    /// own edit list at the start of an output can hide again).
+    func hiddenFrames(in stream: UnsafeMutablePointer<AVStream>) -> (count: Int, allBeforeStart: Bool) {
+        var count = 0
+        var allBeforeStart = true
+        let start = stream.pointee.start_time == vr_nopts_value() ? 0 : stream.pointee.start_time
+        for index in 0..<avformat_index_get_entries_count(stream) {
+            guard let entry = avformat_index_get_entry(stream, index),
+                  Int32(entry.pointee.flags) & AVINDEX_DISCARD_FRAME != 0 else { continue }
+            count += 1
+            if entry.pointee.timestamp >= start { allBeforeStart = false }
+        }
+        return (count, allBeforeStart)
+    }
+
+    /// The take's frame rate: the average (`avg_frame_rate`) unless the most common interval
+    /// between the presentation times `pts` (in `timeBase`) shows a rate more than 5% higher,
+    /// as frames dropped from a constant-rate stream do. Then the nominal rate: the stream's
+    /// `r_frame_rate`, or a common rate, when within 2% of that interval's rate, else the
+    /// interval's own rate. Needs 4 intervals of which the most common is at least a third.
+    static func nominalRate(average: Rational, guessed: Rational?, pts: [Int64], timeBase: Rational) -> Rational {
+        let sorted = pts.sorted()
+        let intervals = zip(sorted, sorted.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }
+        guard intervals.count >= 4, average.doubleValue > 0, timeBase.doubleValue > 0 else { return average }
+        var counts: [Int64: Int] = [:]
+        for interval in intervals { counts[interval, default: 0] += 1 }
+        guard let (common, times) = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
+              times * 3 >= intervals.count else { return average }
+        let measured = 1 / (Double(common) * timeBase.doubleValue)
+        guard measured > average.doubleValue * 1.05 else { return average }
+        let candidates = [guessed].compactMap { $0 } + commonRates
+        if let near = candidates.first(where: { abs($0.doubleValue / measured - 1) <= 0.02 }) { return near }
+        return Rational(timeBase.denominator, Int(common) * timeBase.numerator).reduced()
+    }
+
+    /// Rates cameras and screen recorders use, for a measured interval that a millisecond
+    /// time base rounds (33 ms is 30.3 fps).
+    private static let commonRates = [Rational(24000, 1001), Rational(24, 1), Rational(25, 1), Rational(30000, 1001),
+                                      Rational(30, 1), Rational(50, 1), Rational(60000, 1001), Rational(60, 1),
+                                      Rational(120, 1), Rational(240, 1)]
+}
