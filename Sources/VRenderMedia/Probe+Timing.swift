@@ -30,10 +30,11 @@ extension Demuxer {
     }
 
     /// The take's frame rate: the average (`avg_frame_rate`) unless the most common interval
-    /// between the presentation times `pts` (in `timeBase`) shows a rate more than 5% higher,
-    /// as frames dropped from a constant-rate stream do. Then the nominal rate: the stream's
-    /// `r_frame_rate`, or a common rate, when within 2% of that interval's rate, else the
-    /// interval's own rate. Needs 4 intervals of which the most common is at least a third.
+    /// between the presentation times `pts` (in `timeBase`) is shorter than the average one by
+    /// more than 5% and more than a tick (a millisecond time base rounds 300 fps's 3.33 ms to
+    /// 3), as frames dropped from a constant-rate stream make it. Then the nominal rate: the
+    /// stream's `r_frame_rate`, or the nearest common rate, when within a tick of that interval, else
+    /// the interval's own rate. Needs 4 intervals of which the most common is at least a third.
     static func nominalRate(average: Rational, guessed: Rational?, pts: [Int64], timeBase: Rational) -> Rational {
         let sorted = pts.sorted()
         let intervals = zip(sorted, sorted.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }
@@ -42,10 +43,13 @@ extension Demuxer {
         for interval in intervals { counts[interval, default: 0] += 1 }
         guard let (common, times) = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
               times * 3 >= intervals.count else { return average }
-        let measured = 1 / (Double(common) * timeBase.doubleValue)
-        guard measured > average.doubleValue * 1.05 else { return average }
-        let candidates = [guessed].compactMap { $0 } + commonRates
-        if let near = candidates.first(where: { abs($0.doubleValue / measured - 1) <= 0.02 }) { return near }
+        let ticks = { (rate: Rational) in 1 / (rate.doubleValue * timeBase.doubleValue) }
+        let averageTicks = ticks(average), commonTicks = Double(common)
+        guard averageTicks - commonTicks > Swift.max(1, 0.05 * commonTicks) else { return average }
+        let distance = { (rate: Rational) in abs(ticks(rate) - commonTicks) }
+        let tolerance = Swift.max(1, 0.01 * commonTicks)
+        if let guessed, guessed.doubleValue > 0, distance(guessed) <= tolerance { return guessed }
+        if let near = commonRates.min(by: { distance($0) < distance($1) }), distance(near) <= tolerance { return near }
         return Rational(timeBase.denominator, Int(common) * timeBase.numerator).reduced()
     }
 
