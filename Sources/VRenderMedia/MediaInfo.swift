@@ -34,10 +34,9 @@ public struct VideoStreamInfo: Sendable, Equatable {
     /// put far from their neighbours (`PresentationCheck`): the length ignores them, and an
     /// export places them by decoding time.
     public var damagedTimestamps = 0
-    /// Frames an edit list hides (a trimmed start: decoded as references, never shown), and
-    /// whether all of them lie before the take's start (`Demuxer.hiddenFrames`).
+    /// Frames an edit list hides before the take's start (a trimmed clip's: decoded as
+    /// references, never shown; `Demuxer.hiddenFrames`).
     public var hiddenFrames = 0
-    public var hiddenFramesOnlyAtStart = true
 
     /// The colours the pictures mean: the stated description, with what the file leaves
     /// unspecified filled in as players assume it (see `ColourDescription.resolved`).

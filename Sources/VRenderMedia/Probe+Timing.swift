@@ -13,20 +13,16 @@ import VRenderCore
 /// every frame it keeps lasts 1/30 s. Its rate is the most common frame interval, not the
 /// average, or an export at 15 fps would halve the motion of every other take.
 extension Demuxer {
-    /// Frames of the video an edit list hides (index entries FFmpeg marked to discard), and
-    /// whether each lies before the take's start (a trimmed start, the only kind a container's
-    /// own edit list at the start of an output can hide again).
-    func hiddenFrames(in stream: UnsafeMutablePointer<AVStream>) -> (count: Int, allBeforeStart: Bool) {
-        var count = 0
-        var allBeforeStart = true
+    /// Frames of the video an edit list hides before the take's start (index entries FFmpeg
+    /// marked to discard): a trimmed start. Frames it hides later (a damaged composition offset
+    /// pushing one past the edit's end, an edit list of several cuts) are left to the decoder,
+    /// which drops them in a transcode, as before.
+    func hiddenFrames(in stream: UnsafeMutablePointer<AVStream>) -> Int {
         let start = stream.pointee.start_time == vr_nopts_value() ? 0 : stream.pointee.start_time
-        for index in 0..<avformat_index_get_entries_count(stream) {
-            guard let entry = avformat_index_get_entry(stream, index),
-                  Int32(entry.pointee.flags) & AVINDEX_DISCARD_FRAME != 0 else { continue }
-            count += 1
-            if entry.pointee.timestamp >= start { allBeforeStart = false }
+        return (0..<avformat_index_get_entries_count(stream)).count { index in
+            guard let entry = avformat_index_get_entry(stream, index) else { return false }
+            return Int32(entry.pointee.flags) & AVINDEX_DISCARD_FRAME != 0 && entry.pointee.timestamp < start
         }
-        return (count, allBeforeStart)
     }
 
     /// The take's frame rate: the average (`avg_frame_rate`) unless the most common interval
@@ -34,7 +30,8 @@ extension Demuxer {
     /// more than 5% and more than a tick (a millisecond time base rounds 300 fps's 3.33 ms to
     /// 3), as frames dropped from a constant-rate stream make it. Then the nominal rate: the
     /// stream's `r_frame_rate`, or the nearest common rate, when within a tick of that interval, else
-    /// the interval's own rate. Needs 4 intervals of which the most common is at least a third.
+    /// the interval's own rate. Needs 4 intervals of which the most common is at least a third,
+    /// and a rate within `MediaLimits.frameRates`.
     static func nominalRate(average: Rational, guessed: Rational?, pts: [Int64], timeBase: Rational) -> Rational {
         let sorted = pts.sorted()
         let intervals = zip(sorted, sorted.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }
@@ -46,11 +43,14 @@ extension Demuxer {
         let ticks = { (rate: Rational) in 1 / (rate.doubleValue * timeBase.doubleValue) }
         let averageTicks = ticks(average), commonTicks = Double(common)
         guard averageTicks - commonTicks > Swift.max(1, 0.05 * commonTicks) else { return average }
+        // A rate outside the limits is a damaged time scale's (a microsecond per frame), not a nominal one.
+        guard MediaLimits.frameRates.contains(1 / (commonTicks * timeBase.doubleValue)) else { return average }
+        let measured = Rational(timeBase.denominator, Int(common) * timeBase.numerator).reduced()  // ≤ 3600 s: no overflow
         let distance = { (rate: Rational) in abs(ticks(rate) - commonTicks) }
         let tolerance = Swift.max(1, 0.01 * commonTicks)
         if let guessed, guessed.doubleValue > 0, distance(guessed) <= tolerance { return guessed }
         if let near = commonRates.min(by: { distance($0) < distance($1) }), distance(near) <= tolerance { return near }
-        return Rational(timeBase.denominator, Int(common) * timeBase.numerator).reduced()
+        return measured
     }
 
     /// Rates cameras and screen recorders use, for a measured interval that a millisecond

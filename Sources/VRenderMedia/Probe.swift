@@ -83,8 +83,7 @@ extension Demuxer {
         let container = String(cString: context.pointee.iformat.pointee.name)
         try refuseStillImage(videoIndex, container: container)
         var video = try videoInfo(stream: stream(videoIndex))
-        let hidden = hiddenFrames(in: stream(videoIndex))
-        (video.hiddenFrames, video.hiddenFramesOnlyAtStart) = (hidden.count, hidden.allBeforeStart)
+        video.hiddenFrames = hiddenFrames(in: stream(videoIndex))
         if measuringLength {
             let measured = measuredDuration(of: video, in: stream(videoIndex))
             (video.duration, video.damagedTimestamps) = (measured.duration, measured.damagedTimestamps)

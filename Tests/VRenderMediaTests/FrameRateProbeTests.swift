@@ -77,7 +77,7 @@ import VRenderTestSupport
         let source = make("src.mp4", testsrc("30", seconds: "3") + ["-c:v", "libx264", "-g", "300"])
         let cut = make("cut.mp4", ["-ss", "1", "-i", source, "-c", "copy"])
         let video = try Probe.probe(cut).video
-        #expect(video.hiddenFrames == 30 && video.hiddenFramesOnlyAtStart)
+        #expect(video.hiddenFrames == 30)
         #expect(abs(video.duration - 2) < 0.02 && video.startTime == 0)
         #expect(try Probe.probe(source).video.hiddenFrames == 0)
     }
