@@ -37,6 +37,9 @@ public struct VideoStreamInfo: Sendable, Equatable {
     /// Frames an edit list hides before the take's start (a trimmed clip's: decoded as
     /// references, never shown; `Demuxer.hiddenFrames`).
     public var hiddenFrames = 0
+    /// The average frame rate, set only where it is not `frameRate` (a variable-frame-rate take
+    /// counted at its nominal rate), for the plan to say so.
+    public var averageFrameRate: Rational?
 
     /// The colours the pictures mean: the stated description, with what the file leaves
     /// unspecified filled in as players assume it (see `ColourDescription.resolved`).
