@@ -29,9 +29,9 @@ extension Demuxer {
     /// between the presentation times `pts` (in `timeBase`) is shorter than the average one by
     /// more than 5% and more than a tick (a millisecond time base rounds 300 fps's 3.33 ms to
     /// 3), as frames dropped from a constant-rate stream make it. Then the nominal rate: the
-    /// stream's `r_frame_rate`, or the nearest common rate, when within a tick of that interval, else
-    /// the interval's own rate. Needs 4 intervals of which the most common is at least a third,
-    /// and a rate within `MediaLimits.frameRates`.
+    /// stream's `r_frame_rate`, or the nearest common rate, when within a tick of that
+    /// interval, else the interval's own rate. Needs 4 intervals of which the most common is
+    /// at least a third, and a rate within `MediaLimits.frameRates`.
     static func nominalRate(average: Rational, guessed: Rational?, pts: [Int64], timeBase: Rational) -> Rational {
         let sorted = pts.sorted()
         let intervals = zip(sorted, sorted.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }
