@@ -36,6 +36,22 @@ enum CopyCompatibility {
         return nil
     }
 
+    /// Why a copy into `container` would show frames a take's edit list hides (a trimmed
+    /// clip keeps its cut's group of pictures, hidden up to the cut), or nil. A copy cannot drop
+    /// them (later frames are decoded from them); only a QuickTime-family output's own edit
+    /// list can hide them again, and only at its start: the first take's.
+    static func hiddenFramesMismatch(_ takes: [MediaInfo], container: OutputContainer) -> String? {
+        for (index, take) in takes.enumerated() where take.video.hiddenFrames > 0 {
+            if index == 0, container.isQuickTimeFamily { continue }
+            let place = index == 0
+                ? "a .\(container.path.fileExtension) file cannot hide them"
+                : "a copy can hide them only at the start of a .mov or .mp4 output"
+            return "\(take.path) has an edit list that hides \(take.video.hiddenFrames) decoded frame(s) (a trimmed clip): "
+                + "\(place), so its frames are decoded and only the shown ones encoded"
+        }
+        return nil
+    }
+
     /// Why the takes' audio cannot be copied into `plan`'s tracks, or nil when it can: each
     /// output track's sources must all exist and share codec, rate, channels and setup.
     static func audioMismatch(_ takes: [MediaInfo], tracks: AudioTrackPlan) -> String? {

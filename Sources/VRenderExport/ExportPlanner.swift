@@ -62,7 +62,7 @@ public enum ExportPlanner {
             builder.notices.append("output \(output): a .\((options.output as NSString).pathExtension) file cannot hold these takes as they are")
         }
 
-        let copyBlocker = videoMismatch ?? refusal?.video
+        let copyBlocker = videoMismatch ?? CopyCompatibility.hiddenFramesMismatch(takes, container: container) ?? refusal?.video
         switch options.codec {
         case .copy:
             if let reason = copyBlocker ?? audioMismatch ?? refusal?.audio {

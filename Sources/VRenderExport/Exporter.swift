@@ -209,7 +209,9 @@ public final class Exporter: Sendable {
             let pipeline = TranscodePipeline(plan: plan, options: options, progress: progress, damage: damage,
                                              timings: timings, makeExecutor: makeExecutor)
             let result = try cancellation.run(stoppingWith: pipeline.stopAction) { try pipeline.run(into: output) }
-            return makeSummary(plan, output: output, frames: plan.timeline.totalSlots, duration: plan.timeline.duration,
+            // A copied video has the frames it had (a variable-rate take fills no slot grid).
+            let frames = plan.mode == .copyVideo ? progress.framesFinished : plan.timeline.totalSlots
+            return makeSummary(plan, output: output, frames: frames, duration: plan.timeline.duration,
                                videoCodec: result.videoCodec, audioCodec: result.audioCodec,
                                filterBackend: result.filterBackend)
         }

@@ -22,6 +22,13 @@ struct PlanBuilder {
         notices += takes.filter { $0.video.damagedTimestamps > 0 }.map {
             PresentationCheck.damageNote($0.path, count: $0.video.damagedTimestamps)
         }
+        notices += takes.compactMap { take in
+            take.video.averageFrameRate.map { average in
+                let rate = CopyCompatibility.fps(take.video.frameRate)
+                return "\(take.path): variable frame rate (\(CopyCompatibility.fps(average)) fps on average; most frames "
+                    + "1/\(rate) s apart): counted at \(rate) fps, each frame placed by its time"
+            }
+        }
     }
 
     /// A plan that copies the video packets (and the audio too in `.streamCopy`).

@@ -63,6 +63,10 @@ final class ProgressThrottle: Sendable {
     private let lastReport = Mutex(-Double.infinity)
     private let total: Int
     private let frameRate: Double
+    /// The frames counted at the final snapshot (0 before it): what a video copy wrote, which
+    /// for a variable-frame-rate take is not its timeline's slot count.
+    private let finalCount = Mutex(0)
+    var framesFinished: Int { finalCount.withLock { $0 } }
 
     init(total: Int, frameRate: Double, interval: Double = 0.25, report: @escaping @Sendable (ExportProgress) -> Void) {
         self.total = total
@@ -75,6 +79,7 @@ final class ProgressThrottle: Sendable {
 
     /// Called by the stage that counts frames (one thread; any thread would be safe).
     func update(framesDone: Int, finished: Bool = false) {
+        if finished { finalCount.withLock { $0 = framesDone } }
         let now = elapsed
         let due = lastReport.withLock { last in
             guard finished || now - last >= interval else { return false }

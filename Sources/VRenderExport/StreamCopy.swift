@@ -69,7 +69,7 @@ struct StreamCopy {
                                      timeBase: demuxer.timeBase(ofStream: packet.streamIndex), placement,
                                      audioFrameDuration: isVideo ? nil : demuxer.audioFrameDuration(ofStream: packet.streamIndex))
                 else { continue }
-                if isVideo {
+                if isVideo, !packet.isDiscarded {  // a frame the output's edit list hides is not shown
                     frames += 1
                     progress.update(framesDone: frames)
                 }

@@ -178,6 +178,8 @@ public final class Packet: @unchecked Sendable {
     /// True when the demuxer knows the packet is damaged (`AV_PKT_FLAG_CORRUPT`): a transport
     /// stream's lost pieces, a sample the file was cut short in.
     public var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }
+    /// A packet an edit list hides (`AV_PKT_FLAG_DISCARD`): decoded as a reference, never shown.
+    public var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
 
     public func unref() { av_packet_unref(pointer) }
 }

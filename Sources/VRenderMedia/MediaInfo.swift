@@ -8,7 +8,8 @@ public struct VideoStreamInfo: Sendable, Equatable {
     public var height: Int
     public var pixelFormat: String
     public var timeBase: Rational
-    /// Average frame rate (`avg_frame_rate`, else `r_frame_rate`).
+    /// Nominal frame rate: the average (`avg_frame_rate`, else `r_frame_rate`), unless the most
+    /// common frame interval shows frames dropped from a higher constant rate (`Demuxer.nominalRate`).
     public var frameRate: Rational
     /// Clockwise quarter turn a player applies to show the picture upright (before the flip
     /// `mirrored` adds: see `Orientation`).
@@ -45,6 +46,12 @@ public struct VideoStreamInfo: Sendable, Equatable {
 
     /// The stored width in square pixels (width × sample aspect ratio), before any rotation.
     public var displayWidth: Int { sampleAspect.displayWidth(width) }
+    /// Frames an edit list hides before the take's start (a trimmed clip's: decoded as
+    /// references, never shown; `Demuxer.hiddenFrames`).
+    public var hiddenFrames = 0
+    /// The average frame rate, set only where it is not `frameRate` (a variable-frame-rate take
+    /// counted at its nominal rate), for the plan to say so.
+    public var averageFrameRate: Rational?
 
     /// The colours the pictures mean: the stated description, with what the file leaves
     /// unspecified filled in as players assume it (see `ColourDescription.resolved`).

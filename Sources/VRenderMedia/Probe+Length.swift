@@ -16,13 +16,14 @@ extension Demuxer {
     /// (QuickTime, MP4) is compared with its own packets; one that takes the container's
     /// (Matroska) with every stream's.
     /// Also counts the frames read whose pts was an outlier (`damagedTimestamps`).
-    func measuredDuration(of video: VideoStreamInfo,
-                          in stream: UnsafeMutablePointer<AVStream>) -> (duration: Double, damagedTimestamps: Int) {
-        guard let ends = packetEnds(video: video) else { return (video.duration, 0) }
+    /// Also returns the pts of the video packets read (for `nominalRate`).
+    func measuredDuration(of video: VideoStreamInfo, in stream: UnsafeMutablePointer<AVStream>)
+        -> (duration: Double, damagedTimestamps: Int, videoPts: [Int64]) {
+        guard let ends = packetEnds(video: video) else { return (video.duration, 0, []) }
         let ownLength = stream.pointee.duration > 0 && stream.pointee.duration != vr_nopts_value()
         let measured = Swift.max((ownLength ? ends.video : ends.any) - video.startTime, 0)
         let tolerance = Swift.max(0.25, 2 / video.frameRate.doubleValue)
-        return (abs(measured - video.duration) > tolerance ? measured : video.duration, ends.outliers)
+        return (abs(measured - video.duration) > tolerance ? measured : video.duration, ends.outliers, ends.videoPts)
     }
 
     /// Where the last video packet and the last packet of any audio or video stream end, in
@@ -30,7 +31,8 @@ extension Demuxer {
     /// Nil when the file cannot seek, has no video packet there, or when more than `limit`
     /// packets follow (a file without an index, which the seek could not bring near its end).
     /// Video packets' pts pass `PresentationCheck` first; `outliers` counts those it moved.
-    func packetEnds(video info: VideoStreamInfo, limit: Int = 20_000) -> (video: Double, any: Double, outliers: Int)? {
+    func packetEnds(video info: VideoStreamInfo, limit: Int = 20_000)
+        -> (video: Double, any: Double, outliers: Int, videoPts: [Int64])? {
         let videoIndex = info.index
         var check = PresentationCheck(timeBase: info.timeBase, frameRate: info.frameRate)
         // Past any end a header may state; BACKWARD lands on the last keyframe.
@@ -38,10 +40,14 @@ extension Demuxer {
         let packet = Packet()
         var video = -Double.infinity
         var any = -Double.infinity
+        var videoPts: [Int64] = []
         for _ in 0..<limit {
-            guard read(into: packet) else { return video.isFinite ? (video, any, check.outliers) : nil }
+            guard read(into: packet) else { return video.isFinite ? (video, any, check.outliers, videoPts) : nil }
             let stream = self.stream(packet.streamIndex)
-            if packet.streamIndex == videoIndex { check.repair(packet) }
+            if packet.streamIndex == videoIndex {
+                check.repair(packet)
+                if let pts = packet.pts, !packet.isDiscarded { videoPts.append(pts) }
+            }
             let type = stream.pointee.codecpar.pointee.codec_type
             guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO, let time = packet.pts ?? packet.dts else { continue }
             let end = (Double(time) + Double(Swift.max(packet.duration, 0))) * av_q2d(stream.pointee.time_base)

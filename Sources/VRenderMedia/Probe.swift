@@ -83,8 +83,16 @@ extension Demuxer {
         let container = String(cString: context.pointee.iformat.pointee.name)
         try refuseStillImage(videoIndex, container: container)
         var video = try videoInfo(stream: stream(videoIndex))
+        video.hiddenFrames = hiddenFrames(in: stream(videoIndex))
         if measuringLength {
-            (video.duration, video.damagedTimestamps) = measuredDuration(of: video, in: stream(videoIndex))
+            let measured = measuredDuration(of: video, in: stream(videoIndex))
+            (video.duration, video.damagedTimestamps) = (measured.duration, measured.damagedTimestamps)
+            let guessed = stream(videoIndex).pointee.r_frame_rate
+            let average = video.frameRate
+            video.frameRate = Self.nominalRate(
+                average: average, guessed: guessed.num > 0 && guessed.den > 0 ? Rational(Int(guessed.num), Int(guessed.den)) : nil,
+                pts: measured.videoPts, timeBase: video.timeBase)
+            if video.frameRate != average { video.averageFrameRate = average }
         }
         let audioTracks = (0..<Int(context.pointee.nb_streams))
             .filter { stream($0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }

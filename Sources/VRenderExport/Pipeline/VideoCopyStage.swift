@@ -27,7 +27,7 @@ struct VideoCopyStage {
                                                     videoStart: take.video.startTime, takeDuration: take.duration)
             case .packet(let packet):
                 guard retimer.retime(packet, stream: 0, isAudio: false, timeBase: timeBase, placement) else { continue }
-                frames += 1
+                if !packet.isDiscarded { frames += 1 }  // hidden by the output's edit list: not shown
                 progress.update(framesDone: frames)
                 guard output.push(MuxItem(stream: .video, packet: packet)) else { throw VRenderError.cancelled }
             case .takeEnd:
