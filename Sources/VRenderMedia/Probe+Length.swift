@@ -35,8 +35,10 @@ extension Demuxer {
         -> (video: Double, any: Double, outliers: Int, videoPts: [Int64])? {
         let videoIndex = info.index
         var check = PresentationCheck(timeBase: info.timeBase, frameRate: info.frameRate)
-        // Past any end a header may state; BACKWARD lands on the last keyframe.
-        guard av_seek_frame(context, Int32(videoIndex), Int64.max / 4, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
+        // Past any end a header may state (or to the last sample a file cut short still
+        // holds); BACKWARD lands on the last keyframe before it.
+        let target = lastWholeSample(ofStream: videoIndex) ?? Int64.max / 4
+        guard av_seek_frame(context, Int32(videoIndex), target, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
         let packet = Packet()
         var video = -Double.infinity
         var any = -Double.infinity
@@ -49,11 +51,38 @@ extension Demuxer {
                 if let pts = packet.pts, !packet.isDiscarded { videoPts.append(pts) }
             }
             let type = stream.pointee.codecpar.pointee.codec_type
-            guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO, let time = packet.pts ?? packet.dts else { continue }
+            // A sample the file was cut short in is not shown (a player drops it).
+            guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO, !packet.isCorrupt,
+                  let time = packet.pts ?? packet.dts else { continue }
             let end = (Double(time) + Double(Swift.max(packet.duration, 0))) * av_q2d(stream.pointee.time_base)
             any = Swift.max(any, end)
             if packet.streamIndex == videoIndex { video = Swift.max(video, end) }
         }
         return nil
+    }
+
+    /// In a file cut short whose index still lists the samples it lost (a faststart .mp4, its
+    /// index first, truncated by a copy that did not finish), the decoding time of the last
+    /// sample of stream `index` that is wholly in the file; nil when every listed sample is
+    /// there (or the container keeps no index). Seeking past the end of such a file would land
+    /// on a keyframe that is not there and measure nothing: the header's length would stand,
+    /// and the take's end would be a frozen picture.
+    func lastWholeSample(ofStream index: Int) -> Int64? {
+        let stream = self.stream(index)
+        let count = avformat_index_get_entries_count(stream)
+        guard count > 0, let io = context.pointee.pb else { return nil }
+        let fileSize = avio_size(io)
+        guard fileSize > 0 else { return nil }
+        var lastWhole: Int64?
+        var lost = false
+        for entry in 0..<count {
+            guard let sample = avformat_index_get_entry(stream, entry)?.pointee else { continue }
+            if sample.pos + Int64(sample.size) <= fileSize {
+                lastWhole = Swift.max(lastWhole ?? sample.timestamp, sample.timestamp)
+            } else {
+                lost = true
+            }
+        }
+        return lost ? lastWhole : nil
     }
 }
