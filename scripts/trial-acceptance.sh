@@ -56,11 +56,25 @@ late_video       late_video.mov            -            kind+ord
 one_frame        one_frame.mp4             -            kind+ord
 long_gop         long_gop_bframes.mp4      -            kind+ord
 ordinary         ordinary_h264_720p30.mov  expect-copy  kind+ord
+dv_pal_169       dv_pal_169.dv             -            kind+ord
+dv_pal_43        dv_pal_43.avi             -            kind+ord
+hdv_1080         hdv_1440x1080.m2ts        -            kind+ord
+editlist_cut     editlist_cut.mp4          -            kind+ord
+vfr_screen       vfr_screen.mp4            -            kind+ord
+selfie_mirror    selfie_mirror.mp4         -            kind+ord
+ts_damaged       ts_damaged.ts             -            kind+ord
+mp4_truncated    mp4_truncated.mp4         -            kind+ord
+mp4_scrambled    mp4_scrambled.mp4         -            kind+ord
+subs_movtext     subs_movtext.mp4          -            kind+ord
+subs_srt         subs_srt.mkv              -            kind+ord
+chapters         chapters.mp4              -            kind+ord
+timecode         timecode.mov              -            kind+ord
+qtrle            qtrle_pcm.mov             -            kind+ord
 "
 NONVIDEOS="nonvideo/image.png nonvideo/subtitles_only.mkv nonvideo/subtitles.srt nonvideo/audio_only.m4a nonvideo/cover_art.mp3"
 
 # ------------------------------------------------------------------------------------ analysis
-# analyze FILE DIR [mono]: probe.json (streams, format, packet times), frames.md5 (autorotated
+# analyze FILE DIR [mono]: probe.json (streams, format, chapters, packet times and flags), frames.md5 (autorotated
 # video + every audio stream), thumbs.rgb (every frame, 64x36 rgb24, converted by ffmpeg from the
 # file's own colour tags), audio.raw (first audio track, 8 kHz mono s16), decode.err (ffmpeg -v
 # error), and for mono exports stats_{all,right,bottom}.txt (signalstats of the frame, its
@@ -68,8 +82,8 @@ NONVIDEOS="nonvideo/image.png nonvideo/subtitles_only.mkv nonvideo/subtitles.srt
 analyze() {
   local f=$1 d=$2 mono=${3:-}
   mkdir -p "$d"
-  ffprobe -v error -show_streams -show_format -show_data_hash MD5 \
-    -show_entries packet=stream_index,pts_time,duration_time -of json "$f" >"$d/probe.json" 2>/dev/null
+  ffprobe -v error -show_streams -show_format -show_chapters -show_data_hash MD5 \
+    -show_entries packet=stream_index,pts_time,duration_time,flags -of json "$f" >"$d/probe.json" 2>/dev/null
   local fc="[0:v:0]split=2[m][g];[g]scale=64:36:flags=area,format=rgb24[t]"
   if [ -n "$mono" ]; then
     # Whole frame: averaged down to 160x90 first (same means, a fraction of the work). Edges: an
