@@ -146,8 +146,11 @@ class Media:
     def fps(self):
         if self.vfr():
             # the nominal rate: the most common frame interval, not the average
-            iv = [round(x, 4) for x in self.intervals() if x > 0]
-            return 1.0 / max(set(iv), key=iv.count)
+            iv = [x for x in self.intervals() if x > 0]
+            keys = [round(x, 4) for x in iv]
+            mode = max(set(keys), key=keys.count)
+            common = [x for x, k in zip(iv, keys) if k == mode]
+            return len(common) / sum(common)
         return frac(self.v.get("avg_frame_rate")) or frac(self.v.get("r_frame_rate"))
 
     def duration(self):
@@ -167,8 +170,10 @@ class Media:
     def cue_starts(self):
         """Subtitle cue starts, seconds after the first shown video packet."""
         idx = {x["index"] for x in self.subtitles}
+        # (an empty mov_text sample, 2 bytes, ends a cue: no cue starts there)
         return sorted(float(q["pts_time"]) - self.vspan[0] for q in self.packets
-                      if q.get("stream_index") in idx and q.get("pts_time") not in (None, "N/A"))
+                      if q.get("stream_index") in idx and q.get("pts_time") not in (None, "N/A")
+                      and int(q.get("size") or 3) > 2)
 
     def onsets(self):
         """Sound onsets (s after the first decoded video frame) and the loud samples' times, as
@@ -182,7 +187,9 @@ class Media:
                             "-f", "s16le", "-"], capture_output=True)
         raw = r.stdout
         x = struct.unpack("<%dh" % (len(raw) // 2), raw[:len(raw) // 2 * 2])
-        t0 = self.frames[0][0] if self.frames else 0.0
+        # ffmpeg counts time from the file's start; the first shown video packet is this much later
+        # (from the packets: framemd5 rounds video times to its 1/fps time base)
+        t0 = self.vspan[0] - float(self.format.get("start_time") or 0)
         onsets, loud, last = [], [], None
         for i, v in enumerate(x):
             if abs(v) <= ONSET_LOUD:
@@ -429,7 +436,7 @@ class Judge:
             go, uo, vo = grey_and_uv(thumbs[j])
             label = "take %d (%s) at %.2f s%s" % (i + 1, os.path.basename(t.path), target,
                                                  " (vs ffmpeg's tone-mapped SDR frame)" if tonemapped else "")
-            if any(x.hflip() for x in self.takes):
+            if t.hflip():
                 # the export's frame through the same ffmpeg chain as the reference (the analysis
                 # thumbs take another colour path, a few levels off: fine for correlation, not for PSNR)
                 self.psnr.append((label, psnr(ref, expected_thumb(self.out, j, canvas))))
