@@ -98,8 +98,10 @@ analyze() {
     fc+=";[s1]crop=w=iw-$ex:h=ih:x=$ex:y=0,format=yuv444p,crop=2:ih:iw-2:0,signalstats,metadata=print:file=$d/stats_right.txt,nullsink"
     fc+=";[s2]crop=w=iw:h=ih-$ey:x=0:y=$ey,format=yuv444p,crop=iw:2:0:ih-2,signalstats,metadata=print:file=$d/stats_bottom.txt,nullsink"
   fi
-  local outs=(-map "[m]" -map "0:a?" -fps_mode passthrough -f framemd5 "$d/frames.md5"
-              -map "[t]" -fps_mode passthrough -f rawvideo "$d/thumbs.rgb")
+  # times in 1/90000 s: the default, 1/(the frame rate ffmpeg guesses), can give two frames of a
+  # variable-rate file one time stamp (a muxer error in decode.err, not the file's)
+  local outs=(-map "[m]" -map "0:a?" -fps_mode passthrough -enc_time_base:v 1/90000 -f framemd5 "$d/frames.md5"
+              -map "[t]" -fps_mode passthrough -enc_time_base:v 1/90000 -f rawvideo "$d/thumbs.rgb")
   grep -q '"codec_type": "audio"' "$d/probe.json" && outs+=(-map 0:a:0 -ac 1 -ar 8000 -f s16le "$d/audio.raw")
   ffmpeg -nostdin -v error -y -i "$f" -filter_complex "$fc" "${outs[@]}" 2>"$d/decode.err"
 }
