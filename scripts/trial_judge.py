@@ -150,10 +150,10 @@ class Media:
     def fps(self):
         if self.vfr():
             # the nominal rate: the most common frame interval, not the average
+            # (intervals within 5% count as one: .mkv's millisecond times make 1/30 s 33 or 34 ms)
             iv = [x for x in self.intervals() if x > 0]
-            keys = [round(x, 4) for x in iv]
-            mode = max(set(keys), key=keys.count)
-            common = [x for x, k in zip(iv, keys) if k == mode]
+            mode = max(iv, key=lambda x: sum(1 for y in iv if abs(y - x) <= 0.05 * x))
+            common = [y for y in iv if abs(y - mode) <= 0.05 * mode]
             return len(common) / sum(common)
         return frac(self.v.get("avg_frame_rate")) or frac(self.v.get("r_frame_rate"))
 
