@@ -11,6 +11,7 @@ prints one `ok NAME:CHECK` / `FAIL NAME:CHECK: why` line per check. One function
 import json
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -223,6 +224,11 @@ class Media:
     def tag(self, key):
         v = self.v.get(key)
         return v if v not in (None, "", "unknown", "unspecified", "reserved") else None
+
+
+def without_paths(text):
+    """TEXT less its paths (words with a /), so that file names are not read as words."""
+    return re.sub(r"\S*/\S*", "", text)
 
 
 def psnr(a, b):
@@ -700,7 +706,7 @@ class Judge:
     # subtitles, chapters and timecode carried (the three containers hold subtitles and chapters;
     # .mov/.mp4 hold timecode, .mkv only as a tag, or vrender names it as dropped)
     def check_side_streams(self):
-        said = (self.stdout + self.stderr).lower()
+        said = without_paths(self.stdout + self.stderr).lower()   # ("chapters.mp4" is no notice)
         offsets, o = [], 0.0
         for t in self.takes:
             offsets.append(o)
@@ -750,7 +756,9 @@ class Judge:
             if not t.decode_errors:
                 continue
             name = os.path.basename(t.path)
-            named = [x for x in lines if name in x and any(w in x.lower() for w in DAMAGE_WORDS)]
+            # (the words counted outside paths and names: "ts_damaged.ts" says nothing by itself)
+            named = [x for x in lines if name in x and any(w in without_paths(x).replace(name, "").lower()
+                                                           for w in DAMAGE_WORDS)]
             self.report("damage-notice", not named and "take %d (%s) is damaged (ffmpeg: %s) and nothing says so" % (
                 i + 1, name, t.decode_errors.splitlines()[0][:100]))
 
