@@ -10,7 +10,8 @@
 #     KEEP=1     keep the work directory (exports and their analysis) and print its path
 #     ONLY=REGEX run only the jobs whose name matches (e.g. ONLY='^phone\.')
 #
-# Every video kind (table KINDS) is exported alone and joined with an ordinary H.264 720p30 take
+# Every video kind (table KINDS; the second trial's 14 with fewer joins, see there) is exported
+# alone and joined with an ordinary H.264 720p30 take
 # (kind first, so the canvas and rate are the kind's; the 1080p phone take goes second, into the
 # 720p canvas), each to .mov, .mp4, .mkv and .mov with --filter mono; the 20-take folder and
 # matching takes must stream-copy; non-videos must be refused. Prints `ok NAME:CHECK` or
