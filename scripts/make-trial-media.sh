@@ -117,9 +117,10 @@ dv169() { mk dv_pal_169.dv -f lavfi -i "$(V 720x576 25 2)" -f lavfi -i "$(B 2)" 
   -c:v dvvideo -pix_fmt yuv420p -c:a pcm_s16le; }
 dv43() { mk dv_pal_43.avi -f lavfi -i "$(V 720x576 25 2)" -f lavfi -i "$(B 2)" -vf setsar=16/15 \
   -c:v dvvideo -pix_fmt yuv420p -c:a pcm_s16le; }
-# HDV: MPEG-2 1440x1080 SAR 4:3 (shown 16:9) + MPEG audio in .m2ts; 2 s, the one big kind.
+# HDV: MPEG-2 1440x1080 SAR 4:3 (shown 16:9) + MPEG audio in .m2ts; 2 s, the one big kind. Tagged
+# BT.709 as HDV camcorders write it (untagged, ffmpeg would read it as BT.601 and players as BT.709).
 hdv() { mk hdv_1440x1080.m2ts -f lavfi -i "$(V 1440x1080 25 2)" -f lavfi -i "$(B 2)" -vf setsar=4/3 \
-  -c:v mpeg2video -b:v 8M -g 12 -bf 2 -pix_fmt yuv420p -c:a mp2 -b:a 192k; }
+  -c:v mpeg2video -b:v 8M -g 12 -bf 2 -pix_fmt yuv420p "${BT709[@]}" -c:a mp2 -b:a 192k; }
 # A trimmed phone clip: the first 1.5 s of a one-GOP 4 s clip cut away by an edit list (players
 # show 2.5 s, 75 frames; the file holds all 120).
 editlist() {
