@@ -308,7 +308,9 @@ class Judge:
         self.stdout = self._read("stdout")
         self.stderr = self._read("stderr")
         # stream copy of everything, or of the video only (audio re-encoded for the container)
-        self.copy = any(w in self.stdout for w in ("(stream-copy)", "(video-copy)")) or "stream copy" in self.stderr
+        # (the summary's "(transcode)" wins over a plan that a damaged take turned into a transcode)
+        self.copy = any(w in self.stdout for w in ("(stream-copy)", "(video-copy)")) or \
+            ("stream copy" in self.stderr and "(transcode)" not in self.stdout)
         self.expected = sum(t.duration() for t in takes)
         self.results = []
         self.psnr = []
