@@ -2,12 +2,16 @@
 # Makes the trial media for scripts/trial-acceptance.sh: short clips of the kinds of input real
 # users bring (phone HEVC 10-bit rotated, HDR HLG/PQ, VP9/Opus, AV1, 5.1 / 44.1 kHz mono / two
 # tracks / PCM audio, 29.97/25/60 fps, odd sizes, 4:2:2, 4:4:4, full-range webcam MJPEG, ProRes 4444,
-# late video, one frame, long GOP, a folder of 20 takes) and non-videos, all made by the ffmpeg CLI
-# from lavfi sources so vrender is judged on files it did not write. Files are named by kind.
+# late video, one frame, long GOP, a folder of 20 takes), the second trial's kinds (DV PAL 16:9 and
+# 4:3, HDV, an edit-list cut, a VFR screen recording, a mirrored selfie, a damaged .ts, a truncated
+# and a scrambled .mp4, subtitles mov_text/SRT, chapters, timecode, QuickTime Animation) and
+# non-videos, all made by the ffmpeg CLI from lavfi sources (a few then edited byte-wise by
+# scripts/trial_media.py) so vrender is judged on files it did not write. Files are named by kind.
 # Idempotent: existing files are kept (each file is written to a temporary name, then renamed).
 #   usage: scripts/make-trial-media.sh DIR
 set -euo pipefail
 D=${1:?usage: make-trial-media.sh DIR}
+EDIT="python3 $(cd "$(dirname "$0")" && pwd)/trial_media.py"
 mkdir -p "$D/takes20" "$D/nonvideo"; cd "$D"
 
 ff() { ffmpeg -hide_banner -nostdin -loglevel error -y "$@"; }
@@ -104,6 +108,73 @@ takes20() {
       "${AAC[@]}" -ac 2 -t 1
   done
 }
+# ---- the second trial's kinds. Their sound is beeps: 1 kHz for 60 ms at 0.25 s past every second
+# (silent between and in each take's last 0.69 s), so that trial_judge.py can time the sound.
+B() { echo "aevalsrc=0.5*sin(2*PI*1000*t)*between(mod(t\,1)\,0.25\,0.31):s=48000:c=stereo:d=$1"; }
+SMALL=(-c:v libx264 -preset ultrafast -g 30 -pix_fmt yuv420p)
+# Camcorder DV PAL (720x576, 25 fps, PCM): 16:9 as raw .dv, 4:3 in .avi.
+dv169() { mk dv_pal_169.dv -f lavfi -i "$(V 720x576 25 2)" -f lavfi -i "$(B 2)" -vf setsar=64/45 \
+  -c:v dvvideo -pix_fmt yuv420p -c:a pcm_s16le; }
+dv43() { mk dv_pal_43.avi -f lavfi -i "$(V 720x576 25 2)" -f lavfi -i "$(B 2)" -vf setsar=16/15 \
+  -c:v dvvideo -pix_fmt yuv420p -c:a pcm_s16le; }
+# HDV: MPEG-2 1440x1080 SAR 4:3 (shown 16:9) + MPEG audio in .m2ts; 2 s, the one big kind. Tagged
+# BT.709 as HDV camcorders write it (untagged, ffmpeg would read it as BT.601 and players as BT.709).
+hdv() { mk hdv_1440x1080.m2ts -f lavfi -i "$(V 1440x1080 25 2)" -f lavfi -i "$(B 2)" -vf setsar=4/3 \
+  -c:v mpeg2video -b:v 8M -g 12 -bf 2 -pix_fmt yuv420p "${BT709[@]}" -c:a mp2 -b:a 192k; }
+# A trimmed phone clip: the first 1.5 s of a one-GOP 4 s clip cut away by an edit list (players
+# show 2.5 s, 75 frames; the file holds all 120).
+editlist() {
+  [ -s editlist_cut.mp4 ] && return 0
+  mk .editlist_src.mp4 -f lavfi -i "$(V 640x360 30 4)" -f lavfi -i "$(B 4)" "${SMALL[@]}" -g 120 "${AAC[@]}"
+  mk editlist_cut.mp4 -ss 1.5 -i .editlist_src.mp4 -c copy
+  rm -f .editlist_src.mp4
+}
+# A screen recording: 30 fps nominal, still stretches dropped (12 frames 1/30 s apart, then 3 spaced
+# out, each second): 15 fps on average, 1/30 s the most common interval.
+vfr() { mk vfr_screen.mp4 -f lavfi -i "$(V 640x360 30 4)" -f lavfi -i "$(B 4)" \
+  -vf "select='lt(mod(n\,30)\,12)+eq(mod(n\,30)\,15)+eq(mod(n\,30)\,20)+eq(mod(n\,30)\,25)'" -fps_mode vfr \
+  "${SMALL[@]}" "${AAC[@]}"; }
+# A front-camera selfie: shown mirrored by a display matrix with a horizontal flip.
+selfie() {
+  [ -s selfie_mirror.mp4 ] && return 0
+  mk .selfie_plain.mp4 -f lavfi -i "$(V 640x360 30 2)" -f lavfi -i "$(B 2)" "${SMALL[@]}" "${AAC[@]}" -movflags +faststart
+  $EDIT hflip .selfie_plain.mp4 && mv -f .selfie_plain.mp4 selfie_mirror.mp4
+}
+# Broadcast .ts with 4 KiB scrambled mid-way (pictures broken, 0.38 s of sound lost).
+ts_damaged() {
+  [ -s ts_damaged.ts ] && return 0
+  mk .ts_plain.ts -f lavfi -i "$(V 640x360 30 4)" -f lavfi -i "$(B 4)" "${SMALL[@]}" "${AAC[@]}"
+  $EDIT scramble-ts .ts_plain.ts .ts_damaged.ts && mv -f .ts_damaged.ts ts_damaged.ts && rm -f .ts_plain.ts
+}
+# A faststart .mp4 cut at 60% (a copy that stopped): the index names samples past the end.
+mp4_truncated() {
+  [ -s mp4_truncated.mp4 ] && return 0
+  mk .mp4_whole.mp4 -f lavfi -i "$(V 640x360 30 3)" -f lavfi -i "$(B 3)" "${SMALL[@]}" "${AAC[@]}" -movflags +faststart
+  $EDIT truncate .mp4_whole.mp4 .mp4_truncated.mp4 0.6 && mv -f .mp4_truncated.mp4 mp4_truncated.mp4 && rm -f .mp4_whole.mp4
+}
+# An .mp4 whose mdat has 4 KiB of noise from a sound packet on (corrupt AAC and H.264 packets).
+mp4_scrambled() {
+  [ -s mp4_scrambled.mp4 ] && return 0
+  mk .mp4_clean.mp4 -f lavfi -i "$(V 640x360 30 3)" -f lavfi -i "$(B 3)" "${SMALL[@]}" "${AAC[@]}"
+  $EDIT scramble-mdat .mp4_clean.mp4 .mp4_scrambled.mp4 && mv -f .mp4_scrambled.mp4 mp4_scrambled.mp4 && rm -f .mp4_clean.mp4
+}
+# Side streams: two subtitle cues (0.5-1.2 s, 1.7-2.6 s), two chapters (0-1.5 s, 1.5-3 s), a timecode.
+# `cues` writes the cue and chapter files once, before the jobs.
+cues() {
+  [ -s cues.srt ] || printf '1\n00:00:00,500 --> 00:00:01,200\nfirst line\n\n2\n00:00:01,700 --> 00:00:02,600\nsecond line\n\n' > cues.srt
+  [ -s chapters.ffmeta ] || printf ';FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1500\ntitle=Opening\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=1500\nEND=3000\ntitle=Ending\n' > chapters.ffmeta
+}
+subs_movtext() { mk subs_movtext.mp4 -f lavfi -i "$(V 640x360 30 3)" -f lavfi -i "$(B 3)" -i cues.srt \
+  -map 0 -map 1 -map 2 "${SMALL[@]}" "${AAC[@]}" -c:s mov_text -metadata:s:s:0 language=eng; }
+subs_srt() { mk subs_srt.mkv -f lavfi -i "$(V 640x360 30 3)" -f lavfi -i "$(B 3)" -i cues.srt \
+  -map 0 -map 1 -map 2 "${SMALL[@]}" -c:a libopus -b:a 64k -c:s srt -metadata:s:s:0 language=eng; }
+chapters() { mk chapters.mp4 -f lavfi -i "$(V 640x360 30 3)" -f lavfi -i "$(B 3)" -i chapters.ffmeta \
+  -map 0 -map 1 -map_chapters 2 "${SMALL[@]}" "${AAC[@]}"; }
+timecode() { mk timecode.mov -f lavfi -i "$(V 640x360 30 3)" -f lavfi -i "$(B 3)" "${SMALL[@]}" "${AAC[@]}" \
+  -timecode 01:00:00:00; }
+# QuickTime Animation (lossless RGB run-length) + PCM, as motion-graphics tools export.
+qtrle() { mk qtrle_pcm.mov -f lavfi -i "$(V 320x240 30 2)" -f lavfi -i "$(B 2)" -c:v qtrle -pix_fmt rgb24 -c:a pcm_s16le; }
+
 nonvideo() {
   mk nonvideo/image.png -f lavfi -i "$(V 320x180 30)" -frames:v 1
   [ -s nonvideo/subtitles.srt ] || printf '1\n00:00:00,000 --> 00:00:01,000\nhello\n\n' > nonvideo/subtitles.srt
@@ -116,7 +187,9 @@ nonvideo() {
 # Two at a time (the machine is shared); the slow HEVC 1080p one starts first.
 jobs=(phone hdr_hlg hdr_pq vp9 av1 ordinary aac51 aac441mono two_audio pcm "fps 29.97 30000/1001"
       "fps 25 25" "fps 60 60" odd444 odd420 yuv422 yuv444 webcam_mkv webcam_avi prores mjpeg_mov
-      late_video one_frame long_gop takes20 nonvideo)
+      late_video one_frame long_gop takes20 nonvideo hdv dv169 dv43 editlist vfr selfie ts_damaged
+      mp4_truncated mp4_scrambled subs_movtext subs_srt chapters timecode qtrle)
+cues
 pids=(); failed=0
 for j in "${jobs[@]}"; do
   $j & pids+=($!)

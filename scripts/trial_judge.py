@@ -11,6 +11,7 @@ prints one `ok NAME:CHECK` / `FAIL NAME:CHECK: why` line per check. One function
 import json
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -22,6 +23,14 @@ CHROMA_DELTA_MAX = 6.0    # mean U / mean V difference, levels (8-bit)
 NEUTRAL_TOL = 1.5         # mono: U and V averages within 128 +- this, mean saturation under it
 AUDIO_SLACK = 0.050       # audio vs video duration, seconds
 HDR_TRC = ("arib-std-b67", "smpte2084")
+ASPECT_TOL = 0.01         # display aspect (width x SAR / height) vs the first take's, relative
+PSNR_MIN = 30.0           # dB, the export's frame vs ffmpeg's right picture of the take (mirrored selfies)
+ONSET_RATE = 8000         # sound onsets are timed on ffmpeg's decode at this rate, mono
+ONSET_LOUD = 0.06 * 32768  # a beep (0.5) or the ordinary take's tone (0.125) is over this; silence is not
+ONSET_GAP = 0.040         # an onset is a loud sample after this long without one
+ONSET_TOL = 0.025         # s, an onset in the export vs where ffmpeg hears it in the take
+SIDE_TOL = 0.050          # s, subtitle cue and chapter starts
+DAMAGE_WORDS = ("damag", "corrupt", "truncat", "broken", "invalid", "incomplete", "partial", "cut short", "error")
 
 
 # ---------------------------------------------------------------- reading the analysis
@@ -38,19 +47,31 @@ class Media:
 
     def __init__(self, path, adir):
         self.path, self.dir = path, adir
-        with open(os.path.join(adir, "probe.json")) as f:
-            p = json.load(f)
+        try:
+            with open(os.path.join(adir, "probe.json")) as f:
+                p = json.load(f)
+            self.readable = True
+        except (OSError, ValueError):
+            p, self.readable = {}, False   # ffprobe cannot read the file (it stops mid-JSON)
         self.streams = p.get("streams", [])
         self.format = p.get("format", {})
         self.video = [s for s in self.streams if s.get("codec_type") == "video"
                       and not s.get("disposition", {}).get("attached_pic")]
         self.audio = [s for s in self.streams if s.get("codec_type") == "audio"]
+        self.subtitles = [s for s in self.streams if s.get("codec_type") == "subtitle"]
+        self.chapters = p.get("chapters", [])
         self.v = self.video[0] if self.video else {}
         vi = self.v.get("index", -1)
         ai = self.audio[0]["index"] if self.audio else -2
-        self.vspan = self._span([q for q in p.get("packets", []) if q.get("stream_index") == vi])
-        self.aspan_packets = self._span([q for q in p.get("packets", []) if q.get("stream_index") == ai])
+        self.packets = p.get("packets", [])
+        # packets an edit list cuts away (flag D) are not shown by players: not part of the span
+        self.edited = any("D" in (q.get("flags") or "") for q in self.packets if q.get("stream_index") == vi)
+        self.vspan = self._span([q for q in self.packets if q.get("stream_index") == vi
+                                 and "D" not in (q.get("flags") or "")])
+        self.aspan_packets = self._span([q for q in self.packets if q.get("stream_index") == ai])
         self._read_md5()
+        err = os.path.join(adir, "decode.err")
+        self.decode_errors = open(err, errors="replace").read().strip() if os.path.exists(err) else ""
 
     @staticmethod
     def _span(pkts):
@@ -90,15 +111,105 @@ class Media:
     def stored_size(self):
         return int(self.v.get("width", 0)), int(self.v.get("height", 0))
 
+    def sar(self):
+        """Sample (pixel) aspect ratio; 1.0 when square or unset."""
+        n, _, d = str(self.v.get("sample_aspect_ratio") or "").partition(":")
+        try:
+            r = float(n) / float(d)
+        except (ValueError, ZeroDivisionError):
+            return 1.0
+        return r if r > 0 else 1.0
+
     def display_size(self):
         w, h = self.stored_size()
+        if abs(self.sar() - 1.0) > 1e-6:
+            w = int(round(w * self.sar()))
         return (h, w) if self.rotation() in (90, 270) else (w, h)
 
+    def display_aspect(self):
+        w, h = self.display_size()
+        return w / h if h else 0.0
+
+    def hflip(self):
+        """A display matrix that mirrors left-right (a < 0, d > 0: a selfie camera's)."""
+        for sd in self.v.get("side_data_list", []) or []:
+            m = sd.get("displaymatrix")
+            if not m:
+                continue
+            vals = [int(x) for line in m.strip().splitlines() for x in line.split(":", 1)[1].split()]
+            return len(vals) == 9 and vals[0] < 0 < vals[4] and vals[1] == 0 and vals[3] == 0
+        return False
+
+    def intervals(self):
+        return [b[0] - a[0] for a, b in zip(self.frames, self.frames[1:])]
+
+    def vfr(self):
+        """Frame intervals that vary (a screen recording dropping still frames)."""
+        iv = [x for x in self.intervals() if x > 0]
+        return len(iv) >= 2 and max(iv) > 1.5 * min(iv)
+
     def fps(self):
+        if self.vfr():
+            # the nominal rate: the most common frame interval, not the average
+            # (intervals within 5% count as one: .mkv's millisecond times make 1/30 s 33 or 34 ms)
+            iv = [x for x in self.intervals() if x > 0]
+            mode = max(iv, key=lambda x: sum(1 for y in iv if abs(y - x) <= 0.05 * x))
+            common = [y for y in iv if abs(y - mode) <= 0.05 * mode]
+            return len(common) / sum(common)
         return frac(self.v.get("avg_frame_rate")) or frac(self.v.get("r_frame_rate"))
 
     def duration(self):
+        """Video length as a player shows it: the packets' span, or, where an edit list cuts
+        packets away or ffmpeg cannot decode all (damage), the span of the frames ffmpeg decodes."""
+        if (self.edited or self.decode_errors) and self.frames:
+            return self.frames[-1][0] + self.frames[-1][1] - self.frames[0][0]
         return self.vspan[1]
+
+    def timecode(self):
+        for tags in [x.get("tags", {}) or {} for x in self.streams] + [self.format.get("tags", {}) or {}]:
+            for k, v in tags.items():
+                if k.lower() == "timecode":
+                    return v
+        return None
+
+    def cue_starts(self):
+        """Subtitle cue starts, seconds after the first shown video packet."""
+        idx = {x["index"] for x in self.subtitles}
+        # (an empty mov_text sample, 2 bytes, ends a cue: no cue starts there)
+        return sorted(float(q["pts_time"]) - self.vspan[0] for q in self.packets
+                      if q.get("stream_index") in idx and q.get("pts_time") not in (None, "N/A")
+                      and int(q.get("size") or 3) > 2)
+
+    def onsets(self):
+        """Sound onsets (s after the first decoded video frame) and the loud samples' times, as
+        ffmpeg plays the first audio stream: timestamps kept, holes filled with silence."""
+        cache = os.path.join(self.dir, "onsets.json")
+        if os.path.exists(cache):
+            with open(cache) as f:
+                return json.load(f)
+        r = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", self.path, "-map", "0:a:0", "-af",
+                            "aresample=async=1:min_hard_comp=0.01:first_pts=0", "-ac", "1", "-ar", str(ONSET_RATE),
+                            "-f", "s16le", "-"], capture_output=True)
+        raw = r.stdout
+        x = struct.unpack("<%dh" % (len(raw) // 2), raw[:len(raw) // 2 * 2])
+        # ffmpeg counts time from the file's start; the first shown video packet is this much later
+        # (from the packets: framemd5 rounds video times to its 1/fps time base)
+        t0 = self.vspan[0] - float(self.format.get("start_time") or 0)
+        onsets, loud, last = [], [], None
+        for i, v in enumerate(x):
+            if abs(v) <= ONSET_LOUD:
+                continue
+            if last is None or i - last > ONSET_GAP * ONSET_RATE:
+                onsets.append(i / ONSET_RATE - t0)
+            if last is None or i - last > 8:
+                loud.append(i / ONSET_RATE - t0)   # thinned: one time per run of loud samples
+            last = i
+        res = {"onsets": onsets, "loud": loud}
+        tmp = "%s.%d" % (cache, os.getpid())
+        with open(tmp, "w") as f:
+            json.dump(res, f)
+        os.replace(tmp, cache)
+        return res
 
     def audio_seconds(self):
         """Decoded length of the first audio stream (framemd5 stream 1)."""
@@ -113,6 +224,17 @@ class Media:
     def tag(self, key):
         v = self.v.get(key)
         return v if v not in (None, "", "unknown", "unspecified", "reserved") else None
+
+
+def without_paths(text):
+    """TEXT less its paths (words with a /), so that file names are not read as words."""
+    return re.sub(r"\S*/\S*", "", text)
+
+
+def psnr(a, b):
+    """PSNR (dB) of two equal sequences of 8-bit levels (grey thumbs)."""
+    mse = sum((x - y) ** 2 for x, y in zip(a, b)) / max(1, len(a))
+    return 99.0 if mse == 0 else 10 * math.log10(255 * 255 / mse)
 
 
 def orientation(w, h):
@@ -149,19 +271,24 @@ TONEMAP = ("zscale,format=gbrp16le,zscale=t=linear:npl=100,format=gbrpf32le,zsca
            "tonemap=tonemap=mobius:desat=0,format=gbrp16le,zscale=t=bt709:m=bt709:r=tv,format=yuv420p,")
 
 
-def expected_thumb(take, frame_index, canvas, tonemap=False):
+def expected_thumb(take, frame_index, canvas, tonemap=False, wrong=None):
     """ffmpeg's own frame FRAME_INDEX of TAKE (autorotated, tone-mapped to SDR if asked), fitted
     into the canvas with black bars, as a 64x36 rgb24 thumb; the colour conversion follows the
-    take's tags."""
+    take's tags. WRONG, for a mirrored take: its stored picture turned by these filters instead."""
     w, h = canvas
-    cache = os.path.join(take.dir, "expected_%d_%dx%d%s.rgb" % (frame_index, w, h, "_sdr" if tonemap else ""))
+    cache = os.path.join(take.dir, "expected_%d_%dx%d%s%s.rgb" % (frame_index, w, h, "_sdr" if tonemap else "",
+                                                                 "_" + wrong.replace(",", "_") if wrong else ""))
     if os.path.exists(cache):
         return open(cache, "rb").read()
-    vf = ("select=eq(n\\,%d),%sformat=rgb24,scale=%d:%d:force_original_aspect_ratio=decrease,"
+    # Non-square pixels are made square first (scale's aspect fit reads width/height, not SAR);
+    # a mirrored take is flipped by hand (explicit rather than trusting autorotate with flips).
+    square = "scale='trunc(iw*sar/2)*2':ih,setsar=1," if abs(take.sar() - 1.0) > 1e-6 else ""
+    flip = (wrong + ",") if wrong else "hflip," if take.hflip() else ""
+    vf = ("select=eq(n\\,%d),%s%s%sformat=rgb24,scale=%d:%d:force_original_aspect_ratio=decrease,"
           "pad=%d:%d:-1:-1:black,scale=%d:%d:flags=area,format=rgb24"
-          % (frame_index, TONEMAP if tonemap else "", w, h, w, h, THUMB_W, THUMB_H))
-    r = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", take.path, "-map", "0:v:0",
-                        "-vf", vf, "-frames:v", "1", "-f", "rawvideo", "-"],
+          % (frame_index, flip, TONEMAP if tonemap else "", square, w, h, w, h, THUMB_W, THUMB_H))
+    r = subprocess.run(["ffmpeg", "-nostdin", "-v", "error"] + (["-noautorotate"] if flip else []) +
+                       ["-i", take.path, "-map", "0:v:0", "-vf", vf, "-frames:v", "1", "-f", "rawvideo", "-"],
                        capture_output=True)
     thumb = r.stdout[:THUMB_W * THUMB_H * 3]
     tmp = "%s.%d" % (cache, os.getpid())
@@ -181,9 +308,12 @@ class Judge:
         self.stdout = self._read("stdout")
         self.stderr = self._read("stderr")
         # stream copy of everything, or of the video only (audio re-encoded for the container)
-        self.copy = any(w in self.stdout for w in ("(stream-copy)", "(video-copy)")) or "stream copy" in self.stderr
+        # (the summary's "(transcode)" wins over a plan that a damaged take turned into a transcode)
+        self.copy = any(w in self.stdout for w in ("(stream-copy)", "(video-copy)")) or \
+            ("stream copy" in self.stderr and "(transcode)" not in self.stdout)
         self.expected = sum(t.duration() for t in takes)
         self.results = []
+        self.psnr = []
 
     def _read(self, name):
         p = os.path.join(self.jdir, name)
@@ -198,6 +328,11 @@ class Judge:
     def frame_slack(self):
         fps = self.out.fps() or self.takes[0].fps() or 30
         return 1.0 / fps + 0.010
+
+    # ffprobe reads the output (only said when it cannot: a file vrender promised to write)
+    def check_readable(self):
+        if not self.out.readable:
+            self.report("readable", "ffprobe cannot read the output")
 
     # every frame decodes
     def check_decodes(self):
@@ -237,6 +372,11 @@ class Judge:
             why = "no frame decodes"
         elif want_fps and abs(fps - want_fps) > 0.001 * want_fps:
             why = "frame rate %.3f, first take's is %.3f" % (fps, want_fps)
+        elif self.out.vfr():
+            # variable rate kept (a copy): the frames a player shows of the takes, no more, no less
+            want = sum(len(t.frames) for t in self.takes)
+            if n != want:
+                why = "%d frames decode at a variable rate, the takes show %d" % (n, want)
         else:
             want = self.expected * (fps or want_fps)
             if abs(n - want) > 1.01:
@@ -314,6 +454,19 @@ class Judge:
             go, uo, vo = grey_and_uv(thumbs[j])
             label = "take %d (%s) at %.2f s%s" % (i + 1, os.path.basename(t.path), target,
                                                  " (vs ffmpeg's tone-mapped SDR frame)" if tonemapped else "")
+            if t.hflip():
+                # the export's frame through the same ffmpeg chain as the reference (the analysis
+                # thumbs take another colour path, a few levels off: fine for correlation, not for
+                # PSNR); grey only. A filtered (mono) export cannot reach 30 dB against a colour
+                # picture's grey (about 21 dB when right): there, the right picture must beat the
+                # wrong readings (unmirrored, upside down) by 2 dB.
+                got = grey_and_uv(expected_thumb(self.out, j, canvas))[0]
+                db = psnr(grey_and_uv(ref)[0], got)
+                worst = None
+                if self.filter != "none":
+                    worst = max((psnr(grey_and_uv(expected_thumb(t, k, canvas, tonemapped, w))[0], got), name)
+                                for w, name in (("null", "unmirrored"), ("hflip,vflip", "upside down")))
+                self.psnr.append((label, db, worst))
             c = correlation(gr, go)
             if c < CORRELATION_MIN:
                 why.append("%s is not ffmpeg's picture of it: grey correlation %.2f < %.2f%s" % (
@@ -331,6 +484,16 @@ class Judge:
         self.report("picture", "; ".join(why))
         if self.filter == "none":
             self.report("colour", "; ".join(colour))
+        if self.psnr:
+            why = []
+            for label, db, worst in self.psnr:
+                if worst is None and db < PSNR_MIN:
+                    why.append("%s: PSNR %.1f dB < %.0f dB against ffmpeg's right (mirrored) picture" % (
+                        label, db, PSNR_MIN))
+                elif worst is not None and db < worst[0] + 2:
+                    why.append("%s: PSNR %.1f dB against ffmpeg's right (mirrored) picture, %.1f dB against it %s" % (
+                        label, db, worst[0], worst[1]))
+            self.report("orientation", "; ".join(why))
 
     def _matrix_hint(self, j, ref_grey):
         """Says whether frame J matches when read with another matrix/range than its tags say
@@ -452,6 +615,8 @@ class Judge:
         for k in fields:
             if k == "extradata_hash" and not t.v.get(k):
                 continue   # no extradata in the take (ProRes in .mov): the container may add its own
+            if k == "extradata_hash" and os.path.splitext(t.path)[1].lower() in (".ts", ".m2ts"):
+                continue   # parameter sets in the stream (Annex B) become the container's (avcC)
             if str(o.get(k)) != str(t.v.get(k)):
                 why.append("%s %s became %s" % (k, t.v.get(k), o.get(k)))
         if t.rotation() != self.out.rotation():
@@ -503,6 +668,117 @@ class Judge:
         self.report("audio-tracks", len(self.out.audio) < n and not notice and
                     "%d of %d audio tracks kept and no notice on stderr" % (len(self.out.audio), n))
 
+    # ---------------------------------------------------------------- the second trial's checks
+    # (each runs only where a take has what it judges, so the first trial's kinds are judged as before)
+
+    # non-square pixels: the export shows the first take's display aspect (width x SAR / height)
+    def check_aspect(self):
+        if all(abs(t.sar() - 1.0) < 1e-6 for t in self.takes) or not self.out.video:
+            return
+        want, got = self.takes[0].display_aspect(), self.out.display_aspect()
+        w, h = self.out.stored_size()
+        self.report("aspect", abs(got - want) > ASPECT_TOL * want and
+                    "shown %.3f:1 (%dx%d SAR %s), first take %s is shown %.3f:1" % (
+                        got, w, h, self.out.v.get("sample_aspect_ratio", "unset"),
+                        os.path.basename(self.takes[0].path), want))
+
+    # sound onsets (beeps, a take's start after silence) where ffmpeg hears them in the takes
+    def check_onsets(self):
+        if not any(t.audio for t in self.takes):
+            return
+        refs = [t.onsets() if t.audio else {"onsets": [], "loud": []} for t in self.takes]
+        if not any(o > 0.05 for r in refs for o in r["onsets"]):
+            return   # no take with beeps: nothing to time
+        expected, offset = [], 0.0
+        for i, (t, r) in enumerate(zip(self.takes, refs)):
+            d = t.duration()
+            for o in r["onsets"]:
+                if not 0 <= o < d - 0.03:
+                    continue
+                if o < ONSET_GAP + 0.005 and i > 0:
+                    pd = self.takes[i - 1].duration()
+                    if any(pd - ONSET_GAP - 0.005 <= x < pd for x in refs[i - 1]["loud"]):
+                        continue   # the take before ends loud: this take's start is no onset
+                expected.append((offset + o, i))
+            offset += d
+        if not self.out.audio:
+            return self.report("sound-onsets", "no audio stream")
+        got = [o for o in self.out.onsets()["onsets"] if 0 <= o < self.expected - 0.03]
+        missing, used = [], set()
+        for e, i in expected:
+            k = min((k for k in range(len(got)) if k not in used), key=lambda k: abs(got[k] - e), default=None)
+            if k is None or abs(got[k] - e) > ONSET_TOL:
+                near = " (nearest %.3f s)" % got[k] if k is not None else ""
+                missing.append("%.3f s (take %d)%s" % (e, i + 1, near))
+            else:
+                used.add(k)
+        extra = ["%.3f s" % got[k] for k in range(len(got)) if k not in used]
+        why = []
+        if missing:
+            why.append("no sound onset within %.0f ms of %s" % (ONSET_TOL * 1000, ", ".join(missing[:4])))
+        if extra:
+            why.append("sound starts where the takes have none: %s" % ", ".join(extra[:4]))
+        self.report("sound-onsets", "; ".join(why))
+
+    # subtitles, chapters and timecode carried (the three containers hold subtitles and chapters;
+    # .mov/.mp4 hold timecode, .mkv only as a tag, or vrender names it as dropped)
+    def check_side_streams(self):
+        said = without_paths(self.stdout + self.stderr).lower()   # ("chapters.mp4" is no notice)
+        offsets, o = [], 0.0
+        for t in self.takes:
+            offsets.append(o)
+            o += t.duration()
+        if any(t.subtitles for t in self.takes):
+            want = sorted(off + c for t, off in zip(self.takes, offsets) for c in t.cue_starts())
+            got = self.out.cue_starts()
+            why = None
+            if not self.out.subtitles:
+                why = "no subtitle stream (a take has %d)%s" % (
+                    sum(len(t.subtitles) for t in self.takes), "" if "subtitle" in said else ", and no word of it")
+            else:
+                lost = [w for w in want if not any(abs(g - w) <= SIDE_TOL for g in got)]
+                why = lost and "cues at %s s missing (output's start at %s s)" % (
+                    ", ".join("%.2f" % x for x in lost), ", ".join("%.2f" % x for x in got) or "none")
+            self.report("subtitles", why)
+        if any(t.chapters for t in self.takes):
+            got = [(float(c["start_time"]) - self.out.vspan[0], (c.get("tags") or {}).get("title"))
+                   for c in self.out.chapters]
+            lost = []
+            for t, off in zip(self.takes, offsets):
+                for c in t.chapters:
+                    at, title = off + float(c["start_time"]) - t.vspan[0], (c.get("tags") or {}).get("title")
+                    if not any(abs(g - at) <= SIDE_TOL and gt == title for g, gt in got):
+                        lost.append("%s at %.2f s" % (title, at))
+            self.report("chapters", lost and "chapters missing: %s (output has %d%s)" % (
+                ", ".join(lost), len(got), "" if got or "chapter" in said else ", and no word of it"))
+        # a timecode track (tmcd) of the first take; DV's timecode inside its frames is no side stream
+        tc = self.takes[0].timecode() if any(x.get("codec_tag_string") == "tmcd" for x in self.takes[0].streams) \
+            else None
+        if tc:
+            got = self.out.timecode()
+            why = None
+            if got != tc:
+                if self.ext == ".mkv" and not got and "timecode" in said:
+                    why = None   # Matroska has no timecode track: named as dropped
+                else:
+                    why = "timecode %s of the first take became %s%s" % (
+                        tc, got or "none", "" if "timecode" in said else " without a word")
+            self.report("timecode", why)
+
+    # a take ffmpeg reads with errors (damaged, truncated): the export goes on, with a warning
+    # naming the file (the output decoding clean is check_decodes')
+    def check_damage_notice(self):
+        lines = (self.stdout + "\n" + self.stderr).splitlines()
+        for i, t in enumerate(self.takes):
+            if not t.decode_errors:
+                continue
+            name = os.path.basename(t.path)
+            # (the words counted outside paths and names: "ts_damaged.ts" says nothing by itself)
+            named = [x for x in lines if name in x and any(w in without_paths(x).replace(name, "").lower()
+                                                           for w in DAMAGE_WORDS)]
+            self.report("damage-notice", not named and "take %d (%s) is damaged (ffmpeg: %s) and nothing says so" % (
+                i + 1, name, t.decode_errors.splitlines()[0][:100]))
+
 
 def top_boxes(path):
     boxes = []
@@ -530,6 +806,7 @@ def main(argv):
     _, _, name, jdir, out, filt, flags, *takes = argv
     media = [Media(*t.split(":", 1)) for t in takes]
     j = Judge(name, jdir, out, filt, media)
+    j.check_readable()
     j.check_decodes()
     j.check_video_duration()
     j.check_frames()
@@ -543,6 +820,10 @@ def main(argv):
     j.check_faststart()
     j.check_copy("expect-copy" in flags)
     j.check_audio_tracks()
+    j.check_aspect()
+    j.check_onsets()
+    j.check_side_streams()
+    j.check_damage_notice()
     if "order" in flags:
         j.check_order()
     print("\n".join(j.results))
