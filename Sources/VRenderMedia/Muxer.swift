@@ -113,6 +113,12 @@ public final class Muxer {
         stream.pointee.codecpar.pointee.codec_tag = Self.copyTag(for: source.pointee.codecpar, in: context.pointee.oformat)
         stream.pointee.time_base = source.pointee.time_base
         stream.pointee.avg_frame_rate = source.pointee.avg_frame_rate
+        // The pixel shape the container states wins over the codec's, as players read it (a DV
+        // .avi's 10:11 over the bitstream's 8:9); both are written so every muxer keeps it.
+        if source.pointee.sample_aspect_ratio.num > 0, source.pointee.sample_aspect_ratio.den > 0 {
+            stream.pointee.sample_aspect_ratio = source.pointee.sample_aspect_ratio
+            stream.pointee.codecpar.pointee.sample_aspect_ratio = source.pointee.sample_aspect_ratio
+        }
         tagForPlayers(stream)
         sourceTimeBases.append(source.pointee.time_base)
         return Int(stream.pointee.index)

@@ -89,6 +89,18 @@ import VRenderTestSupport
         #expect(GeometryJudge.sarText(dvCopy) == "64:45")
     }
 
+    /// A DV .avi whose container states another pixel shape (NTSC 10:11) than its bitstream's
+    /// (8:9): a copy into Matroska took the codec's, shown 4:3 where ffmpeg's own copy keeps 15:11.
+    @Test func copyKeepsTheContainersPixelShapeOverTheCodecs() {
+        let take = directory + "/ntsc.avi", output = directory + "/ntsc.mkv"
+        GeometryJudge.ffmpeg(["-f", "lavfi", "-i", "smptehdbars=s=720x480:r=30000/1001:d=0.4", "-vf", "setsar=10/11",
+                              "-c:v", "dvvideo", "-pix_fmt", "yuv411p", take])
+        #expect(GeometryJudge.sarText(take) == "10:11")
+        let run = export([take, "-o", output])
+        #expect(run.standardOutput.contains("stream-copy"), "\(run.standardOutput)")
+        #expect(GeometryJudge.sarText(output) == "10:11")
+    }
+
     /// Takes of one size but different pixel shapes cannot be joined packet for packet: the
     /// plan names why, and the join shows both in their own shape.
     @Test func differentPixelShapesAreNotCopiedTogether() {
