@@ -85,16 +85,6 @@ enum GeometryJudge {
 extension ProgramRun {
     /// Runs a program and returns its standard output as bytes (empty when it failed).
     static func runData(_ executable: String, _ arguments: [String]) -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return [] }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? [UInt8](data) : []
+        [UInt8](runBinary(executable, arguments))
     }
 }
