@@ -51,7 +51,7 @@ struct StreamCopy {
             cues.add(try side?.cues(ofTake: takeIndex, at: offsetSeconds) ?? [])
             let videoBase = demuxer.timeBase(ofStream: take.video.index)
             var takeEnd = take.video.startTime
-            var check = PresentationCheck(timeBase: videoBase, frameRate: take.video.frameRate)
+            var check = PresentationCheck(for: take.video)
             let placement = PacketRetimer.Placement(takeOffset: offsetSeconds, videoStart: take.video.startTime,
                                                     takeDuration: take.duration)
             var inspector = try CopyInspector(take: take, demuxer: demuxer,

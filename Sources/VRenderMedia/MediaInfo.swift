@@ -35,6 +35,9 @@ public struct VideoStreamInfo: Sendable, Equatable {
     /// put far from their neighbours (`PresentationCheck`): the length ignores them, and an
     /// export places them by decoding time.
     public var damagedTimestamps = 0
+    /// The container stores each packet's decoding time (QuickTime, MPEG-TS); Matroska stores
+    /// presentation times only, and FFmpeg's made-up dts say nothing (`PresentationCheck`).
+    public var decodingTimesStored = true
     /// The display matrix flips the turned picture left-right (a mirrored selfie).
     public var mirrored = false
     /// Width:height of one stored pixel (DV 16:9 is 64:45, HDV 4:3); square when the file

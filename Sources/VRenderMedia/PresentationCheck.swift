@@ -10,9 +10,16 @@ import VRenderCore
 /// container, or transcoded into 2,062 frames of one frozen picture. An encoder reorders frames
 /// by a few frame durations (B-frames), never by more than `window`: a pts further than that
 /// from its packet's dts is damage, and the frame is placed at its dts instead (shown once, in
-/// decoding order's place). Without a dts (Matroska states pts only), a pts more than `window`
-/// beyond the latest plausible pts before it is one, and follows that pts by a frame.
+/// decoding order's place). Without a dts, a pts more than `window` beyond the latest plausible
+/// pts before it is one, and follows that pts by a frame. A container that stores no decoding
+/// times at all (Matroska) is not checked: see `decodingTimesStored`.
 public struct PresentationCheck: Sendable {
+
+    /// The check for a take's video stream.
+    public init(for video: VideoStreamInfo) {
+        self.init(timeBase: video.timeBase, frameRate: video.frameRate, decodingTimesStored: video.decodingTimesStored)
+    }
+
     /// How far a pts may lie from its reference, in the stream's ticks: 24 frame durations
     /// (far beyond any encoder's reordering), at least half a second.
     public let window: Int64
@@ -22,7 +29,13 @@ public struct PresentationCheck: Sendable {
     /// Packets given another pts so far.
     public private(set) var outliers = 0
 
-    public init(timeBase: Rational, frameRate: Rational) {
+    /// False where the container stores no decoding times (Matroska, WebM): FFmpeg then makes
+    /// dts up at a constant pace, and a variable-frame-rate take's pts runs ahead of them by
+    /// every frame it held (a screen recording still for a second): nothing can be told from them.
+    private let decodingTimesStored: Bool
+
+    public init(timeBase: Rational, frameRate: Rational, decodingTimesStored: Bool = true) {
+        self.decodingTimesStored = decodingTimesStored
         let rate = frameRate.doubleValue > 0 ? frameRate.doubleValue : 30
         let ticksPerSecond = timeBase.doubleValue > 0 ? 1 / timeBase.doubleValue : 90_000
         window = Int64((Swift.max(24 / rate, 0.5) * ticksPerSecond).rounded(.up))
@@ -32,6 +45,9 @@ public struct PresentationCheck: Sendable {
     /// The pts a packet keeps: its own, or for an outlier its dts (else a frame after the
     /// latest plausible pts), counted in `outliers`.
     public mutating func plausible(pts: Int64, dts: Int64?) -> Int64 {
+        // Without stored decoding times a pts far ahead may be a held frame's successor as well
+        // as damage: only a stored dts tells them apart.
+        guard decodingTimesStored else { return pts }
         // In Double: a damaged pts may be near Int64's ends, where a difference overflows.
         let reference = dts ?? latest
         if let reference, abs(Double(pts) - Double(reference)) > Double(window), dts != nil || pts > reference {

@@ -34,7 +34,7 @@ extension Demuxer {
     func packetEnds(video info: VideoStreamInfo, limit: Int = 20_000)
         -> (video: Double, any: Double, outliers: Int, videoPts: [Int64])? {
         let videoIndex = info.index
-        var check = PresentationCheck(timeBase: info.timeBase, frameRate: info.frameRate)
+        var check = PresentationCheck(for: info)
         // Past any end a header may state (or to the last sample a file cut short still
         // holds); BACKWARD lands on the last keyframe before it.
         let target = lastWholeSample(ofStream: videoIndex) ?? Int64.max / 4

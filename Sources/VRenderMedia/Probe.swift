@@ -183,6 +183,7 @@ extension Demuxer {
         let aspect = stream.pointee.sample_aspect_ratio.num > 0 ? stream.pointee.sample_aspect_ratio : parameters.sample_aspect_ratio
         info.sampleAspect = Rational.sampleAspect(Int(aspect.num), Int(aspect.den))
         info.codecTag = fourcc(parameters.codec_tag)
+        info.decodingTimesStored = !String(cString: context.pointee.iformat.pointee.name).hasPrefix("matroska")
         info.profile = parameters.profile
         return info
     }

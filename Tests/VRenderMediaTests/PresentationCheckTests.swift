@@ -38,6 +38,19 @@ import VRenderTestSupport
     /// The take of the issue: 2 s of HEVC whose `ctts` entry 10 has bit 20 flipped
     /// (`scripts/make-hostile-media.sh`). ffprobe says 2 s; probing measured 68.7 s from the
     /// moved frame's pts.
+    /// Matroska stores no dts: FFmpeg's, made up at a constant pace, fall behind a variable-
+    /// frame-rate take's pts by every frame it held. A frame after a 1 s hold is no damage.
+    @Test func withoutStoredDecodingTimesAHeldFrameIsNoOutlier() {
+        var check = PresentationCheck(timeBase: Rational(1, 1000), frameRate: Rational(30, 1), decodingTimesStored: false)
+        #expect(check.plausible(pts: 0, dts: 0) == 0)
+        #expect(check.plausible(pts: 33, dts: 33) == 33)
+        #expect(check.plausible(pts: 1_067, dts: 67) == 1_067)
+        #expect(check.plausible(pts: 1_100, dts: 100) == 1_100)
+        #expect(check.outliers == 0)
+        var stored = PresentationCheck(timeBase: Rational(1, 1000), frameRate: Rational(30, 1))
+        #expect(stored.plausible(pts: 1_067, dts: 67) == 67, "where dts are stored, the same pts is one")
+    }
+
     @Test func probingKeepsTheLengthAndCountsTheDamagedTimestamp() throws {
         let info = try Probe.probe(TestMedia.path("hostile/ctts_bit20_hevc.mov"))
         #expect(abs(info.duration - 2.0) < 0.001, "\(info.duration) s")

@@ -80,4 +80,24 @@ import VRenderTestSupport
         let onsets = TimingJudge.soundOnsets(file)
         #expect(abs((onsets.first ?? -1) - 2.0) <= 0.025, "\(onsets)")
     }
+
+    /// A Matroska screen recording still for over a second (OBS, GNOME's recorder): FFmpeg makes
+    /// up its dts at a constant pace, and the frame after the hold, far ahead of them, was taken
+    /// for a damaged timestamp and placed a second early.
+    @Test func matroskaRecordingWithALongHoldIsNotCalledDamaged() {
+        let recording = folder.path + "/held.mkv"
+        TimingJudge.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=3", "-vf", "select='not(between(n,20,60))'",
+                            "-fps_mode", "vfr", "-c:v", "libx264", "-bf", "2", recording])
+        let run = export([recording], "held.mp4", ["--codec", "h264", "--preset", "ultrafast"])
+        #expect(!run.standardError.contains("damaged"), "\(run.standardError)")
+        let file = folder.path + "/held.mp4"
+        #expect(ProgramRun.decodedFrames(file) == 90)
+        let exported = TimingJudge.pictures(file)
+        let shown = TimingJudge.pictures(recording, filter: "fps=30")
+        #expect(exported.count == 90 && shown.count >= 90)
+        if exported.count == 90, shown.count >= 90 {
+            let worst = (0..<90).map { TimingJudge.psnr(exported[$0], shown[$0]) }.min() ?? 0
+            #expect(worst >= 30, "worst PSNR against the picture shown at that time: \(worst) dB")
+        }
+    }
 }

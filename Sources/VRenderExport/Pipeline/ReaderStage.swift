@@ -45,7 +45,7 @@ struct ReaderStage {
                 if let source { routes[source.index] = queue }
                 guard queue.push(.takeStart(index: index, decoder: decoder.map(OwnershipTransfer.init))) else { return }
             }
-            var check = PresentationCheck(timeBase: take.video.timeBase, frameRate: take.video.frameRate)
+            var check = PresentationCheck(for: take.video)
             if let firstPacket, let video {
                 check.repair(firstPacket)
                 guard video.push(.packet(firstPacket)) else { return }
