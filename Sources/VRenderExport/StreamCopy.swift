@@ -15,85 +15,103 @@ struct StreamCopy {
     /// Where demux and mux record their times (nil: nothing is measured). One thread does both.
     var timings: StageTimings? = nil
 
+    /// What the copy has set up and written so far, carried from take to take.
+    private struct Output {
+        let muxer: Muxer
+        var retimer: PacketRetimer
+        var videoStream = -1
+        var audioStreams: [Int] = []
+        var side: SideStreamOutput?
+        var cues = CueQueue()
+        /// Shown video frames written.
+        var frames = 0
+        /// Where the next take starts, in seconds of the output.
+        var offsetSeconds = 0.0
+    }
+
     /// Returns the number of video packets written and the output duration in seconds.
     func run() throws -> (frames: Int, duration: Double) {
         let muxer = try Muxer(descriptor: output.open(), path: output.temporaryPath, formatPath: output.path, reportingAs: output.path)
-        var retimer = PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily)
-        var videoOut = -1
-        var audioOut: [Int] = []
-        var offsetSeconds = 0.0
-        var frames = 0
-        let packet = Packet()
-        var side: SideStreamOutput?
-        var cues = CueQueue()
+        var out = Output(muxer: muxer, retimer: PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily))
         let timers = ExportTimers(timings, mode: .streamCopy, audioTracks: plan.audio.trackCount)
-
         for (takeIndex, take) in plan.takes.enumerated() {
             let demuxer = try openDemuxer(take.path)
-            if takeIndex == 0 {
-                videoOut = try muxer.addStream(copying: take.video.index, of: demuxer)
-                if case .keepMetadata(_, let matrix?) = plan.rotation { muxer.setDisplayMatrix(matrix, stream: videoOut) }
-                for track in 0..<plan.audio.trackCount {
-                    guard let source = plan.audio.source(take: take, takeIndex: 0, track: track) else {
-                        preconditionFailure("a stream-copy plan has every audio track in every take")
-                    }
-                    audioOut.append(try muxer.addStream(copying: source.index, of: demuxer))
-                }
-                side = try SideStreamOutput(plan: plan, muxer: muxer)
-                muxer.writeReproducibly()
-                try blaming(take.path) { try muxer.writeHeader(options: muxer.finishedFileOptions) }
-            }
-            // Input stream index -> output stream index for this take.
-            var routes = [take.video.index: videoOut]
-            for track in 0..<plan.audio.trackCount {
-                if let source = plan.audio.source(take: take, takeIndex: takeIndex, track: track) { routes[source.index] = audioOut[track] }
-            }
-            cues.add(try side?.cues(ofTake: takeIndex, at: offsetSeconds) ?? [])
-            let videoBase = demuxer.timeBase(ofStream: take.video.index)
-            var takeEnd = take.video.startTime
-            var check = PresentationCheck(for: take.video)
-            let placement = PacketRetimer.Placement(takeOffset: offsetSeconds, videoStart: take.video.startTime,
-                                                    takeDuration: take.duration)
-            var inspector = try CopyInspector(take: take, demuxer: demuxer,
-                                              audioStreams: routes.keys.filter { $0 != take.video.index }.sorted())
-            while timers.demux.timedRead(demuxer, into: packet, video: take.video.index) {
-                if cancellation.isCancelled { throw VRenderError.cancelled }
-                guard let outIndex = routes[packet.streamIndex] else { continue }
-                let isVideo = packet.streamIndex == take.video.index
-                try inspector.check(packet, of: demuxer)
-                if isVideo { check.repair(packet) }
-                if isVideo, let pts = packet.pts {
-                    takeEnd = Swift.max(takeEnd, Double(pts + Swift.max(packet.duration, 0)) * videoBase.doubleValue)
-                }
-                guard retimer.retime(packet, stream: outIndex, isAudio: !isVideo,
-                                     timeBase: demuxer.timeBase(ofStream: packet.streamIndex), placement,
-                                     audioFrameDuration: isVideo ? nil : demuxer.audioFrameDuration(ofStream: packet.streamIndex))
-                else { continue }
-                if isVideo, !packet.isDiscarded {  // a frame the output's edit list hides is not shown
-                    frames += 1
-                    progress.update(framesDone: frames)
-                }
-                timers.mux?.begin()
-                if let stream = side?.subtitleStream, let time = packet.dts ?? packet.pts {
-                    try cues.write(upTo: Double(time) * muxer.sourceTimeBase(ofStream: outIndex).doubleValue, stream: stream, muxer)
-                }
-                do {
-                    try muxer.write(packet, stream: outIndex)
-                } catch let error as FFmpegError {
-                    throw inspector.refused(error, packet: packet)
-                }
-                if isVideo { timers.mux?.frameDone() } else { timers.mux?.otherDone() }
-            }
-            if let stream = side?.subtitleStream { try cues.write(upTo: .infinity, stream: stream, muxer) }
-            try inspector.checkEnd(demuxer)
-            offsetSeconds += Swift.max(takeEnd - take.video.startTime, 0)
-            damage.noteDamagedTimestamps(check.outliers, in: take.path)
+            if takeIndex == 0 { try writeHeader(&out, firstTake: take, demuxer: demuxer) }
+            out.offsetSeconds += try copy(take: takeIndex, from: demuxer, into: &out, timers: timers)
         }
         timers.mux?.begin()
         try muxer.finish()
         timers.mux?.otherDone()
-        progress.update(framesDone: frames, finished: true)
-        return (frames, offsetSeconds)
+        progress.update(framesDone: out.frames, finished: true)
+        return (out.frames, out.offsetSeconds)
+    }
+
+    /// The output's streams, set up from the first take's, and the header.
+    private func writeHeader(_ out: inout Output, firstTake take: MediaInfo, demuxer: Demuxer) throws {
+        out.videoStream = try out.muxer.addStream(copying: take.video.index, of: demuxer)
+        if case .keepMetadata(_, let matrix?) = plan.rotation { out.muxer.setDisplayMatrix(matrix, stream: out.videoStream) }
+        for track in 0..<plan.audio.trackCount {
+            guard let source = plan.audio.source(take: take, takeIndex: 0, track: track) else {
+                preconditionFailure("a stream-copy plan has every audio track in every take")
+            }
+            out.audioStreams.append(try out.muxer.addStream(copying: source.index, of: demuxer))
+        }
+        out.side = try SideStreamOutput(plan: plan, muxer: out.muxer)
+        out.muxer.writeReproducibly()
+        let muxer = out.muxer
+        try blaming(take.path) { try muxer.writeHeader(options: muxer.finishedFileOptions) }
+    }
+
+    /// Copies take `takeIndex`'s packets, checked (`CopyInspector`) and retimed, with its
+    /// subtitle cues between them. Returns the take's length in seconds (where its video ends).
+    private func copy(take takeIndex: Int, from demuxer: Demuxer, into out: inout Output, timers: ExportTimers) throws -> Double {
+        let take = plan.takes[takeIndex]
+        // Input stream index -> output stream index for this take.
+        var routes = [take.video.index: out.videoStream]
+        for track in 0..<plan.audio.trackCount {
+            if let source = plan.audio.source(take: take, takeIndex: takeIndex, track: track) { routes[source.index] = out.audioStreams[track] }
+        }
+        out.cues.add(try out.side?.cues(ofTake: takeIndex, at: out.offsetSeconds) ?? [])
+        let videoBase = demuxer.timeBase(ofStream: take.video.index)
+        var takeEnd = take.video.startTime
+        var check = PresentationCheck(for: take.video)
+        let placement = PacketRetimer.Placement(takeOffset: out.offsetSeconds, videoStart: take.video.startTime,
+                                                takeDuration: take.duration)
+        var inspector = try CopyInspector(take: take, demuxer: demuxer,
+                                          audioStreams: routes.keys.filter { $0 != take.video.index }.sorted())
+        let packet = Packet()
+        while timers.demux.timedRead(demuxer, into: packet, video: take.video.index) {
+            if cancellation.isCancelled { throw VRenderError.cancelled }
+            guard let outIndex = routes[packet.streamIndex] else { continue }
+            let isVideo = packet.streamIndex == take.video.index
+            try inspector.check(packet, of: demuxer)
+            if isVideo { check.repair(packet) }
+            if isVideo, let pts = packet.pts {
+                takeEnd = Swift.max(takeEnd, Double(pts + Swift.max(packet.duration, 0)) * videoBase.doubleValue)
+            }
+            guard out.retimer.retime(packet, stream: outIndex, isAudio: !isVideo,
+                                     timeBase: demuxer.timeBase(ofStream: packet.streamIndex), placement,
+                                     audioFrameDuration: isVideo ? nil : demuxer.audioFrameDuration(ofStream: packet.streamIndex))
+            else { continue }
+            if isVideo, !packet.isDiscarded {  // a frame the output's edit list hides is not shown
+                out.frames += 1
+                progress.update(framesDone: out.frames)
+            }
+            timers.mux?.begin()
+            if let stream = out.side?.subtitleStream, let time = packet.dts ?? packet.pts {
+                try out.cues.write(upTo: Double(time) * out.muxer.sourceTimeBase(ofStream: outIndex).doubleValue, stream: stream, out.muxer)
+            }
+            do {
+                try out.muxer.write(packet, stream: outIndex)
+            } catch let error as FFmpegError {
+                throw inspector.refused(error, packet: packet)
+            }
+            if isVideo { timers.mux?.frameDone() } else { timers.mux?.otherDone() }
+        }
+        if let stream = out.side?.subtitleStream { try out.cues.write(upTo: .infinity, stream: stream, out.muxer) }
+        try inspector.checkEnd(demuxer)
+        damage.noteDamagedTimestamps(check.outliers, in: take.path)
+        return Swift.max(takeEnd - take.video.startTime, 0)
     }
 }
 
