@@ -51,7 +51,9 @@ struct ReaderStage {
                 guard video.push(.packet(firstPacket)) else { return }
             }
             let end = TakeSeek.End(take, takeIndex: index, plan: plan, frames: frames)
-            var lastSeconds = 0.0  // of the last video packet, for a copy's damage report
+            // Video copied unchanged (`.copyVideo`) is checked as a stream copy checks it: damage
+            // stops the copy and the export is transcoded (`Exporter.run`). Decoded video conceals it.
+            var inspector = plan.mode == .copyVideo ? try CopyInspector(take: take, demuxer: demuxer, audioStreams: []) : nil
             while true {
                 let packet = try packets.obtain()
                 guard timer.timedRead(demuxer, into: packet, video: take.video.index),
@@ -67,14 +69,12 @@ struct ReaderStage {
                 }
                 if packet.streamIndex == take.video.index {
                     check.repair(packet)
-                    lastSeconds = try checkCopied(packet, of: take, in: demuxer) ?? lastSeconds
+                    try inspector?.check(packet, of: demuxer)
                 }
                 guard target.push(.packet(packet)) else { return }  // cancelled downstream
             }
             damage.noteDamagedTimestamps(check.outliers, in: take.path)
-            if demuxer.hitReadError, plan.mode == .copyVideo {
-                throw CopyDamage(path: take.path, seconds: lastSeconds, what: "reading stopped early: the file is cut short or damaged")
-            }
+            if demuxer.hitReadError { try inspector?.checkEnd(demuxer) }
             if demuxer.hitReadError {
                 damage.add(1, in: take.path)
                 damage.warn("\(take.path): reading stopped early at damaged data; the rest of the take is black or silent")
@@ -82,17 +82,6 @@ struct ReaderStage {
             if let video, !video.push(.takeEnd(index: index)) { return }
             for queue in audio where !queue.push(.takeEnd(index: index)) { return }
         }
-    }
-
-    /// A video packet copied unchanged (`.copyVideo`) that the demuxer marks as damaged: the
-    /// copy stops and the export is transcoded (`Exporter.run`). Decoded video conceals it.
-    /// Returns the packet's time in the take, when it has one.
-    private func checkCopied(_ packet: Packet, of take: MediaInfo, in demuxer: Demuxer) throws -> Double? {
-        let seconds = (packet.pts ?? packet.dts).map { Double($0) * take.video.timeBase.doubleValue - take.video.startTime }
-        guard plan.mode == .copyVideo, packet.isCorrupt || demuxer.corruptPacketsFound > 0 else { return seconds }
-        // Damage FFmpeg logged while probing lies ahead of this packet: its own time, then.
-        let logged = packet.isCorrupt ? nil : demuxer.firstCorruptPacketSeconds.map { $0 - take.video.startTime }
-        throw CopyDamage(path: take.path, seconds: logged ?? seconds ?? 0, what: "a packet the file marks as damaged or cut short")
     }
 
     /// True when take `index` fills some of `frames` (a take of no frames only in a whole run,
