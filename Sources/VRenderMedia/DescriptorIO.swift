@@ -30,11 +30,8 @@ final class DescriptorIO {
 
     private init?(copy: Int32, writable: Bool) {
         descriptor = copy
-        guard let buffer = av_malloc(Self.bufferSize) else { return nil }
-        // The opaque pointer is set once `self` exists; FFmpeg calls nothing before then.
-        guard let context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.bufferSize),
-                                               writable ? 1 : 0, nil, Self.readCall, Self.writeCall, Self.seekCall) else {
-            av_free(buffer)
+        guard let context = CustomIO.makeContext(bufferSize: Self.bufferSize, writable: writable,
+                                                 read: Self.readCall, write: Self.writeCall, seek: Self.seekCall) else {
             return nil
         }
         self.context = context
@@ -46,9 +43,7 @@ final class DescriptorIO {
     func close() -> Int32 {
         if context.pointee.write_flag != 0 { avio_flush(context) }
         let error = context.pointee.error
-        av_freep(&context.pointee.buffer)
-        var freed: UnsafeMutablePointer<AVIOContext>? = context
-        avio_context_free(&freed)
+        CustomIO.free(context)
         Glibc.close(descriptor)
         return error
     }
@@ -84,21 +79,15 @@ final class DescriptorIO {
 
     private static let seekCall: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
         let io = owner(opaque)
-        var info = stat()
-        if whence & AVSEEK_SIZE != 0 {
-            return fstat(io.descriptor, &info) == 0 ? Int64(info.st_size) : Int64(-errno)
-        }
-        let target: Int64
-        switch whence & ~AVSEEK_FORCE {
-        case SEEK_SET: target = offset
-        case SEEK_CUR: target = io.position + offset
-        case SEEK_END:
-            guard fstat(io.descriptor, &info) == 0 else { return Int64(-errno) }
-            target = Int64(info.st_size) + offset
-        default: return Int64(-EINVAL)
-        }
-        guard target >= 0 else { return Int64(-EINVAL) }
-        io.position = target
+        if whence & AVSEEK_SIZE != 0 { return io.fileSize() }
+        let target = CustomIO.seekTarget(offset: offset, whence: whence, position: io.position, size: io.fileSize)
+        if target >= 0 { io.position = target }
         return target
+    }
+
+    /// The file's size, or a negative error.
+    private func fileSize() -> Int64 {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? Int64(info.st_size) : Int64(-errno)
     }
 }

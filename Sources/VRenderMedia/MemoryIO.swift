@@ -15,11 +15,8 @@ final class MemoryIO {
 
     /// An empty file to write, or `bytes` to read.
     init?(reading bytes: [UInt8]? = nil) {
-        guard let buffer = av_malloc(Self.bufferSize) else { return nil }
-        // The opaque pointer is set once `self` exists; FFmpeg calls nothing before then.
-        guard let context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.bufferSize),
-                                               bytes == nil ? 1 : 0, nil, Self.readCall, Self.writeCall, Self.seekCall) else {
-            av_free(buffer)
+        guard let context = CustomIO.makeContext(bufferSize: Self.bufferSize, writable: bytes == nil,
+                                                 read: Self.readCall, write: Self.writeCall, seek: Self.seekCall) else {
             return nil
         }
         self.context = context
@@ -33,9 +30,7 @@ final class MemoryIO {
     }
 
     deinit {
-        av_freep(&context.pointee.buffer)
-        var freed: UnsafeMutablePointer<AVIOContext>? = context
-        avio_context_free(&freed)
+        CustomIO.free(context)
     }
 
     private static func owner(_ opaque: UnsafeMutableRawPointer?) -> MemoryIO {
@@ -64,14 +59,8 @@ final class MemoryIO {
     private static let seekCall: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
         let io = owner(opaque)
         if whence & AVSEEK_SIZE != 0 { return Int64(io.bytes.count) }
-        let target: Int64
-        switch whence & ~AVSEEK_FORCE {
-        case SEEK_SET: target = offset
-        case SEEK_CUR: target = Int64(io.position) + offset
-        case SEEK_END: target = Int64(io.bytes.count) + offset
-        default: return Int64(-EINVAL)
-        }
-        guard target >= 0, target <= Int64(maximumSize) else { return Int64(-EINVAL) }
+        let target = CustomIO.seekTarget(offset: offset, whence: whence, position: Int64(io.position)) { Int64(io.bytes.count) }
+        guard target >= 0, target <= Int64(maximumSize) else { return target < 0 ? target : Int64(-EINVAL) }
         io.position = Int(target)
         return target
     }
