@@ -11,6 +11,8 @@ public final class SubtitleWriter {
     let encoder: UnsafeMutablePointer<AVCodecContext>
     /// The output's subtitle codec ("mov_text", "subrip", "ass", "webvtt").
     public let codecName: String
+    /// Where each cue is encoded (one cue fits: FFmpeg's text encoders refuse longer), reused.
+    private var encoded = [UInt8](repeating: 0, count: 1 << 16)
 
     /// An encoder of `codec` whose styles are those the decoder of stream `styleStream` of
     /// `stylePath` declares (its ASS header), the first take with subtitles.
@@ -77,14 +79,14 @@ public final class SubtitleWriter {
         subtitle.pts = startMs * 1000  // AV_TIME_BASE
         subtitle.start_display_time = 0
         subtitle.end_display_time = UInt32(endMs - startMs)
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        let size = buffer.withUnsafeMutableBufferPointer {
+        let encoder = self.encoder
+        let size = encoded.withUnsafeMutableBufferPointer {
             avcodec_encode_subtitle(encoder, $0.baseAddress, Int32($0.count), &subtitle)
         }
         guard size > 0 else { return nil }
         let packet = Packet()
         guard av_new_packet(packet.pointer, size) >= 0 else { fatalError("av_new_packet: out of memory") }
-        buffer.withUnsafeBufferPointer { packet.pointer.pointee.data.update(from: $0.baseAddress!, count: Int(size)) }
+        encoded.withUnsafeBufferPointer { packet.pointer.pointee.data.update(from: $0.baseAddress!, count: Int(size)) }
         packet.pts = startMs
         packet.dts = startMs
         packet.duration = endMs - startMs
