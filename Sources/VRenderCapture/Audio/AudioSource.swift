@@ -1,0 +1,108 @@
+import VRenderCore
+
+/// Sample layouts a sound device can deliver (always interleaved).
+public enum AudioSampleFormat: String, Sendable, Codable, CaseIterable {
+    /// Signed 16-bit little-endian (ALSA S16_LE, PulseAudio s16le): most devices' native format.
+    case s16
+    /// Signed 32-bit little-endian (ALSA S32_LE): pro interfaces, HDMI capture cards.
+    case s32
+    /// 32-bit float little-endian (ALSA FLOAT_LE, PulseAudio float32le): the synthetic microphone's.
+    case f32
+
+    public var bytesPerSample: Int { self == .s16 ? 2 : 4 }
+}
+
+/// What a sound device records: rate, channels, sample layout (interleaved).
+public struct AudioFormat: Sendable, Equatable, Codable, CustomStringConvertible {
+    public var sampleRate: Int
+    public var channels: Int
+    public var sampleFormat: AudioSampleFormat
+
+    public init(sampleRate: Int, channels: Int, sampleFormat: AudioSampleFormat) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.sampleFormat = sampleFormat
+    }
+
+    /// Bytes of one sample frame (every channel of one instant).
+    public var bytesPerFrame: Int { channels * sampleFormat.bytesPerSample }
+
+    /// Rates and channel counts vrender converts from (the 8–192 kHz, 1–8 channels).
+    public static let sampleRates = 8_000...192_000
+    public static let channelCounts = 1...8
+
+    public var description: String { "\(sampleFormat.rawValue) \(sampleRate) Hz \(channels) ch" }
+}
+
+/// Which clock an `AudioPeriod`'s time is on.
+public enum AudioClockDomain: Sendable, Equatable {
+    /// CLOCK_MONOTONIC seconds (ALSA's htimestamp, PulseAudio's latency against the monotonic
+    /// clock): converted to capture time with the camera's `monotonicOrigin`.
+    case monotonic
+    /// Already capture time (seconds since the camera's frame 0): the synthetic microphone,
+    /// which lives on the synthetic camera's scene clock.
+    case captureClock
+}
+
+/// One period of samples as a device delivered it. `samples` is borrowed: valid until the
+/// source's next `read()` or `stop()`.
+public struct AudioPeriod {
+    /// Interleaved samples in the source's `format`: `frames × format.bytesPerFrame` bytes.
+    public var samples: UnsafeRawBufferPointer
+    public var frames: Int
+    /// When the first sample of the period was captured, on the source's `clock` (seconds):
+    /// from the device's own timestamps, never the time the read returned.
+    public var time: Double
+
+    public init(samples: UnsafeRawBufferPointer, frames: Int, time: Double) {
+        self.samples = samples
+        self.frames = frames
+        self.time = time
+    }
+}
+
+/// What the user asked of the microphone (`--audio-rate`, `--audio-channels`, `--audio-drift`).
+public struct AudioRequest: Sendable, Equatable {
+    /// Preferred sample rate (nil: the device's default, 48 kHz where it has none).
+    public var sampleRate: Int?
+    /// Preferred channel count (nil: the device's default, stereo where it has none).
+    public var channels: Int?
+    /// The synthetic microphone only: its sample clock runs this many parts per million fast
+    /// (negative: slow) against the camera's clock, as a cheap USB microphone's crystal does.
+    public var driftPPM: Double
+    /// Pace the synthetic microphone to the wall clock (it follows the camera's `isLive`).
+    public var realtime: Bool
+
+    public init(sampleRate: Int? = nil, channels: Int? = nil, driftPPM: Double = 0, realtime: Bool = false) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.driftPPM = driftPPM
+        self.realtime = realtime
+    }
+}
+
+/// A microphone: ALSA, PulseAudio or the synthetic one. Confined to the audio thread once
+/// started (`read()` blocks); `stop()` may be called from another thread to end a blocked read.
+///
+/// Life cycle: opened in the backend's initializer (errors name the device: unknown, busy,
+/// unsupported format) → `start()` → `read()` repeatedly → `stop()`. `read()` returns nil when
+/// the source ends: the device went away (unplugged, the server quit) or `stop()` was called;
+/// `endReason` then says which, in words, for the take's notice.
+public protocol AudioSource: AnyObject {
+    /// Human-readable name for messages and takes.json ("alsa:hw:1,0", "pulse:default",
+    /// "synthetic seed=1").
+    var name: String { get }
+    var format: AudioFormat { get }
+    /// True when periods arrive on the device's own clock (ALSA, PulseAudio, the synthetic
+    /// microphone paced to real time): the recorder never waits for such a source to catch up.
+    var isLive: Bool { get }
+    var clock: AudioClockDomain { get }
+    /// Why `read()` returned nil ("the device went away: …"); nil while it has not, or when it
+    /// was stopped.
+    var endReason: String? { get }
+
+    func start() throws
+    /// The next period, blocking until the device delivers one; nil when the source ended.
+    func read() throws -> AudioPeriod?
+    func stop()
+}
