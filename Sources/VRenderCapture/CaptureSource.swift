@@ -195,6 +195,11 @@ public protocol CaptureSource: AnyObject {
     /// How the request's starting settings came out when the source was opened, in the order
     /// they were applied; the recorder reports the clamped and unsupported ones.
     var initialOutcomes: [InitialControlOutcome] { get }
+    /// CLOCK_MONOTONIC seconds at capture time 0, once known (after the first frame of a V4L2
+    /// camera; from `start()` for the synthetic camera paced to real time); nil for a source on
+    /// a virtual clock (the synthetic camera in batch). A microphone stamping its periods on the
+    /// monotonic clock is put on the camera's clock with it. Read on the capture thread.
+    var monotonicOrigin: Double? { get }
 
     func start() throws
     func nextFrame(into destination: Frame) throws -> CapturedFrameInfo?

@@ -14,7 +14,14 @@ public final class ConditionLock: @unchecked Sendable {
 
     public init() {
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        // Timed waits count on the monotonic clock, which a clock change cannot move.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        #if os(Linux)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        #endif
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -33,6 +40,13 @@ public final class ConditionLock: @unchecked Sendable {
 
     /// Waits on the condition; call only inside `withLock`. Callers re-check their predicate.
     public func wait() { pthread_cond_wait(condition, mutex) }
+
+    /// Waits on the condition until `deadline` (CLOCK_MONOTONIC nanoseconds, as
+    /// `MonotonicClock.now()`); call only inside `withLock`. Returns false once the deadline passed.
+    public func wait(untilNanoseconds deadline: UInt64) -> Bool {
+        var target = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        return pthread_cond_timedwait(condition, mutex, &target) != ETIMEDOUT
+    }
 
     /// Wakes every waiter; call inside `withLock` after changing the guarded state.
     public func broadcast() { pthread_cond_broadcast(condition) }

@@ -43,6 +43,11 @@ public final class QueueLock: @unchecked Sendable {
     /// (for a side that must keep waiting after the producer finished).
     public func waitForChange() { lock.wait() }
 
+    /// As `waitForChange()`, giving up at `deadline` (`MonotonicClock.now()` nanoseconds).
+    /// Returns false once the deadline passed.
+    @discardableResult
+    public func waitForChange(untilNanoseconds deadline: UInt64) -> Bool { lock.wait(untilNanoseconds: deadline) }
+
     /// The producer will add nothing more: the consumer drains what is left.
     public func finish() {
         update { finished = true }

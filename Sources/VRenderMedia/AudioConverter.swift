@@ -63,6 +63,25 @@ public final class AudioConverter {
         return appended
     }
 
+    /// Appends interleaved float samples already at the output's rate and channel count (a
+    /// microphone's sound, aligned by the recorder): no resampling, only de-interleaving for
+    /// a planar encoder.
+    public func appendInterleaved(_ samples: UnsafeBufferPointer<Float>) throws {
+        let count = samples.count / channels
+        guard count > 0 else { return }
+        try ensureScratch(capacity: count)
+        let planes = scratchPlanes()
+        if planeCount == 1 {
+            planes[0]!.copyMemory(from: samples.baseAddress!, byteCount: count * bytesPerSample)
+        } else {
+            for channel in 0..<channels {
+                let plane = planes[channel]!.assumingMemoryBound(to: Float.self)
+                for index in 0..<count { plane[index] = samples[index * channels + channel] }
+            }
+        }
+        try write(planes, count: count)
+    }
+
     /// Appends `count` samples of silence.
     public func appendSilence(_ count: Int) throws {
         var remaining = count

@@ -10,6 +10,9 @@ struct CaptureLoop {
     let ring: FrameRing
     let log: TakeLog
     let plan: RecordingPlan
+    /// The microphone's audio thread (nil: silent takes): given the camera's clock origin,
+    /// paced by the camera in batch, pruned to the pre-roll, read for the meter.
+    let audio: AudioCapture?
     let events: @Sendable (RecorderEvent) -> Void
     /// Seconds between frames.
     let interval: Double
@@ -23,8 +26,9 @@ struct CaptureLoop {
     /// The prompter's view as last reported, to report it again only when it changes.
     private var shownPrompter: PrompterView?
 
-    init(source: any CaptureSource, ring: FrameRing, log: TakeLog, plan: RecordingPlan, timer: StageTimer? = nil,
-         events: @escaping @Sendable (RecorderEvent) -> Void) {
+    init(source: any CaptureSource, ring: FrameRing, log: TakeLog, plan: RecordingPlan, audio: AudioCapture? = nil,
+         timer: StageTimer? = nil, events: @escaping @Sendable (RecorderEvent) -> Void) {
+        self.audio = audio
         self.source = source
         self.timer = timer
         self.ring = ring
@@ -42,6 +46,9 @@ struct CaptureLoop {
         var scheduler = TakeScheduler(plan: plan, interval: interval, interactive: commands != nil)
         var status = StatusTicker(interval: interval)
         var nextTime = 0.0
+        // A batch microphone runs only as far as the camera: once capture ends, it may finish
+        // the last frame's sound (and a period more), which the writer waits for.
+        defer { audio?.timeline.allow(through: nextTime + 0.05) }
         while true {
             let keys = commands.map(Self.drain) ?? []
             perform(scheduler.steps(beforeFrameAt: nextTime, commands: keys, stopRequested: stop.isRaised), at: nextTime)
@@ -61,14 +68,33 @@ struct CaptureLoop {
             nextTime = info.time + interval
             if let take = recording?.take { ring.addDeviceDrops(info.droppedBefore, take: take) }
             ring.commit(slot: slot, info: info, take: recording?.take)
+            follow(info.time)
             if let fps = status.tick(at: info.time) {
                 events(.status(RecorderStatus(take: scheduler.takesStarted, recording: recording != nil,
                                               seconds: recording.map { info.time - $0.start } ?? 0, fps: fps,
                                               dropped: recording.map { ring.dropped(take: $0.take) } ?? 0,
-                                              behind: Double(ring.backlog) * interval, camera: source.state)))
+                                              behind: Double(ring.backlog) * interval, camera: source.state,
+                                              sound: soundStatus(at: info.time))))
             }
         }
         perform(scheduler.finish(), at: nextTime)
+    }
+
+    /// Keeps the sound in step with a frame captured at `time`: the camera's clock origin, how
+    /// far a batch microphone may run (this frame's end), and the sound the pre-roll still needs.
+    private func follow(_ time: Double) {
+        guard let audio else { return }
+        audio.setOrigin(source.monotonicOrigin)
+        audio.timeline.allow(through: time + interval)
+        // Frames wait in the ring at most its capacity before a take pins its sound.
+        audio.timeline.prune(before: time - plan.preroll - 1 - Double(ring.maxSlotCount) * interval)
+    }
+
+    private func soundStatus(at time: Double) -> SoundStatus? {
+        guard let audio else { return nil }
+        let level = audio.timeline.status(since: recording?.start ?? time)
+        return SoundStatus(peakDBFS: LevelMeter.decibels(level.peak), clipping: level.clipped,
+                           missingMilliseconds: recording == nil ? 0 : level.lostMilliseconds)
     }
 
     /// The keys pressed since the last frame, without waiting for more.

@@ -67,6 +67,18 @@ public struct RecorderStatus: Sendable {
     /// beyond the last fragment (the ring grows while the encoder is behind).
     public var behind: Double
     public var camera: CameraState
+    /// The microphone's meter (nil: silent takes).
+    public var sound: SoundStatus?
+}
+
+/// The sound part of the status line.
+public struct SoundStatus: Sendable {
+    /// The loudest sample of the last half second, dBFS (−inf: silence).
+    public var peakDBFS: Double
+    /// A sample reached full scale in the last two seconds: the input gain is too high.
+    public var clipping: Bool
+    /// Milliseconds of the take in progress with no sound from the device.
+    public var missingMilliseconds: Double
 }
 
 /// Commands from the keyboard (interactive capture), polled by the capture loop.
@@ -87,6 +99,8 @@ public enum LiveCommand: Sendable, Equatable {
 // call `requestStop()`, which touches the (thread-safe) StopSignal.
 public final class Recorder: @unchecked Sendable {
     private let source: any CaptureSource
+    /// The microphone recorded with every take (nil: silent takes).
+    private let microphone: (any AudioSource)?
     private let plan: RecordingPlan
     private let events: @Sendable (RecorderEvent) -> Void
     private let stop: StopSignal
@@ -102,20 +116,23 @@ public final class Recorder: @unchecked Sendable {
     ///   - commands: keys, for interactive capture; nil records the plan's takes in batch.
     ///   - stop: raised (from any thread, e.g. on Ctrl-C) to end the take in progress and stop.
     ///   - timings: a collector for per-stage frame times (`vrender bench capture`).
-    public convenience init(source: any CaptureSource, plan: RecordingPlan, commands: BoundedQueue<LiveCommand>? = nil,
+    public convenience init(source: any CaptureSource, microphone: (any AudioSource)? = nil, plan: RecordingPlan,
+                            commands: BoundedQueue<LiveCommand>? = nil,
                             stop: StopSignal = StopSignal(), timings: StageTimings? = nil,
                             events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
-        self.init(source: source, plan: plan, commands: commands, stop: stop, writers: SegmentWriter.factory,
-                  liveCodec: LiveCodecCalibration.measure, timings: timings, events: events)
+        self.init(source: source, microphone: microphone, plan: plan, commands: commands, stop: stop,
+                  writers: SegmentWriter.factory, liveCodec: LiveCodecCalibration.measure, timings: timings, events: events)
     }
 
     /// As the public initializer, with the writer each take is written through (tests).
-    init(source: any CaptureSource, plan: RecordingPlan, commands: BoundedQueue<LiveCommand>? = nil,
+    init(source: any CaptureSource, microphone: (any AudioSource)? = nil, plan: RecordingPlan,
+         commands: BoundedQueue<LiveCommand>? = nil,
          stop: StopSignal = StopSignal(), writers: @escaping TakeWriterFactory,
          liveCodec: LiveCodecCalibration.Chooser? = nil, timings: StageTimings? = nil,
          events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
         chooseLiveCodec = liveCodec
         self.source = source
+        self.microphone = microphone
         self.plan = plan
         self.commands = commands
         self.stop = stop
@@ -150,8 +167,10 @@ public final class Recorder: @unchecked Sendable {
         _ = try TakesManifest.load(from: plan.outputDirectory)
         let store = try ManifestStore(directory: plan.outputDirectory)
         let checker = TakeChecker(store: store, events: events)
+        let audio = try startMicrophone()
         let writer = TakeWriterStage(ring: ring, plan: plan, codec: { self.codec(for: format) }, format: format,
                                      deviceName: source.name,
+                                     sound: audio.map { ($0.timeline, $0.source.name) },
                                      live: source.isLive, log: log, store: store, checker: checker,
                                      writers: makeWriter, timers: timers, events: events)
         let written = WriterOutcome()
@@ -161,7 +180,8 @@ public final class Recorder: @unchecked Sendable {
 
         var captureError: (any Error)?
         do {
-            var loop = CaptureLoop(source: source, ring: ring, log: log, plan: plan, timer: timers.capture, events: events)
+            var loop = CaptureLoop(source: source, ring: ring, log: log, plan: plan, audio: audio, timer: timers.capture,
+                                   events: events)
             try loop.run(commands: commands, stop: stop)
         } catch {
             captureError = error
@@ -169,10 +189,23 @@ public final class Recorder: @unchecked Sendable {
         source.stop()
         ring.finish()
         let entries = written.wait()
+        audio?.stop()   // after the writer: the last take reads its sound to its last frame's end
         // Even after a failure: the takes that were finished get their checks.
         checker.finish()
         if let captureError { throw captureError }
         return try entries.get().map { store.entry(for: $0.file) ?? $0 }
+    }
+
+    /// Opens the sound path and starts the audio thread (nil without a microphone). A device
+    /// that goes away raises the stop: the take in progress ends with what was recorded.
+    private func startMicrophone() throws -> AudioCapture? {
+        guard let microphone else { return nil }
+        let take = AudioCapture.takeFormat(of: microphone.format)
+        let timeline = AudioTimeline(rate: take.rate, channels: take.channels, live: microphone.isLive)
+        let capture = AudioCapture(source: microphone, timeline: timeline, events: events,
+                                   deviceLost: { [stop] in stop.raise() })
+        try VRenderError.attributing(to: microphone.name, as: .input) { try capture.start() }
+        return capture
     }
 
     /// The codec takes are written with: `--codec auto` on a live source is measured first

@@ -8,7 +8,9 @@ import VRenderMedia
 /// why the number), written fragmented: a fragment every quarter second, handed to the kernel
 /// at once, from an encoder that holds no frames back when live (`lowLatency`), so a take whose
 /// process is killed keeps all but its last half second (README "What vrender guarantees").
-/// Plus a PNG thumbnail of the frame at 0.05 s. Confined to the writer thread.
+/// Plus a PNG thumbnail of the frame at 0.05 s. With a microphone, the take's sound goes in
+/// beside the video (`TakeSoundTrack`), written up to each frame's end before the frame, so
+/// every fragment holds both streams to the same instant. Confined to the writer thread.
 final class SegmentWriter {
     let fileName: String
     let thumbnailName: String?
@@ -16,6 +18,8 @@ final class SegmentWriter {
     private let muxer: Muxer
     private let encoder: Encoder
     private let stream: Int
+    /// The take's sound (nil: a silent take, `--audio none`).
+    private let sound: TakeSoundTrack?
     private let frameRate: Rational
     private let path: String
     /// The take file, created exclusively in its folder (no link followed); the muxer writes a
@@ -41,6 +45,7 @@ final class SegmentWriter {
 
     /// `number`: the take's number in its folder, from `TakesFolder.nextTakeNumber(in:)`.
     init(directory: String, number: Int, format: NegotiatedFormat, codec: VideoCodecChoice, live: Bool,
+         sound timeline: AudioTimeline? = nil,
          tags: (_ encoder: String) -> [String: String] = { _ in [:] }, timers: (encode: StageTimer?, write: StageTimer?) = (nil, nil)) throws {
         self.timers = timers
         let stem = TakesFolder.takeFileStem(number: number)
@@ -60,6 +65,8 @@ final class SegmentWriter {
         encoder = try Encoder.video(Self.encoderSettings(format: format, codec: codec, live: live),
                                     globalHeader: muxer.needsGlobalHeader)
         stream = try muxer.addStream(from: encoder)
+        let muxer = muxer
+        sound = try timeline.map { try TakeSoundTrack(timeline: $0, muxer: muxer) }
         for (key, value) in tags(encoder.name) { muxer.setMetadata(key, value) }
         try muxer.writeHeader(options: TakeFileLayout.recordingHeaderOptions)
         durableBytes = try muxer.flushFragment()
@@ -88,6 +95,7 @@ final class SegmentWriter {
     /// a gap in time rather than speeding the take up.
     func write(_ frame: Frame, info: CapturedFrameInfo) throws {
         let start = firstTime ?? info.time
+        if firstTime == nil { sound?.begin(at: start) }
         firstTime = start
         let relative = info.time - start
         var pts = Int64((relative * frameRate.doubleValue).rounded())
@@ -101,9 +109,14 @@ final class SegmentWriter {
             timers.write?.pause()
             thumbnailFinal = relative >= Self.thumbnailTime - 1e-9
         }
+        if let sound {
+            timers.write?.begin()
+            try sound.write(through: info.time + 1 / frameRate.doubleValue) { try writePacket($0, stream: sound.stream) }
+            timers.write?.pause()
+        }
         frame.prepareForEncoding(pts: pts)
         timers.encode?.begin()
-        try encoder.encode(frame, makePacket: Packet.init, output: writePacket)
+        try encoder.encode(frame, makePacket: Packet.init, output: writeVideoPacket)
         timers.encode?.frameDone()
         timers.write?.frameDone()
         frames += 1
@@ -112,26 +125,39 @@ final class SegmentWriter {
     /// Flushes the encoder and finalizes the file. Returns the take's duration in seconds.
     func finish() throws -> Double {
         timers.encode?.begin()
-        try encoder.encode(nil, makePacket: Packet.init, output: writePacket)
+        try encoder.encode(nil, makePacket: Packet.init, output: writeVideoPacket)
         timers.encode?.otherDone()
         timers.write?.begin()
+        if let sound, let firstTime {
+            try sound.finish(through: firstTime + Double(lastPts + 1) / frameRate.doubleValue) {
+                try writePacket($0, stream: sound.stream)
+            }
+        }
         try muxer.finish()
         timers.write?.otherDone()
         return Double(lastPts + 1) / frameRate.doubleValue
     }
 
-    /// Writes a packet the encoder made; its time counts as writing, not encoding. Every
-    /// `packetsPerFragment` packets the fragment is ended and handed to the kernel.
-    private func writePacket(_ packet: Packet) throws {
+    /// Writes a packet the video encoder made; its time counts as writing, not encoding. Every
+    /// `packetsPerFragment` video packets the fragment is ended and handed to the kernel (with
+    /// the sound written up to the same frame).
+    private func writeVideoPacket(_ packet: Packet) throws {
         timers.encode?.pause()
         timers.write?.begin()
-        try muxer.write(packet, stream: stream)
-        packetsWritten += 1
+        try writePacket(packet, stream: stream)
         packetsInFragment += 1
         if packetsInFragment >= packetsPerFragment { try endFragment() }
         timers.write?.pause()
         timers.encode?.begin()
     }
+
+    private func writePacket(_ packet: Packet, stream: Int) throws {
+        try muxer.write(packet, stream: stream)
+        packetsWritten += 1
+    }
+
+    /// The take's sound as takes.json gives it (nil: a silent take).
+    var soundSummary: (rate: Int, channels: Int, peakDBFS: Double, missingMilliseconds: Double)? { sound?.summary }
 
     private func endFragment() throws {
         // Writing on into a file whose folder was removed would lose the take silently.

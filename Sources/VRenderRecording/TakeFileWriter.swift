@@ -22,11 +22,15 @@ protocol TakeFileWriter: AnyObject {
     /// After a failed write: leaves the file holding what was written whole, so it plays.
     /// False when nothing can be kept.
     func salvage() -> Bool
+    /// The take's sound so far (nil: a silent take).
+    var soundSummary: (rate: Int, channels: Int, peakDBFS: Double, missingMilliseconds: Double)? { get }
 }
 
 extension TakeFileWriter {
     /// Writers that keep nothing on failure (tests' fakes).
     func salvage() -> Bool { false }
+    /// Writers without sound (tests' fakes).
+    var soundSummary: (rate: Int, channels: Int, peakDBFS: Double, missingMilliseconds: Double)? { nil }
 }
 
 /// What a take's writer is opened for.
@@ -43,6 +47,8 @@ struct TakeFileRequest: Sendable {
     /// Per frame: time in the encoder, and writing its packets and thumbnail (nil: not timed).
     var encodeTimer: StageTimer? = nil
     var writeTimer: StageTimer? = nil
+    /// The microphone's sound on the capture clock (nil: silent takes).
+    var sound: AudioTimeline? = nil
 }
 
 /// Opens the writer for each take, on the writer thread.
@@ -52,7 +58,7 @@ extension SegmentWriter: TakeFileWriter {
     /// The production factory: an encoded, fragmented .mov per take.
     static let factory: TakeWriterFactory = { request in
         try SegmentWriter(directory: request.directory, number: request.number, format: request.format,
-                          codec: request.codec, live: request.live,
+                          codec: request.codec, live: request.live, sound: request.sound,
                           tags: { encoder in TakeFileTags.tags(device: request.device, frameRate: request.format.frameRate,
                                                                encoder: encoder, created: Date()) },
                           timers: (encode: request.encodeTimer, write: request.writeTimer))

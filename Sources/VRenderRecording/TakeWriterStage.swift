@@ -14,6 +14,8 @@ final class TakeWriterStage: @unchecked Sendable {
     let plan: RecordingPlan
     let format: NegotiatedFormat
     let deviceName: String
+    /// The microphone's sound and name (nil: silent takes).
+    let sound: (timeline: AudioTimeline, device: String)?
     let live: Bool
     let log: TakeLog
     let store: ManifestStore
@@ -37,7 +39,7 @@ final class TakeWriterStage: @unchecked Sendable {
     }
 
     init(ring: FrameRing, plan: RecordingPlan, codec: @escaping @Sendable () -> VideoCodecChoice, format: NegotiatedFormat,
-         deviceName: String,
+         deviceName: String, sound: (timeline: AudioTimeline, device: String)? = nil,
          live: Bool, log: TakeLog, store: ManifestStore, checker: TakeChecker,
          writers: @escaping TakeWriterFactory, timers: CaptureTimers, events: @escaping @Sendable (RecorderEvent) -> Void) {
         self.ring = ring
@@ -45,6 +47,7 @@ final class TakeWriterStage: @unchecked Sendable {
         chooseCodec = codec
         self.format = format
         self.deviceName = deviceName
+        self.sound = sound
         self.live = live
         self.log = log
         self.store = store
@@ -132,7 +135,7 @@ final class TakeWriterStage: @unchecked Sendable {
             let number = Swift.max(try TakesFolder.nextTakeNumber(in: store.folder), lastNumber + 1)
             let request = TakeFileRequest(directory: plan.outputDirectory, number: number, format: format,
                                           codec: codec, device: deviceName, live: live,
-                                          encodeTimer: timers.encode, writeTimer: timers.write)
+                                          encodeTimer: timers.encode, writeTimer: timers.write, sound: sound?.timeline)
             let writer = try makeWriter(request)
             lastNumber = number
             return writer
@@ -149,6 +152,16 @@ final class TakeWriterStage: @unchecked Sendable {
             frames: frames, dropped: ring.dropped(take: take), duration: duration,
             fps: format.frameRate.description, width: format.width, height: format.height,
             codec: writer.codecName, device: deviceName, preroll: record?.preroll ?? 0,
-            timeline: record?.timeline ?? [], latency: latency, prompter: record?.prompter)
+            timeline: record?.timeline ?? [], latency: latency, prompter: record?.prompter,
+            audio: soundEntry(writer))
+    }
+
+    /// The take's sound for takes.json: the writer's levels, the audio thread's drift.
+    private func soundEntry(_ writer: any TakeFileWriter) -> TakeSound? {
+        guard let sound, let summary = writer.soundSummary else { return nil }
+        let peak = summary.peakDBFS.isFinite ? (summary.peakDBFS * 10).rounded() / 10 : nil
+        return TakeSound(device: sound.device, rate: summary.rate, channels: summary.channels, peak: peak,
+                         missingMilliseconds: summary.missingMilliseconds.rounded(),
+                         driftPPM: (sound.timeline.sourceState.driftPPM * 10).rounded() / 10)
     }
 }

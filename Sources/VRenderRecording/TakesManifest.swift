@@ -45,6 +45,36 @@ public struct TakeEntry: Sendable, Codable, Equatable {
     /// every change, for an export to show what the presenter saw. Absent without a prompter,
     /// and in takes recorded before vrender had one.
     public var prompter: PrompterTakeRecord?
+    /// The take's sound (`--audio`): absent for a silent take, and in takes recorded before
+    /// vrender recorded sound.
+    public var audio: TakeSound? = nil
+}
+
+/// A take's sound as takes.json lists it.
+public struct TakeSound: Sendable, Codable, Equatable {
+    /// The microphone ("pulse:default", "alsa:hw:1,0", "synthetic seed=1").
+    public var device: String
+    /// The take's sample rate and channel count (the device's rate where AAC has it, else 48 kHz;
+    /// mono or stereo).
+    public var rate: Int
+    public var channels: Int
+    /// The loudest sample of the take, dBFS (0 is full scale; absent for pure silence).
+    public var peak: Double?
+    /// Milliseconds of the take with no sound from the device (it lost periods, started late or
+    /// went away), filled with silence of exactly that length.
+    public var missingMilliseconds: Double
+    /// How fast the device's sample clock ran against the camera's, parts per million, as
+    /// measured by the end of the take (absorbed by resampling).
+    public var driftPPM: Double
+
+    public init(device: String, rate: Int, channels: Int, peak: Double?, missingMilliseconds: Double, driftPPM: Double) {
+        self.device = device
+        self.rate = rate
+        self.channels = channels
+        self.peak = peak
+        self.missingMilliseconds = missingMilliseconds
+        self.driftPPM = driftPPM
+    }
 }
 
 /// A take read back from disk after it was written: how many frames decode and how long it

@@ -14,6 +14,7 @@ final class FakeCamera: CaptureSource {
     private let lastFrame: Int?
     private(set) var applied: [(CameraControl, Double)] = []
     private(set) var initialOutcomes: [InitialControlOutcome] = []
+    let monotonicOrigin: Double? = nil
     var onFrame: (Int) -> Void = { _ in }
 
     /// Applies the request's starting controls at time 0, as every source does when opened.

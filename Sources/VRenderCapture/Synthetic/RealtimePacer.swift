@@ -10,8 +10,9 @@ import VRenderCore
 /// so lateness (a slow consumer, a busy machine) never accumulates into drift; a frame already
 /// late is released at once. Pacing only: the pixels never depend on it.
 struct RealtimePacer {
-    private let startNanoseconds: UInt64
-    private let firstFrame: Int
+    /// CLOCK_MONOTONIC nanoseconds when `firstFrame` is released.
+    let startNanoseconds: UInt64
+    let firstFrame: Int
     private let frameRate: Rational
 
     init(firstFrame: Int, frameRate: Rational) {

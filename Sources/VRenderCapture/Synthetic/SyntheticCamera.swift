@@ -95,6 +95,12 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
         Double(index) * Double(format.frameRate.denominator) / Double(format.frameRate.numerator)
     }
 
+    /// Paced to real time: when frame 0 would have been released (the pacer's start less the
+    /// time of the frame it started at). Batch: nil, the scene clock is virtual.
+    public var monotonicOrigin: Double? {
+        pacer.map { Double($0.startNanoseconds) / 1e9 - time(ofFrame: $0.firstFrame) }
+    }
+
     public func start() {
         if isLive { pacer = RealtimePacer(firstFrame: nextIndex, frameRate: format.frameRate) }
     }

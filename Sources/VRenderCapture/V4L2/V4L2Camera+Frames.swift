@@ -127,8 +127,10 @@ extension V4L2Camera {
     /// Time since the first frame (from the buffer's timestamp) and drops (from the sequence).
     private func timing(of buffer: v4l2_buffer) -> CapturedFrameInfo {
         var stamp = Double(buffer.timestamp.tv_sec) + Double(buffer.timestamp.tv_usec) / 1_000_000
-        if stamp == 0 {
-            // A driver that leaves timestamps empty: the arrival time is the best there is.
+        let monotonic = buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
+        if stamp == 0 || !monotonic {
+            // A driver that leaves timestamps empty, or stamps on a clock of its own: the
+            // arrival time is the best there is (and is on the clock a microphone uses).
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
             stamp = Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000

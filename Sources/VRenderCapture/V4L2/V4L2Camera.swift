@@ -34,6 +34,8 @@ public final class V4L2Camera: CaptureSource, @unchecked Sendable {
     public internal(set) var restarts = 0
     /// Frames the device dropped (sequence gaps), over the camera's life.
     public var droppedFrames: Int { clock.droppedFrames }
+    /// The first frame's timestamp (CLOCK_MONOTONIC: see `timing(of:)`).
+    public var monotonicOrigin: Double? { clock.origin }
 
     let device: V4L2Device
     let buffers: V4L2BufferQueue

@@ -17,6 +17,8 @@ struct V4L2FrameClock {
     private(set) var droppedFrames = 0
 
     private var firstTimestamp: Double?
+    /// The timestamp of the stream's first frame: capture time 0 on the driver's clock.
+    var origin: Double? { firstTimestamp }
     private var lastTimestamp: Double?
     private var lastSequence: Int?
     private var lastTime = 0.0

@@ -1,0 +1,62 @@
+import VRenderCapture
+import VRenderCore
+
+/// A microphone for recorder tests, on the scene clock: 48 kHz mono float, 10 ms periods, quiet
+/// except a full-scale 2 ms click at every whole second of the scene clock. Its sample clock
+/// runs `driftPPM` fast, its timestamps jitter by up to `jitter` seconds (a fixed pattern), and
+/// it loses `gap.length` seconds of sound at scene time `gap.at`. Not live: it delivers at once.
+final class FakeMicrophone: AudioSource {
+    let name = "fake microphone"
+    let format = AudioFormat(sampleRate: 48_000, channels: 1, sampleFormat: .f32)
+    let isLive = false
+    let clock = AudioClockDomain.captureClock
+    private(set) var endReason: String?
+    private let driftPPM: Double
+    private let jitter: Double
+    private let gap: (at: Double, length: Double)?
+    /// The period ending the source ("the device went away"), if any.
+    private let lastPeriod: Int?
+    private var period = 0
+    private var deviceSample = 0
+    private let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 480)
+
+    init(driftPPM: Double = 0, jitter: Double = 0, gap: (at: Double, length: Double)? = nil, lastPeriod: Int? = nil) {
+        self.driftPPM = driftPPM
+        self.jitter = jitter
+        self.gap = gap
+        self.lastPeriod = lastPeriod
+    }
+
+    /// The device's true sample rate against the scene clock.
+    private var trueRate: Double { 48_000 * (1 + driftPPM * 1e-6) }
+
+    /// Scene time of device sample `index` (after the gap, shifted by its length).
+    private func time(ofSample index: Int) -> Double {
+        let plain = Double(index) / trueRate
+        guard let gap, plain >= gap.at else { return plain }
+        return plain + gap.length
+    }
+
+    deinit { buffer.deallocate() }
+
+    func start() throws {}
+    func stop() {}
+
+    func read() throws -> AudioPeriod? {
+        if let lastPeriod, period > lastPeriod {
+            endReason = "fake microphone: the device went away"
+            return nil
+        }
+        let first = time(ofSample: deviceSample)
+        for offset in 0..<480 {
+            let scene = time(ofSample: deviceSample + offset)
+            let intoSecond = scene - scene.rounded(.down)
+            buffer[offset] = intoSecond < 0.002 ? 0.8 : 0
+        }
+        deviceSample += 480
+        // A fixed jitter pattern: +j, −j, 0, …
+        let wobble = [jitter, -jitter, 0][period % 3]
+        period += 1
+        return AudioPeriod(samples: UnsafeRawBufferPointer(buffer), frames: 480, time: first + wobble)
+    }
+}

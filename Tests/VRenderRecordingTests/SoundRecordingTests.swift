@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import VRenderCapture
+import VRenderCore
+import VRenderMedia
+import VRenderTestSupport
+@testable import VRenderRecording
+
+/// Takes with sound: the microphone's clicks land where the capture clock says, whatever its
+/// crystal's drift, timestamp jitter or lost periods; audio and video are equally long.
+@Suite struct SoundRecordingTests {
+    let directory = TestMedia.scratchDirectory()
+
+    private func record(_ microphone: FakeMicrophone, seconds: Double, preroll: Double = 0) throws -> (TakeEntry, String) {
+        let plan = RecordingPlan(outputDirectory: directory, takes: 1, duration: seconds, preroll: preroll, codec: .h264)
+        let takes = try Recorder(source: FakeCamera(), microphone: microphone, plan: plan).run()
+        let take = try #require(takes.first)
+        return (take, directory + "/" + take.file)
+    }
+
+    /// Click times against the video's first frame (the take's capture time 0), in the file as
+    /// a player shows it; and that both streams end together (within a frame).
+    private func clicks(_ path: String) throws -> [Double] {
+        let video = try #require(ProgramRun.streamSpan(path, "v"))
+        let audio = try #require(ProgramRun.streamSpan(path, "a"))
+        #expect(abs(audio.end - video.end) < 1.0 / 30, "audio ends at \(audio.end), video at \(video.end)")
+        #expect(audio.start <= video.start)
+        return ProgramRun.clickTimes(path, scratch: directory).map { $0 - video.start }
+    }
+
+    @Test func clicksLandOnTheirSecondDespiteADriftingCrystal() throws {
+        // 2000 ppm: uncompensated, the click at 5 s would land 10 ms late.
+        let (take, path) = try record(FakeMicrophone(driftPPM: 2000, jitter: 0.0003), seconds: 6)
+        // (The click at 6 s starts on the take's last sample, or just after it.)
+        let onsets = try clicks(path).filter { $0 < 5.9 }
+        #expect(onsets.count == 6, "\(onsets)")
+        for (second, onset) in onsets.enumerated() {
+            #expect(abs(onset - Double(second)) < 0.001, "click \(second) at \(onset)")
+        }
+        let sound = try #require(take.audio)
+        #expect(sound.rate == 48_000 && sound.channels == 1 && sound.device == "fake microphone")
+        #expect(abs(sound.driftPPM - 2000) < 100, "measured \(sound.driftPPM) ppm")
+        #expect(sound.missingMilliseconds == 0)
+    }
+
+    @Test func lostSoundBecomesSilenceOfItsLengthAndLaterSoundStaysInPlace() throws {
+        let (take, path) = try record(FakeMicrophone(gap: (at: 2.5, length: 0.2)), seconds: 5)
+        let onsets = try clicks(path).filter { $0 < 4.9 }
+        #expect(onsets.count == 5, "\(onsets)")
+        for (second, onset) in onsets.enumerated() {
+            #expect(abs(onset - Double(second)) < 0.001, "click \(second) at \(onset)")
+        }
+        let missing = try #require(take.audio).missingMilliseconds
+        #expect(abs(missing - 200) <= 2, "\(missing) ms missing")
+    }
+
+    @Test func aMicrophoneThatGoesAwayEndsTheTakeWithWhatWasRecorded() throws {
+        let plan = RecordingPlan(outputDirectory: directory, takes: 2, duration: 4, codec: .h264)
+        let events = EventLog()
+        let takes = try Recorder(source: FakeCamera(), microphone: FakeMicrophone(lastPeriod: 150), plan: plan,
+                                 events: events.append).run()
+        let take = try #require(takes.first)
+        #expect(takes.count == 1)
+        #expect(take.duration < 4)
+        #expect(events.notices.contains { $0.contains("fake microphone: the device went away") })
+        let path = directory + "/" + take.file
+        let video = try #require(ProgramRun.streamSpan(path, "v"))
+        let audio = try #require(ProgramRun.streamSpan(path, "a"))
+        #expect(abs(audio.end - video.end) < 1.0 / 30)
+    }
+}
