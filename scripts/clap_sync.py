@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Measures sound against picture in a recorded file, independently of vrender.
 
-The synthetic camera flashes a white square in the top-left corner (a sixth of the picture's
-height) at each clap while the synthetic microphone clicks (a 3 ms burst at -1 dBFS, the voice
+The synthetic camera draws a square in the top-left corner (a sixth of the picture's height),
+white at each clap and black otherwise, while the synthetic microphone clicks (a 3 ms burst at -1 dBFS, the voice
 staying under -12 dBFS). This tool decodes the file with ffmpeg as a player would (edit lists
 applied), finds the flash frames and the click onsets, and pairs them.
 
@@ -31,7 +31,7 @@ CLICK_SECONDS = 0.003
 CLICK_HERTZ = 3000.0
 ONSET_THRESHOLD = 16384  # half full scale in s16: only a click gets there
 CLICK_HOLDOFF = 0.05     # seconds after an onset that belong to the same burst
-FLASH_LUMA = 200         # the flash is Y=235; scenes and codecs stay clear of this over the patch
+FLASH_LUMA = 192         # full-range luma of the patch's middle: white (255) on a flash, black (0) else
 PAIR_WINDOW = 0.5        # seconds: a click further than this from a flash does not belong to it
 
 

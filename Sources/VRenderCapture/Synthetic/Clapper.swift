@@ -54,12 +54,16 @@ public final class Clapper: @unchecked Sendable {
         return !claps(from: time - half, to: time + half).isEmpty
     }
 
-    /// Paints the flash: a white square in the top-left corner, its side a sixth of the picture's
-    /// height rounded down to even (so the 4:2:0 chroma covers it exactly), at least 2 pixels.
-    static func drawFlash(into image: YUVImage) {
+    /// Paints the clapper's patch: a square in the top-left corner, its side a sixth of the
+    /// picture's height rounded down to even (so the 4:2:0 chroma covers it exactly), at least 2
+    /// pixels; white on a flash frame, black on every other. Black rather than the scene, because
+    /// a bright sky or the torch would otherwise leave too little between flash and no flash for
+    /// a measuring tool that reads the patch's luma after lossy encoding.
+    static func drawPatch(into image: YUVImage, flash: Bool) {
         let side = Swift.min(Swift.max(2, image.height / 6 & ~1), image.width & ~1)
+        let luma: UInt8 = flash ? 235 : 16
         for y in 0..<side {
-            image.luma.row(y).update(repeating: 235, count: side)
+            image.luma.row(y).update(repeating: luma, count: side)
         }
         for y in 0..<(side / 2) {
             image.cb.row(y).update(repeating: 128, count: side / 2)

@@ -89,8 +89,9 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     /// The model at the last rendered frame's time (time 0 before the first frame).
     public var state: CameraState { lock.withLock { model.state(at: lastFrameTime) } }
 
-    /// The clapper the synthetic microphone shares, created on first use. From then on frames at
-    /// clap instants carry the flash; a camera nothing attached to never draws one.
+    /// The clapper the synthetic microphone shares, created on first use. From then on every frame
+    /// carries the clapper's patch (white at clap instants, else black); a camera nothing
+    /// attached to draws none, so its frames stay as they were before sound.
     public func attachClapper() -> Clapper {
         lock.withLock {
             if let attachedClapper { return attachedClapper }
@@ -132,7 +133,7 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
         let image = destination.yuvImage()
         renderer.render(frameIndex: index, time: time, camera: snapshot, into: image)
         let interval = Double(format.frameRate.denominator) / Double(format.frameRate.numerator)
-        if let clapper, clapper.flashes(frameAt: time, frameInterval: interval) { Clapper.drawFlash(into: image) }
+        if let clapper { Clapper.drawPatch(into: image, flash: clapper.flashes(frameAt: time, frameInterval: interval)) }
         nextIndex = index + 1
         return CapturedFrameInfo(time: time, sequence: index, droppedBefore: 0)
     }
