@@ -156,7 +156,8 @@ def measure(path, limit_ms):
 
 
 def stream_length(path, selector):
-    """Seconds from the stream's first presentation time to the end of its last packet."""
+    """Seconds from the stream's first presentation time to the end of its last packet (video:
+    no priming, so its packets are what a player shows)."""
     out = run(["ffprobe", "-v", "error", "-select_streams", selector, "-show_entries",
                "packet=pts_time,duration_time", "-of", "csv=p=0", path]).stdout.decode()
     first, end = None, None
@@ -198,13 +199,15 @@ def clicks_command(path, every, limit):
     if audio is None:
         raise ToolError(f"{path}: has no audio stream")
     rate = int(audio["sample_rate"])
-    clicks = click_onsets(decode_audio(path, rate), rate, first_audio_time(path))
+    samples = decode_audio(path, rate)
+    clicks = click_onsets(samples, rate, first_audio_time(path))
     report = {"file": path, "clicks": len(clicks), "onsets": [round(c, 6) for c in clicks], "expect_every": every,
               "limit_ms_per_s": limit}
     report.update(spacing_report(clicks, every, limit))
     report["ok"] = report["spacing_ok"]
     if video is not None:
-        audio_length, video_length = stream_length(path, "a:0"), stream_length(path, "v:0")
+        # The sound's length as a player hears it: decoded samples, encoder priming trimmed.
+        audio_length, video_length = len(samples) / rate, stream_length(path, "v:0")
         interval = frame_interval(video)
         lengths_ok = audio_length is not None and video_length is not None \
             and abs(audio_length - video_length) <= interval + 1e-6
