@@ -143,6 +143,24 @@ import VRenderMedia
         #expect(microphone.endReason == nil)
     }
 
+    @Test func aLiveMicrophoneStartedAfterTheCameraHearsFromThatSceneTimeOn() throws {
+        let camera = try SyntheticCamera(specification: "synthetic",
+                                         request: CaptureRequest(frameRate: Rational(30, 1), size: (32, 18), realtime: true))
+        let microphone = try SyntheticMicrophone(specification: "synthetic",
+                                                 request: AudioRequest(sampleRate: 8_000, realtime: true), camera: camera)
+        camera.start()
+        let frame = try Frame.picture(width: 32, height: 18)
+        // Frame 6 is released 0.2 s after the camera started: the scene is at least that far on.
+        for _ in 0...6 { _ = try camera.nextFrame(into: frame) }
+        microphone.start()
+        defer { microphone.stop() }
+        let first = try #require(try microphone.read())
+        let second = try #require(try microphone.read())
+        #expect(first.time >= 0.2 - 0.000_3)
+        #expect(first.time < 10)
+        #expect(abs(second.time - first.time - 0.01) <= 0.000_6)
+    }
+
     @Test func refusesAnotherCameraAndBadOptions() throws {
         do {
             _ = try SyntheticMicrophone(specification: "synthetic", request: AudioRequest(), camera: NotSynthetic())

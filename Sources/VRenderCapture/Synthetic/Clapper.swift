@@ -18,6 +18,7 @@ public final class Clapper: @unchecked Sendable {
     private let lock = ConditionLock()
     private var actionClaps: [Double] = []
     private var gaps: [Gap] = []
+    private var origin: UInt64?
 
     public init() {}
 
@@ -29,6 +30,14 @@ public final class Clapper: @unchecked Sendable {
     /// Adds a gap of `length` seconds from scene time `time` (an `audio-gap` action).
     public func gap(at time: Double, length: Double) {
         lock.withLock { gaps.append(Gap(start: time, length: length)) }
+    }
+
+    /// CLOCK_MONOTONIC nanoseconds of scene time 0 while the camera runs paced to the wall clock
+    /// (nil before it starts, or in batch): a live microphone started later begins at the scene
+    /// time of its start, as a real one would, instead of lagging the picture by the difference.
+    public var sceneOrigin: UInt64? {
+        get { lock.withLock { origin } }
+        set { lock.withLock { origin = newValue } }
     }
 
     /// The gaps added so far, in the order they were added (which is time order: actions arrive so).

@@ -10,12 +10,13 @@ import VRenderCore
 /// so lateness (a slow consumer, a busy machine) never accumulates into drift; a frame already
 /// late is released at once. Pacing only: the pixels never depend on it.
 struct RealtimePacer {
-    private let startNanoseconds: UInt64
+    /// CLOCK_MONOTONIC nanoseconds of the start.
+    let startNanoseconds: UInt64
     private let firstFrame: Int
     private let frameRate: Rational
 
-    init(firstFrame: Int, frameRate: Rational) {
-        startNanoseconds = Self.now()
+    init(firstFrame: Int, frameRate: Rational, startNanoseconds: UInt64 = Self.now()) {
+        self.startNanoseconds = startNanoseconds
         self.firstFrame = firstFrame
         self.frameRate = frameRate
     }

@@ -45,6 +45,8 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     private var pacer: RealtimePacer?
     /// Set once a synthetic microphone attaches (behind `lock`); nil keeps frames as they were before sound.
     private var attachedClapper: Clapper?
+    /// CLOCK_MONOTONIC nanoseconds of scene time 0 while paced (behind `lock`), for the clapper.
+    private var liveOrigin: UInt64?
 
     /// True for `synthetic` and `synthetic:…` (whether or not the rest is valid: the initializer
     /// says what is wrong with it).
@@ -96,6 +98,7 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
         lock.withLock {
             if let attachedClapper { return attachedClapper }
             let clapper = Clapper()
+            clapper.sceneOrigin = liveOrigin
             attachedClapper = clapper
             return clapper
         }
@@ -110,7 +113,14 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     }
 
     public func start() {
-        if isLive { pacer = RealtimePacer(firstFrame: nextIndex, frameRate: format.frameRate) }
+        guard isLive else { return }
+        let pacer = RealtimePacer(firstFrame: nextIndex, frameRate: format.frameRate)
+        self.pacer = pacer
+        let origin = pacer.startNanoseconds &- UInt64(time(ofFrame: nextIndex) * 1e9)
+        lock.withLock {
+            liveOrigin = origin
+            attachedClapper?.sceneOrigin = origin
+        }
     }
 
     /// Renders frame k (k = 0, 1, … in call order) into `destination`, which must be a

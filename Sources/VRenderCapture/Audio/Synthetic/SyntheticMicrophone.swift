@@ -7,7 +7,8 @@ import VRenderCore
 ///
 /// Its sample clock runs at rate·(1 + ppm·10⁻⁶) samples per scene second (`driftPPM`), like a
 /// cheap microphone's crystal, and `audio-gap` actions make it lose spans like a stalled device:
-/// the sample of scene time t is round((t − gaps before t) · rate · (1 + ppm·10⁻⁶)). A gap takes
+/// the sample of scene time t is round((t − t₀ − gaps before t) · rate · (1 + ppm·10⁻⁶)), t₀ being 0
+/// unless a live microphone starts after the live camera (then its scene time then). A gap takes
 /// effect at the first period boundary at or after its start and lasts exactly its length.
 /// Periods are 10 ms; each is stamped with the scene time of its first sample plus a ±0.3 ms
 /// jitter from the seed, as real device timestamps wobble. Same seed, rate, channels and drift
@@ -87,9 +88,19 @@ public final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
         buffer.deallocate()
     }
 
+    /// Live: paced from the camera's scene origin when the camera already runs, the device's
+    /// first sample then being the scene time of this call (a microphone opened late hears from
+    /// now on, not from scene time 0); else from now, scene time 0.
     public func start() {
         lock.withLock { stopped = false }
-        if isLive { pacer = RealtimePacer(firstFrame: 0, frameRate: Rational(1, 1)) }
+        guard isLive, pacer == nil else { return }
+        guard let origin = clapper.sceneOrigin else {
+            pacer = RealtimePacer(firstFrame: 0, frameRate: Rational(1, 1))
+            return
+        }
+        let pacer = RealtimePacer(firstFrame: 0, frameRate: Rational(1, 1), startNanoseconds: origin)
+        self.pacer = pacer
+        if deviceClock.delivered == 0 { deviceClock.shift = Swift.max(0, pacer.elapsedSeconds) }
     }
 
     public func stop() {
@@ -175,7 +186,7 @@ public final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
 struct DeviceClock: Sendable, Equatable {
     var delivered = 0
     var periods = 0
-    /// Scene seconds lost to gaps so far.
+    /// Scene seconds lost to gaps so far, plus the scene time the device started at.
     var shift = 0.0
     /// The first sample after the last gap: clicks before it happened while the device was deaf.
     var segmentStart = 0
