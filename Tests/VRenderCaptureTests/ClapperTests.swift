@@ -64,14 +64,18 @@ import VRenderMedia
         #expect(frames == (try Self.frames(Self.camera(), count: 31)))
     }
 
-    @Test func aClapFlashesTheFrameWithinHalfAFrameOfIt() throws {
-        let clapper = Clapper()
+    @Test func eachClapIsTheFrameNearestItsInstantAndSoundsAtThatFramesTime() throws {
+        let clapper = Clapper(frameRate: Rational(30_000, 1001))
         clapper.clap(at: 2.26)
-        let interval = 1001.0 / 30_000
-        let flashing = (0..<100).filter { clapper.flashes(frameAt: Double($0) * interval, frameInterval: interval) }
+        clapper.clap(at: 3.0) // the whole second's frame already: one clap, not two
         // Whole seconds 0...3 and the clap at 2.26 s, each on its nearest frame at 29.97 fps.
-        #expect(flashing == [0, 30, 60, 68, 90])
-        #expect(clapper.claps(from: 0.5, to: 3) == [1, 2, 2.26])
+        #expect((0..<100).filter { clapper.flashes(frame: $0) } == [0, 30, 60, 68, 90])
+        #expect(clapper.clapFrames(from: 0.5, to: 3.5) == [30, 60, 68, 90])
+        // The click follows the flash, not the whole second: 1.001 s, not 1 s.
+        let camera = try SyntheticCamera(specification: "synthetic",
+                                         request: CaptureRequest(frameRate: Rational(30_000, 1001), size: (32, 18)))
+        #expect(clapper.claps(from: 0.5, to: 2.1) == [camera.time(ofFrame: 30), camera.time(ofFrame: 60)])
+        #expect(clapper.claps(from: 0.5, to: 2.1) == [30_030.0 / 30_000, 60_060.0 / 30_000])
     }
 
     @Test func thePatchIsASixthOfTheHeightEvenAligned() throws {

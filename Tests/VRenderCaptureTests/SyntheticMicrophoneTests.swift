@@ -97,6 +97,14 @@ import VRenderMedia
         #expect(abs(samples[expected[1]] - 0.891) < 1e-6)
     }
 
+    @Test func atAnNTSCRateTheClickFollowsTheFlashFrameNotTheWholeSecond() throws {
+        let camera = try SyntheticCamera(specification: "synthetic",
+                                         request: CaptureRequest(frameRate: Rational(30_000, 1001), size: (32, 18)))
+        let samples = try Self.read(Self.microphone(camera: camera), periods: 220).samples
+        // Frames 30 and 60 are at 1.001 s and 2.002 s.
+        #expect(Self.onsets(samples, rate: 16_000) == [0, 16_016, 32_032])
+    }
+
     @Test func periodTimesAreTheFirstSamplesSceneTimeWithinTheJitter() throws {
         let microphone = try Self.microphone(rate: 48_000, drift: 500)
         let times = try Self.read(microphone, periods: 300).times

@@ -4,9 +4,11 @@ import VRenderCore
 /// camera draws a flash and the microphone clicks at the same scene instants, so a tool that
 /// is not vrender can measure sound against picture from the recorded file alone.
 ///
-/// Instants are scene seconds (the synthetic camera's frame k is at k / fps): every whole second
-/// implicitly, plus each `clap` action. `audio-gap` actions are kept here for the microphone,
-/// which the camera's `apply(_:at:)` cannot reach directly.
+/// A clap is a frame: the one nearest each whole second of the scene clock, and the one nearest
+/// each `clap` action. Its instant is that frame's time (k · den / num, as the camera computes
+/// it), so the click lands on the flash exactly even at rates like 29.97 fps, where whole seconds
+/// fall between frames. `audio-gap` actions are kept here for the microphone, which the
+/// camera's `apply(_:at:)` cannot reach directly.
 // @unchecked Sendable: every stored property is read and written only inside `lock`.
 public final class Clapper: @unchecked Sendable {
     /// A span the microphone loses, as a device that missed periods: `start` scene seconds, `length` seconds.
@@ -15,16 +17,30 @@ public final class Clapper: @unchecked Sendable {
         public var length: Double
     }
 
+    public let frameRate: Rational
     private let lock = ConditionLock()
-    private var actionClaps: [Double] = []
+    private var actionFrames: Set<Int> = []
     private var gaps: [Gap] = []
     private var origin: UInt64?
 
-    public init() {}
+    public init(frameRate: Rational) {
+        self.frameRate = frameRate
+    }
 
-    /// Adds a clap at scene time `time` (a `clap` action).
+    /// Time of frame `index`, exactly as the synthetic camera stamps it.
+    public func time(ofFrame index: Int) -> Double {
+        Double(index) * Double(frameRate.denominator) / Double(frameRate.numerator)
+    }
+
+    /// The frame nearest scene time `time` (a tie goes to the later frame).
+    public func frame(nearest time: Double) -> Int {
+        Int((time * Double(frameRate.numerator) / Double(frameRate.denominator)).rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// Adds a clap on the frame nearest scene time `time` (a `clap` action).
     public func clap(at time: Double) {
-        lock.withLock { actionClaps.append(time) }
+        let frame = frame(nearest: time)
+        lock.withLock { _ = actionFrames.insert(frame) }
     }
 
     /// Adds a gap of `length` seconds from scene time `time` (an `audio-gap` action).
@@ -43,24 +59,26 @@ public final class Clapper: @unchecked Sendable {
     /// The gaps added so far, in the order they were added (which is time order: actions arrive so).
     public var allGaps: [Gap] { lock.withLock { gaps } }
 
-    /// Every clap instant in `start..<end`, ascending: the whole seconds and the actions' claps.
-    public func claps(from start: Double, to end: Double) -> [Double] {
-        guard end > start else { return [] }
-        var instants: [Double] = []
-        var second = Swift.max(0, start.rounded(.up))
-        while second < end {
-            instants.append(second)
-            second += 1
-        }
-        let actions = lock.withLock { actionClaps }.filter { $0 >= start && $0 < end && $0 != $0.rounded() }
-        return (instants + actions).sorted()
+    /// The clap frames whose times lie in `start..<end`, ascending.
+    public func clapFrames(from start: Double, to end: Double) -> [Int] {
+        guard end > start, end > 0 else { return [] }
+        let first = Swift.max(0, Int(start.rounded(.down)) - 1)
+        let last = Int(end.rounded(.up)) + 1
+        var frames = Set((first...last).map { frame(nearest: Double($0)) })
+        frames.formUnion(lock.withLock { actionFrames })
+        return frames.filter { time(ofFrame: $0) >= start && time(ofFrame: $0) < end }.sorted()
     }
 
-    /// True when the frame at `time`, `frameInterval` seconds long, shows a clap: a clap instant
-    /// lies within half a frame of it (half-open, so one instant never flashes two frames).
-    public func flashes(frameAt time: Double, frameInterval: Double) -> Bool {
-        let half = frameInterval / 2
-        return !claps(from: time - half, to: time + half).isEmpty
+    /// Every clap instant (its frame's time) in `start..<end`, ascending.
+    public func claps(from start: Double, to end: Double) -> [Double] {
+        clapFrames(from: start, to: end).map { time(ofFrame: $0) }
+    }
+
+    /// True when frame `index` shows a clap.
+    public func flashes(frame index: Int) -> Bool {
+        if lock.withLock({ actionFrames.contains(index) }) { return true }
+        let second = time(ofFrame: index).rounded()
+        return frame(nearest: second) == index
     }
 
     /// Paints the clapper's patch: a square in the top-left corner, its side a sixth of the

@@ -97,7 +97,7 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     public func attachClapper() -> Clapper {
         lock.withLock {
             if let attachedClapper { return attachedClapper }
-            let clapper = Clapper()
+            let clapper = Clapper(frameRate: format.frameRate)
             clapper.sceneOrigin = liveOrigin
             attachedClapper = clapper
             return clapper
@@ -142,8 +142,7 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
         }
         let image = destination.yuvImage()
         renderer.render(frameIndex: index, time: time, camera: snapshot, into: image)
-        let interval = Double(format.frameRate.denominator) / Double(format.frameRate.numerator)
-        if let clapper { Clapper.drawPatch(into: image, flash: clapper.flashes(frameAt: time, frameInterval: interval)) }
+        if let clapper { Clapper.drawPatch(into: image, flash: clapper.flashes(frame: index)) }
         nextIndex = index + 1
         return CapturedFrameInfo(time: time, sequence: index, droppedBefore: 0)
     }

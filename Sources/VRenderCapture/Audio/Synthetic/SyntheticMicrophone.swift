@@ -2,8 +2,8 @@ import VRenderCore
 
 /// The synthetic microphone (`--audio synthetic[:seed=N]`): the synthetic camera's sound, for
 /// demos and CI without hardware. It hears a voice-like signal and the camera's clapper: a click
-/// (−1 dBFS, 3 ms) starting exactly at the device sample of each clap instant, while the camera
-/// flashes, so sync can be measured from a recorded file.
+/// (−1 dBFS, 3 ms) starting exactly at the device sample of each clap instant, which is the time
+/// of the camera's flash frame, so sync can be measured from a recorded file.
 ///
 /// Its sample clock runs at rate·(1 + ppm·10⁻⁶) samples per scene second (`driftPPM`), like a
 /// cheap microphone's crystal, and `audio-gap` actions make it lose spans like a stalled device:
