@@ -93,6 +93,10 @@ public final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
     /// now on, not from scene time 0); else from now, scene time 0.
     public func start() {
         lock.withLock { stopped = false }
+        startPacing()
+    }
+
+    private func startPacing() {
         guard isLive, pacer == nil else { return }
         guard let origin = clapper.sceneOrigin else {
             pacer = RealtimePacer(firstFrame: 0, frameRate: Rational(1, 1))
@@ -113,10 +117,11 @@ public final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
     /// clock since `start()`. Batch: at once (the recorder's audio thread keeps it beside the video).
     public func read() throws -> AudioPeriod? {
         if isStopped { return nil }
+        // Not start(): that would clear a stop() that came in meanwhile.
+        startPacing()
         deviceClock.consume(clapper.allGaps, rate: deviceRate)
         let periodStart = deviceClock.sceneTime(ofSample: deviceClock.delivered, rate: deviceRate)
         if isLive {
-            if pacer == nil { start() }
             guard waitUntil(periodStart + Double(periodFrames) / deviceRate) else { return nil }
         }
         render()
