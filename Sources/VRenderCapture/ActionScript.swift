@@ -10,11 +10,14 @@ import VRenderCore
 ///     at <time> torch on|off|<level 0...1>
 ///     at <time> flip
 ///     at <time> focus <x 0...1> <y 0...1>
+///     at <time> clap
+///     at <time> audio-gap <duration>
 ///     at <time> stop
 ///
 /// `<time>` is relative to the start of each take and uses the duration syntax (`1.5s`,
 /// `1500ms`, `2`). Actions run in time order (lines with equal times in file order). `stop` ends
-/// the take. Out-of-range values are clamped by the camera and reported, not rejected here.
+/// the take. `clap` (a flash and a click) and `audio-gap` (the microphone loses that long) need
+/// the synthetic camera recording the synthetic microphone; other cameras report them unsupported. Out-of-range values are clamped by the camera and reported, not rejected here.
 public struct ActionScript: Sendable, Equatable {
     public enum Command: Sendable, Equatable {
         case control(CameraControl)
@@ -77,7 +80,7 @@ public struct ActionScript: Sendable, Equatable {
         try self.init(text: String(decoding: data, as: UTF8.self), source: path)
     }
 
-    static let actionNames = "zoom, lens, torch, flip, focus, stop"
+    static let actionNames = "zoom, lens, torch, flip, focus, clap, audio-gap, stop"
 
     private static func command(_ words: [String], place: String) throws -> Command {
         func number(_ text: String, _ what: String) throws -> Double {
@@ -113,6 +116,15 @@ public struct ActionScript: Sendable, Equatable {
         case "focus":
             try arity(3, "focus <x> <y>")
             return .control(.pointOfInterest(x: try number(words[1], "x"), y: try number(words[2], "y")))
+        case "clap":
+            try arity(1, "clap")
+            return .control(.clap)
+        case "audio-gap":
+            try arity(2, "audio-gap <duration>")
+            guard let length = ValueSyntax.seconds(words[1]), length > 0 else {
+                throw VRenderError.input(place, "audio-gap length '\(words[1])' is not a positive duration (use e.g. 200ms)")
+            }
+            return .control(.audioGap(seconds: length))
         case "stop":
             try arity(1, "stop")
             return .stop

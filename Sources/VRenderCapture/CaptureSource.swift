@@ -134,6 +134,11 @@ public enum CameraControl: Sendable, Equatable {
     case flip
     /// Focus/exposure point of interest, normalized 0...1 (0,0 top-left).
     case pointOfInterest(x: Double, y: Double)
+    /// The clapper: a flash on the picture and a click in the synthetic microphone at this
+    /// instant (the synthetic camera with a synthetic microphone only).
+    case clap
+    /// The synthetic microphone loses this many seconds of sound, as a device that stalled.
+    case audioGap(seconds: Double)
 }
 
 /// The outcome of a control change: applied as asked, clamped (and to what), or unsupported.

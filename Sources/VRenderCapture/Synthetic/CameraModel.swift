@@ -137,6 +137,9 @@ public struct CameraModel: Sendable, Equatable {
             return flip(at: now)
         case .pointOfInterest(let x, let y):
             return setPointOfInterest(x: x, y: y)
+        case .clap, .audioGap:
+            // Sound belongs to the clapper, which SyntheticCamera serves before the model.
+            return .unsupported("the camera model has no clapper")
         }
     }
 }

@@ -15,8 +15,8 @@ struct RealtimePacer {
     let firstFrame: Int
     private let frameRate: Rational
 
-    init(firstFrame: Int, frameRate: Rational) {
-        startNanoseconds = Self.now()
+    init(firstFrame: Int, frameRate: Rational, startNanoseconds: UInt64 = Self.now()) {
+        self.startNanoseconds = startNanoseconds
         self.firstFrame = firstFrame
         self.frameRate = frameRate
     }
@@ -33,7 +33,20 @@ struct RealtimePacer {
 
     /// Blocks until frame `index`'s deadline (returns at once when it has passed).
     func wait(forFrame index: Int) {
-        let deadline = startNanoseconds &+ offset(ofFrame: index)
+        sleep(untilOffset: offset(ofFrame: index))
+    }
+
+    /// Blocks until `seconds` after the start (the synthetic microphone's period deadlines,
+    /// which drift and gaps put off any frame grid); returns at once when it has passed.
+    func wait(untilSeconds seconds: Double) {
+        sleep(untilOffset: UInt64(Swift.min(Swift.max(0, seconds * 1e9), 1e18)))
+    }
+
+    /// Seconds since the start on the monotonic clock.
+    var elapsedSeconds: Double { Double(Self.now() &- startNanoseconds) / 1e9 }
+
+    private func sleep(untilOffset offset: UInt64) {
+        let deadline = startNanoseconds &+ offset
         #if os(Linux)
         var target = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         // Absolute sleep on the monotonic clock; EINTR (a signal) just sleeps again.

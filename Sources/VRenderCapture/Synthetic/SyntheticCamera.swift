@@ -43,6 +43,10 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     private var lastFrameTime = 0.0
     private var nextIndex = 0
     private var pacer: RealtimePacer?
+    /// Set once a synthetic microphone attaches (behind `lock`); nil keeps frames as they were before sound.
+    private var attachedClapper: Clapper?
+    /// CLOCK_MONOTONIC nanoseconds of scene time 0 while paced (behind `lock`), for the clapper.
+    private var liveOrigin: UInt64?
 
     /// True for `synthetic` and `synthetic:…` (whether or not the rest is valid: the initializer
     /// says what is wrong with it).
@@ -87,6 +91,19 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     /// The model at the last rendered frame's time (time 0 before the first frame).
     public var state: CameraState { lock.withLock { model.state(at: lastFrameTime) } }
 
+    /// The clapper the synthetic microphone shares, created on first use. From then on every frame
+    /// carries the clapper's patch (white at clap instants, else black); a camera nothing
+    /// attached to draws none, so its frames stay as they were before sound.
+    public func attachClapper() -> Clapper {
+        lock.withLock {
+            if let attachedClapper { return attachedClapper }
+            let clapper = Clapper(frameRate: format.frameRate)
+            clapper.sceneOrigin = liveOrigin
+            attachedClapper = clapper
+            return clapper
+        }
+    }
+
     /// Index of the frame the next `nextFrame` renders.
     public var nextFrameIndex: Int { nextIndex }
 
@@ -102,7 +119,14 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     }
 
     public func start() {
-        if isLive { pacer = RealtimePacer(firstFrame: nextIndex, frameRate: format.frameRate) }
+        guard isLive else { return }
+        let pacer = RealtimePacer(firstFrame: nextIndex, frameRate: format.frameRate)
+        self.pacer = pacer
+        let origin = pacer.startNanoseconds &- UInt64(time(ofFrame: nextIndex) * 1e9)
+        lock.withLock {
+            liveOrigin = origin
+            attachedClapper?.sceneOrigin = origin
+        }
     }
 
     /// Renders frame k (k = 0, 1, … in call order) into `destination`, which must be a
@@ -118,11 +142,13 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
         }
         try destination.makeWritable()
         let time = time(ofFrame: index)
-        let snapshot = lock.withLock {
+        let (snapshot, clapper) = lock.withLock {
             lastFrameTime = time
-            return model.snapshot(at: time)
+            return (model.snapshot(at: time), attachedClapper)
         }
-        renderer.render(frameIndex: index, time: time, camera: snapshot, into: destination.yuvImage())
+        let image = destination.yuvImage()
+        renderer.render(frameIndex: index, time: time, camera: snapshot, into: image)
+        if let clapper { Clapper.drawPatch(into: image, flash: clapper.flashes(frame: index)) }
         nextIndex = index + 1
         return CapturedFrameInfo(time: time, sequence: index, droppedBefore: 0)
     }
@@ -131,8 +157,27 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
         pacer = nil
     }
 
+    /// Camera controls go to the model; `clap` and `audio-gap` go to the clapper, which only
+    /// exists while a synthetic microphone is attached (the model knows nothing of sound).
     public func apply(_ control: CameraControl, at time: Double) -> ControlOutcome {
-        lock.withLock { model.apply(control, at: time) }
+        lock.withLock {
+            switch control {
+            case .clap:
+                guard let attachedClapper else { return Self.noMicrophone("clap") }
+                attachedClapper.clap(at: time)
+                return .applied
+            case .audioGap(let seconds):
+                guard let attachedClapper else { return Self.noMicrophone("audio-gap") }
+                attachedClapper.gap(at: time, length: seconds)
+                return .applied
+            default:
+                return model.apply(control, at: time)
+            }
+        }
+    }
+
+    private static func noMicrophone(_ action: String) -> ControlOutcome {
+        .unsupported("\(action): no synthetic microphone is recording (record with --audio synthetic)")
     }
 
     /// The seed in `synthetic` / `synthetic:seed=N`.

@@ -84,8 +84,8 @@ extension V4L2Camera {
 
     /// Applies a control change (see `CaptureSource`). Zoom and lens jumps use
     /// V4L2_CID_ZOOM_ABSOLUTE (VIDIOC_S_CTRL) when the device has it, else digital zoom; torch
-    /// uses V4L2_CID_FLASH_LED_MODE / V4L2_CID_FLASH_TORCH_INTENSITY; flip and point of interest
-    /// have no V4L2 equivalent and are reported unsupported.
+    /// uses V4L2_CID_FLASH_LED_MODE / V4L2_CID_FLASH_TORCH_INTENSITY; flip, point of interest,
+    /// clap and audio gap have no V4L2 equivalent and are reported unsupported.
     public func apply(_ control: CameraControl, at time: Double) -> ControlOutcome {
         switch control {
         case .zoom(let factor):
@@ -110,7 +110,18 @@ extension V4L2Camera {
             return .unsupported("flip: \(path) is a single camera; there is no front/back to switch to")
         case .pointOfInterest:
             return .unsupported("point of interest: \(path) has no focus/exposure region control in V4L2")
+        case .clap, .audioGap:
+            return Self.soundActionOutcome(control, path: path)
         }
+    }
+
+    /// `clap` and `audio-gap` drive the synthetic camera's clapper; a real camera has none.
+    /// (Static, so it is testable without a device.)
+    static func soundActionOutcome(_ control: CameraControl, path: String) -> ControlOutcome {
+        if case .audioGap = control {
+            return .unsupported("audio-gap: \(path) cannot stall its microphone; gaps belong to the synthetic microphone")
+        }
+        return .unsupported("clap: \(path) cannot clap; the clapper belongs to the synthetic camera")
     }
 
     /// Queries the zoom and flash controls (VIDIOC_QUERYCTRL) and reads the zoom's current value.

@@ -32,7 +32,9 @@ extension VRender {
                 with a notice.
 
                 Script lines: 'at 1.5s zoom 2 ramp 4', 'at 0s lens 0.5', 'at 2s torch on', \
-                'at 3s flip', 'at 1s focus 0.2 0.8', 'at 4s stop' (times from each take's start).
+                'at 3s flip', 'at 1s focus 0.2 0.8', 'at 2s clap', 'at 3s audio-gap 200ms', \
+                'at 4s stop' (times from each take's start; clap and audio-gap need the \
+                synthetic camera recording the synthetic microphone).
                 """)
 
         @Option(help: ArgumentHelp("Camera: a V4L2 device path (/dev/video0) or synthetic[:seed=N].", valueName: "device"))
