@@ -68,7 +68,10 @@ public struct DemoJob: Sendable {
                                  script: try ActionScript(text: Self.script, source: "demo script"))
         let prompter = PrompterScript(name: "demo prompter script", text: Self.prompterScript)
         plan.prompter = try PrompterSession.captureFactory(script: prompter, settings: Self.prompterSettings)
-        let capture = CaptureOptions(device: Self.device, request: CaptureRequest(size: size), plan: plan, verbose: verbose)
+        // The synthetic microphone speaks while the prompter scrolls: the demo's video has sound,
+        // its clapper in sync with the camera's flash.
+        let capture = CaptureOptions(device: Self.device, request: CaptureRequest(size: size), plan: plan, verbose: verbose,
+                                     audio: "synthetic")
         _ = try CaptureJob(options: capture).run(events: recording)
 
         let options = ExportOptions(inputs: [takesDirectory], output: outputPath,

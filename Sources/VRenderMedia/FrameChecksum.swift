@@ -82,4 +82,9 @@ extension Demuxer {
                 && stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
         }
     }
+
+    /// Index of the file's first audio stream; nil when it has none.
+    public var firstAudioStreamIndex: Int? {
+        (0..<Int(context.pointee.nb_streams)).first { stream($0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
+    }
 }

@@ -13,12 +13,19 @@ public struct CaptureOptions: Sendable {
     public var plan: RecordingPlan
     /// Let FFmpeg's own warnings through to standard error.
     public var verbose: Bool
+    /// `--audio`: auto, none, synthetic[:seed=N], alsa:DEVICE or pulse:SOURCE.
+    public var audio: String
+    /// `--audio-rate`, `--audio-channels`, `--audio-drift`.
+    public var audioRequest: AudioRequest
 
-    public init(device: String, request: CaptureRequest, plan: RecordingPlan, verbose: Bool = false) {
+    public init(device: String, request: CaptureRequest, plan: RecordingPlan, verbose: Bool = false,
+                audio: String = "none", audioRequest: AudioRequest = AudioRequest()) {
         self.device = device
         self.request = request
         self.plan = plan
         self.verbose = verbose
+        self.audio = audio
+        self.audioRequest = audioRequest
     }
 }
 

@@ -9,16 +9,36 @@ public enum TakeVerifier {
     /// when unknown, as for a recovered take); fewer decodable frames than that is a problem.
     /// Never throws: a file that cannot be read is a check with a problem.
     public static func verify(path: String, expectedFrames: Int? = nil) -> TakeCheck {
-        let counted: (frames: Int, damaged: Int, duration: Double)
+        let counted: Counted
         do {
-            counted = try countFrames(path)
+            counted = try count(path)
         } catch let error as VRenderError {
             return TakeCheck(decodableFrames: 0, damagedFrames: 0, duration: 0, problem: error.reason)
         } catch {
             return TakeCheck(decodableFrames: 0, damagedFrames: 0, duration: 0, problem: "\(error)")
         }
-        return TakeCheck(decodableFrames: counted.frames, damagedFrames: counted.damaged, duration: counted.duration,
-                         problem: problem(counted.frames, damaged: counted.damaged, expected: expectedFrames))
+        let video = counted.video
+        return TakeCheck(decodableFrames: video.frames, damagedFrames: video.damaged, duration: video.duration,
+                         problem: problem(video.frames, damaged: video.damaged, expected: expectedFrames)
+                             ?? soundProblem(counted),
+                         audioDuration: counted.audio?.duration)
+    }
+
+    /// What decoding a take found: its picture and, if it has one, its sound.
+    struct Counted {
+        var video: (frames: Int, damaged: Int, duration: Double, end: Double)
+        var audio: (damaged: Int, duration: Double, end: Double)?
+        /// One frame's length: how far apart the two streams' ends may be.
+        var frameSeconds: Double
+    }
+
+    /// Sound that is damaged or ends more than a frame away from the picture.
+    static func soundProblem(_ counted: Counted) -> String? {
+        guard let audio = counted.audio else { return nil }
+        if audio.damaged > 0 { return "\(audio.damaged) damaged sound frame(s)" }
+        let difference = audio.end - counted.video.end
+        guard abs(difference) > counted.frameSeconds + 1e-6 else { return nil }
+        return String(format: "the sound ends %.3f s %@ the picture", abs(difference), difference < 0 ? "before" : "after")
     }
 
     static func problem(_ frames: Int, damaged: Int, expected: Int?) -> String? {
@@ -28,34 +48,59 @@ public enum TakeVerifier {
         return nil
     }
 
-    /// Decodes the first video stream: decodable frames, damaged ones, and seconds from the
-    /// first frame's start to the last frame's end.
-    static func countFrames(_ path: String) throws -> (frames: Int, damaged: Int, duration: Double) {
+    /// Decodes the first video stream and the first audio stream: decodable frames, damaged
+    /// ones, and each stream's span on the file's clock.
+    static func count(_ path: String) throws -> Counted {
         _ = try Probe.probe(path)
         let demuxer = try VRenderError.attributing(to: path, as: .input) { try Demuxer(path: path) }
         guard let stream = demuxer.firstVideoStreamIndex else { throw VRenderError.input(path, "no video stream") }
-        let decoder = try VRenderError.attributing(to: path, as: .input) {
-            try Decoder(demuxer: demuxer, streamIndex: stream, threads: 1)
+        let decoders = try VRenderError.attributing(to: path, as: .input) {
+            (video: try Decoder(demuxer: demuxer, streamIndex: stream, threads: 1),
+             audio: try demuxer.firstAudioStreamIndex.map { try Decoder(demuxer: demuxer, streamIndex: $0, threads: 1) })
         }
         let packet = Packet()
         let shell = Frame()
-        var frames = 0
-        var first: Double?
-        var end = 0.0
-        func count(_ frame: Frame) {
-            frames += 1
-            guard let start = decoder.seconds(of: frame) else { return }
-            first = Swift.min(first ?? start, start)
-            end = Swift.max(end, start + Double(frame.duration) * decoder.timeBase.doubleValue)
+        var video = StreamSpan()
+        var audio = StreamSpan()
+        var frameSeconds = 0.0
+        func add(_ frame: Frame, of decoder: Decoder, to span: inout StreamSpan) {
+            span.frames += 1
+            if let start = decoder.seconds(of: frame) {
+                let length = Double(frame.duration) * decoder.timeBase.doubleValue
+                span.add(start: start, length: length)
+                if decoder === decoders.video { frameSeconds = Swift.max(frameSeconds, length) }
+            }
             frame.unref()
         }
         try VRenderError.attributing(to: path, as: .input) {
             while demuxer.read(into: packet) {
-                guard packet.streamIndex == stream else { continue }
-                try decoder.decode(packet, makeFrame: { shell }, output: count)
+                if packet.streamIndex == stream {
+                    try decoders.video.decode(packet, makeFrame: { shell }, output: { add($0, of: decoders.video, to: &video) })
+                } else if let sound = decoders.audio, packet.streamIndex == sound.streamIndex {
+                    try sound.decode(packet, makeFrame: { shell }, output: { add($0, of: sound, to: &audio) })
+                } else {
+                    packet.unref()
+                }
             }
-            try decoder.decode(nil, makeFrame: { shell }, output: count)
+            try decoders.video.decode(nil, makeFrame: { shell }, output: { add($0, of: decoders.video, to: &video) })
+            if let sound = decoders.audio { try sound.decode(nil, makeFrame: { shell }, output: { add($0, of: sound, to: &audio) }) }
         }
-        return (frames, decoder.damaged, Swift.max(0, end - (first ?? 0)))
+        return Counted(video: (video.frames, decoders.video.damaged, video.duration, video.end),
+                       audio: decoders.audio.map { (($0.damaged), audio.duration, audio.end) },
+                       frameSeconds: frameSeconds)
     }
+}
+
+/// The span a stream's decoded frames cover.
+private struct StreamSpan {
+    var frames = 0
+    var first: Double?
+    var end = 0.0
+
+    mutating func add(start: Double, length: Double) {
+        first = Swift.min(first ?? start, start)
+        end = Swift.max(end, start + length)
+    }
+
+    var duration: Double { Swift.max(0, end - (first ?? 0)) }
 }

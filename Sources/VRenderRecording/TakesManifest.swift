@@ -88,12 +88,15 @@ public struct TakeCheck: Sendable, Codable, Equatable {
     public var duration: Double
     /// Why the take is not good ("no decodable frames", "12 of 150 frames do not decode", …).
     public var problem: String?
+    /// Seconds of sound decoded, from the first sample to the end of the last (absent: no sound).
+    public var audioDuration: Double?
 
-    public init(decodableFrames: Int, damagedFrames: Int, duration: Double, problem: String?) {
+    public init(decodableFrames: Int, damagedFrames: Int, duration: Double, problem: String?, audioDuration: Double? = nil) {
         self.decodableFrames = decodableFrames
         self.damagedFrames = damagedFrames
         self.duration = duration
         self.problem = problem
+        self.audioDuration = audioDuration
     }
 
     public var isGood: Bool { problem == nil }

@@ -202,6 +202,7 @@ private final class NotSynthetic: CaptureSource {
     let isLive = true
     let state = CameraState(position: .back, lens: 1, zoom: 1, torch: 0)
     let initialOutcomes: [InitialControlOutcome] = []
+    let monotonicOrigin: Double? = nil
     func start() throws {}
     func nextFrame(into destination: Frame) throws -> CapturedFrameInfo? { nil }
     func stop() {}

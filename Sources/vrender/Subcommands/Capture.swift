@@ -81,6 +81,22 @@ extension VRender {
 
         @OptionGroup var prompterSettings: PrompterArguments
 
+        @Option(help: ArgumentHelp("Microphone: auto, none, synthetic[:seed=N], alsa:DEVICE (alsa:default, alsa:hw:1,0) "
+                                   + "or pulse:SOURCE (pulse:default). auto: the synthetic microphone with the synthetic "
+                                   + "camera; with a V4L2 camera its own USB microphone, else PulseAudio, else ALSA.",
+                                   valueName: "device"))
+        var audio = "auto"
+
+        @Option(help: ArgumentHelp("Sample rate to ask the microphone for, Hz (default: the device's, or 48000).", valueName: "Hz"))
+        var audioRate: Int?
+
+        @Option(help: ArgumentHelp("Channels to ask the microphone for, 1-8 (takes are mono or stereo).", valueName: "n"))
+        var audioChannels: Int?
+
+        @Option(help: ArgumentHelp("Synthetic microphone only: run its sample clock this many ppm fast (negative: slow), "
+                                   + "as a cheap USB microphone's crystal does.", valueName: "ppm"))
+        var audioDrift: Double = 0
+
         @Flag(help: "Pace the synthetic camera to real time (V4L2 cameras always are).")
         var realtime = false
 
@@ -152,7 +168,8 @@ extension VRender {
                                                                    settings: clamped.settings)
                 notices = clamped.notices
             }
-            return (CaptureOptions(device: device, request: request, plan: plan), notices)
+            let sound = AudioRequest(sampleRate: audioRate, channels: audioChannels, driftPPM: audioDrift, realtime: realtime)
+            return (CaptureOptions(device: device, request: request, plan: plan, audio: audio, audioRequest: sound), notices)
         }
     }
 }

@@ -90,6 +90,20 @@ final class StatusPrinter: Sendable {
                       mark, status.take, status.seconds, status.fps, status.dropped, behind,
                       camera.position.rawValue, camera.lens, camera.zoom,
                       camera.torch > 0 ? String(format: "%.0f%%", camera.torch * 100) : "off")
+            + (status.sound.map { " | " + soundText($0) } ?? "")
+    }
+
+    /// The meter: "mic ▮▮▮▮▮▯▯▯ -18 dB", "CLIP" when it reached full scale, and the sound the
+    /// take is missing (the device lost periods) once there is any.
+    static func soundText(_ sound: SoundStatus) -> String {
+        // Eight steps of 6 dB: -48 dBFS and below shows nothing, 0 dBFS all.
+        let steps = sound.peakDBFS.isFinite ? Swift.max(0, Swift.min(8, Int(((sound.peakDBFS + 48) / 6).rounded()))) : 0
+        let bar = String(repeating: "▮", count: steps) + String(repeating: "▯", count: 8 - steps)
+        let level = sound.peakDBFS.isFinite ? String(format: "%4.0f dB", sound.peakDBFS) : "  -∞ dB"
+        var text = "mic \(bar) \(level)"
+        if sound.clipping { text += " CLIP" }
+        if sound.missingMilliseconds > 0 { text += String(format: " missing %.0f ms", sound.missingMilliseconds) }
+        return text
     }
 
     /// The prompter's block on a terminal; on a log, one line when a take starts.
