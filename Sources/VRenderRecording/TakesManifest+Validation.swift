@@ -132,8 +132,21 @@ private struct EntryCheck {
             try count("check.damagedFrames", check.damagedFrames)
             try number("check.duration", check.duration, Self.seconds)
             if let problem = check.problem { try text("check.problem", problem) }
+            if let audio = check.audioDuration { try number("check.audioDuration", audio, Self.seconds) }
         }
         if let prompter = take.prompter { try fields(of: prompter) }
+        if let audio = take.audio { try fields(of: audio) }
+    }
+
+    /// The take's sound: rates and channel counts a device can have, a peak near or under full
+    /// scale, milliseconds within a day, a drift a crystal can have.
+    private func fields(of audio: TakeSound) throws {
+        try text("audio.device", audio.device)
+        try count("audio.rate", audio.rate, 8_000...192_000)
+        try count("audio.channels", audio.channels, 1...8)
+        if let peak = audio.peak { try number("audio.peak", peak, -400...20) }
+        try number("audio.missingMilliseconds", audio.missingMilliseconds, 0...(MediaLimits.maxDuration * 1000))
+        try number("audio.driftPPM", audio.driftPPM, -1e5...1e5)
     }
 
     /// The prompter's record: offsets in points (any finite value a scroll can reach), speeds

@@ -60,6 +60,16 @@ import VRenderTestSupport
         try TakesManifest(takes: [take]).save(to: directory)
         #expect(vrenderError { try TakesManifest.load(from: directory) }?.reason
                 .hasPrefix("entry 1 'segment_0001_A.mov': check.decodableFrames -3 is out of range") == true)
+        take.check = nil
+        take.audio = TakeSound(device: "pulse:default", rate: 48_000, channels: 99, peak: -6, missingMilliseconds: 0, driftPPM: 12)
+        try TakesManifest(takes: [take]).save(to: directory)
+        #expect(vrenderError { try TakesManifest.load(from: directory) }?.reason
+                .hasPrefix("entry 1 'segment_0001_A.mov': audio.channels 99 is out of range (1…8)") == true)
+        take.audio?.channels = 2
+        take.audio?.missingMilliseconds = 1e300
+        try TakesManifest(takes: [take]).save(to: directory)
+        #expect(vrenderError { try TakesManifest.load(from: directory) }?.reason
+                .hasPrefix("entry 1 'segment_0001_A.mov': audio.missingMilliseconds 1e+300 is out of range") == true)
     }
 
     @Test(arguments: [
