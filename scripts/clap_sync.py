@@ -57,23 +57,14 @@ def probe_streams(path):
     return audio, video
 
 
-def first_audio_time(path):
-    """Presentation time of the first decoded audio sample (encoder priming already trimmed)."""
-    out = run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-read_intervals", "%+5", "-show_entries",
-               "frame=pts_time,best_effort_timestamp_time", "-of", "json", path]).stdout
-    frames = json.loads(out).get("frames", [])
-    if not frames:
-        raise ToolError(f"{path}: the audio stream has no frames")
-    frame = frames[0]
-    value = frame.get("pts_time", frame.get("best_effort_timestamp_time"))
-    if value in (None, "N/A"):
-        value = frame.get("best_effort_timestamp_time", "0")
-    return float(value)
-
-
 def decode_audio(path, rate):
-    """Mono s16 samples at the stream's own rate, in presentation order."""
-    raw = run(["ffmpeg", "-v", "error", "-copyts", "-i", path, "-map", "0:a:0", "-ac", "1", "-ar", str(rate),
+    """Mono s16 samples at the stream's own rate, sample i playing at i / rate seconds on the
+    file's clock: placed by their timestamps, as a player places them (aresample fills a gap
+    between packets with silence and starts the output at time 0). A fragmented QuickTime file
+    stretches its first audio sample back to 0 (the AAC priming packet): counting decoded
+    samples from the first packet's time instead would put every later one early."""
+    raw = run(["ffmpeg", "-v", "error", "-copyts", "-i", path, "-map", "0:a:0",
+               "-af", "aresample=async=1:min_hard_comp=0.001:first_pts=0", "-ac", "1", "-ar", str(rate),
                "-f", "s16le", "-acodec", "pcm_s16le", "-"]).stdout
     samples = array.array("h")
     samples.frombytes(raw[: len(raw) - len(raw) % 2])
@@ -149,7 +140,7 @@ def measure(path, limit_ms):
     if audio is None or video is None:
         raise ToolError(f"{path}: needs an audio and a video stream")
     rate = int(audio["sample_rate"])
-    clicks = click_onsets(decode_audio(path, rate), rate, first_audio_time(path))
+    clicks = click_onsets(decode_audio(path, rate), rate, 0.0)
     flashes = flash_times(patch_lumas(path, video))
     pairs, unpaired_flashes, unpaired_clicks = pair(flashes, clicks)
     offsets = [p["offset_ms"] for p in pairs]
@@ -210,7 +201,7 @@ def clicks_command(path, every, limit):
         raise ToolError(f"{path}: has no audio stream")
     rate = int(audio["sample_rate"])
     samples = decode_audio(path, rate)
-    clicks = click_onsets(samples, rate, first_audio_time(path))
+    clicks = click_onsets(samples, rate, 0.0)
     report = {"file": path, "clicks": len(clicks), "onsets": [round(c, 6) for c in clicks], "expect_every": every,
               "limit_ms_per_s": limit}
     report.update(spacing_report(clicks, every, limit))
