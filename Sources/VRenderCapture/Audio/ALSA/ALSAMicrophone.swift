@@ -12,8 +12,7 @@ import VRenderCore
 /// Errors at open name the device: unknown, busy, or nothing it offers vrender can record.
 /// An overrun restarts the device and reading goes on (the next stamp shows the gap); a device
 /// that goes away (unplugged, suspended) ends the source with `endReason`.
-// @unchecked Sendable: only the audio thread reads and mutates; `stop()`, the one call another
-// thread makes, touches only the atomic `stopping` flag.
+// @unchecked Sendable: all state is the audio thread's except `stopping`, an atomic (stop()).
 public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
     public let name: String
     public let format: AudioFormat
