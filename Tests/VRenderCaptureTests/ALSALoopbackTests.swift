@@ -42,18 +42,22 @@ struct ALSALoopbackTests {
         let first = try #require(times.first), last = try #require(times.last)
         #expect(first > opened - 0.1 && first < opened + 1, "first period at \(first - opened) s after opening")
         // Each period begins where the one before ended. snd-aloop moves its position once a
-        // jiffy (4 ms at the kernel's HZ=250) but stamps it with the exact time it is asked, so
-        // a stamp is up to a jiffy late, and no more: the lead's clock (a DLL) smooths that out.
-        // A stamp taken when the read returned would carry the guest's scheduling delays too.
+        // jiffy (4 ms at the kernel's HZ=250) but stamps it with the exact time it is asked, so a
+        // stamp can be late, never early: measured in qemu over 5 s, stamps lie on the device's
+        // line to 0.3 ms with outliers up to 9 ms late. The lead's clock (a DLL) smooths that.
         var position = 0
+        var onTheLine: [Double] = []  // each stamp minus its sample position's time
         for k in times.indices {
-            let expected = first + Double(position) / 48_000
-            #expect(abs(times[k] - expected) < 0.010, "period \(k): \((times[k] - expected) * 1000) ms off the device's pace")
+            onTheLine.append(times[k] - Double(position) / 48_000)
             position += frames[k]
+        }
+        let earliest = try #require(onTheLine.min())
+        for (k, offset) in onTheLine.enumerated() {
+            #expect(offset - earliest < 0.015, "period \(k): \((offset - earliest) * 1000) ms late for the device's pace")
         }
         // Over the whole second the stamps keep the device's pace.
         let span = Double(frames.dropLast().reduce(0, +)) / 48_000
-        #expect(abs((last - first) - span) < 0.010, "\(last - first) s of stamps for \(span) s of sound")
+        #expect(abs((last - first) - span) < 0.015, "\(last - first) s of stamps for \(span) s of sound")
         #expect(microphone.overruns == 0)
     }
 
