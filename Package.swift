@@ -3,7 +3,8 @@
 //
 // Layout (README "How it works" draws the data flow). Each module imports only modules listed
 // before it here:
-//   CFFmpeg, CPNG, CVulkan, CV4L2   C libraries and shims (FFmpeg, libpng, Vulkan loader, V4L2 ioctls)
+//   CFFmpeg, CPNG, CVulkan, CV4L2, CALSA   C libraries and shims (FFmpeg, libpng, Vulkan loader,
+//                     V4L2 ioctls, ALSA)
 //   VRenderCore       pure Swift: errors, parsing, geometry, chroma geometry, picture views and
 //                     ops, bounded queues/locks, pools, stage threads, atomic file writes
 //   CFreeType         FreeType (the teleprompter's text)
@@ -16,7 +17,7 @@
 //                     audio conversion, encode, mux, thumbnails                    <- Core, Imaging
 //   VRenderVulkan     Vulkan context, devices, GPU filter engine and executor      <- Core, Filters
 //   VRenderCapture    CaptureSource, device factory, V4L2 and synthetic cameras,
-//                     action scripts                                               <- Core, Media
+//                     AudioSource, the ALSA microphone, action scripts             <- Core, Media
 //   VRenderRecording  frame ring, take scheduler, take writer, takes.json, takes folder,
 //                     the capture job                                              <- Capture, Media, Imaging
 //   VRenderExport     plan, timeline, stream copy, transcode pipeline, audio aligner,
@@ -68,12 +69,14 @@ let package = Package(
         // V4L2: a fixed-signature ioctl wrapper (Swift cannot call variadic C), request codes and
         // fourccs, with struct sizes checked at compile time.
         .target(name: "CV4L2"),
+        // ALSA (libasound) for microphones, plus a header-only shim for its variadic error handler.
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .target(name: "VRenderCore"),
         .target(name: "VRenderFilters", dependencies: ["VRenderCore"]),
         .target(name: "VRenderImaging", dependencies: ["CPNG", "CFreeType", "VRenderCore"]),
         .target(name: "VRenderPrompter", dependencies: ["VRenderCore", "VRenderImaging"]),
         .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "VRenderCore", "VRenderImaging"]),
-        .target(name: "VRenderCapture", dependencies: ["CV4L2", "VRenderCore", "VRenderMedia"]),
+        .target(name: "VRenderCapture", dependencies: ["CV4L2", "CALSA", "VRenderCore", "VRenderMedia"]),
         .target(name: "VRenderRecording",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderCapture", "VRenderPrompter"]),
         .target(name: "VRenderVulkan", dependencies: ["CVulkan", "VRenderCore", "VRenderFilters"]),

@@ -25,6 +25,7 @@ packages=(
   tmux
   ffmpeg
   libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers
+  libasound2-dev alsa-utils
 )
 # Nothing starts on install without systemd; scripts/slurm-cluster.sh starts its own daemons.
 $with_slurm && packages+=(slurmctld slurmd slurm-client munge)
