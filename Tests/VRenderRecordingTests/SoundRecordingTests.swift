@@ -68,4 +68,21 @@ import VRenderTestSupport
         let audio = try #require(ProgramRun.streamSpan(path, "a"))
         #expect(abs(audio.end - video.end) < 1.0 / 30)
     }
+
+    /// The synthetic camera's flash and its microphone's click, judged by scripts/clap_sync.py
+    /// (ffmpeg, not vrender), with the microphone's crystal 1000 ppm fast and a script clap.
+    @Test func theSyntheticClapperClicksOnItsFlash() throws {
+        let request = CaptureRequest(size: (160, 120))
+        let camera = try SyntheticCamera(specification: "synthetic", request: request)
+        let microphone = try SyntheticMicrophone(specification: "synthetic", request: AudioRequest(driftPPM: 1000),
+                                                 camera: camera)
+        let script = try ActionScript(text: "at 2.5s clap", source: "test")
+        let plan = RecordingPlan(outputDirectory: directory, takes: 1, duration: 4, codec: .h264, script: script)
+        let take = try #require(try Recorder(source: camera, microphone: microphone, plan: plan).run().first)
+        let report = ProgramRun.run("/usr/bin/python3", [TestMedia.repositoryRoot + "/scripts/clap_sync.py", "measure",
+                                                         directory + "/" + take.file, "--json", "--limit-ms", "1"])
+        #expect(report.status == 0, "\(report.standardOutput) \(report.standardError)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
+        #expect(json["flashes"] as? Int == 5, "\(json)")   // 0, 1, 2, 2.5 and 3 s
+    }
 }
