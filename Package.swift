@@ -68,12 +68,16 @@ let package = Package(
         // V4L2: a fixed-signature ioctl wrapper (Swift cannot call variadic C), request codes and
         // fourccs, with struct sizes checked at compile time.
         .target(name: "CV4L2"),
+        // PulseAudio's client library (PipeWire's pipewire-pulse speaks it too): the microphone.
+        // No pkgConfig: libpulse.pc's -D_REENTRANT -pthread make SwiftPM warn; the headers are in
+        // /usr/include and the module map links libpulse.
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .target(name: "VRenderCore"),
         .target(name: "VRenderFilters", dependencies: ["VRenderCore"]),
         .target(name: "VRenderImaging", dependencies: ["CPNG", "CFreeType", "VRenderCore"]),
         .target(name: "VRenderPrompter", dependencies: ["VRenderCore", "VRenderImaging"]),
         .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "VRenderCore", "VRenderImaging"]),
-        .target(name: "VRenderCapture", dependencies: ["CV4L2", "VRenderCore", "VRenderMedia"]),
+        .target(name: "VRenderCapture", dependencies: ["CV4L2", "CPulse", "VRenderCore", "VRenderMedia"]),
         .target(name: "VRenderRecording",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderCapture", "VRenderPrompter"]),
         .target(name: "VRenderVulkan", dependencies: ["CVulkan", "VRenderCore", "VRenderFilters"]),

@@ -25,6 +25,8 @@ packages=(
   tmux
   ffmpeg
   libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers
+  # the PulseAudio microphone; the server and paplay for its tests (scripts/audio-device-tests.sh)
+  libpulse-dev pulseaudio pulseaudio-utils
 )
 # Nothing starts on install without systemd; scripts/slurm-cluster.sh starts its own daemons.
 $with_slurm && packages+=(slurmctld slurmd slurm-client munge)
