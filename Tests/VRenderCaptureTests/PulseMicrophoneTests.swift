@@ -47,6 +47,21 @@ import VRenderTestSupport
         }
     }
 
+    @Test func autoWithoutAServerRecordsSilenceAndSaysHowToPickOne() throws {
+        let scratch = ScratchFolder()
+        let choice = try AudioDevices.automatic(request: AudioRequest(), cameraDevice: "/dev/video0",
+                                                pulseServer: "unix:\(scratch.path)/native")
+        #expect(choice.source == nil)
+        let notice = try #require(choice.notices.first)
+        #expect(notice.contains("no microphone found") && notice.contains("pulse:default: ")
+                && notice.contains("alsa:default: ") && notice.contains("--audio"), "\(notice)")
+        // The user's own option is still an error, not a reason to fall back to silence.
+        #expect {
+            try AudioDevices.automatic(request: AudioRequest(sampleRate: 500), cameraDevice: "/dev/video0",
+                                       pulseServer: "unix:\(scratch.path)/native")
+        } throws: { ($0 as? VRenderError)?.subject == "--audio-rate" }
+    }
+
     @Test func noServerIsAnErrorNamingTheSource() {
         let scratch = ScratchFolder()
         #expect {
@@ -77,6 +92,14 @@ import VRenderTestSupport
         let monitor = try #require(listing.sources.first { $0.name == pulse.monitor })
         #expect(monitor.isMonitor)
         #expect(monitor.sampleSpec == "s16le 2ch 48000Hz")
+    }
+
+    @Test func autoPicksThePulseDefaultSourceForAV4L2Camera() throws {
+        let pulse = try server()
+        let choice = try AudioDevices.automatic(request: AudioRequest(), cameraDevice: "/dev/video0",
+                                                pulseServer: pulse.server)
+        #expect(choice.source?.name == "pulse:default")
+        #expect(choice.notices == ["--audio auto: recording sound from pulse:default"])
     }
 
     @Test func unknownSourceIsAnErrorNamingIt() throws {

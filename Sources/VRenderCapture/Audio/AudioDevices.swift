@@ -56,7 +56,8 @@ public enum AudioDevices {
     /// USB microphone, else PulseAudio's default source when a server answers, else ALSA's
     /// `default` when it opens, else no sound, with a notice saying so and how to pick one.
     /// A rate or channel count no device can record is still an error (it is the user's option).
-    static func automatic(request: AudioRequest, cameraDevice: String) throws -> AudioChoice {
+    /// `pulseServer`: the PulseAudio server to ask (tests); nil: PULSE_SERVER or the user's default.
+    static func automatic(request: AudioRequest, cameraDevice: String, pulseServer: String? = nil) throws -> AudioChoice {
         if cameraDevice == "synthetic" || cameraDevice.hasPrefix("synthetic:") {
             return AudioChoice(source: try openSynthetic(cameraDevice, request: request))
         }
@@ -65,7 +66,7 @@ public enum AudioDevices {
         if let webcam = webcamMicrophone(ofCamera: cameraDevice) {
             candidates.append(("alsa:\(webcam)", { try openALSA(device: webcam, request: request) }))
         }
-        candidates.append(("pulse:default", { try PulseMicrophone(source: "default", request: request) }))
+        candidates.append(("pulse:default", { try PulseMicrophone(source: "default", request: request, server: pulseServer) }))
         candidates.append(("alsa:default", { try openALSA(device: "default", request: request) }))
         for (name, open) in candidates {
             do {

@@ -21,6 +21,9 @@ public final class PulseMicrophone: AudioSource, @unchecked Sendable {
     private var stopped = false
     private var ended: String?
     private var pastFirst = false
+    /// Where the last period's samples end, on its clock: the stamp of a fragment whose own
+    /// reading was interrupted.
+    private var nextTime: Double?
     private var buffer: UnsafeMutableRawBufferPointer
 
     /// Period length the server is asked for (`fragsize`): 10 ms.
@@ -199,15 +202,21 @@ public final class PulseMicrophone: AudioSource, @unchecked Sendable {
         buffer.copyMemory(from: UnsafeRawBufferPointer(start: data, count: bytes))
         pa_stream_drop(stream)
         // After the drop the stream's read index is the end of this fragment: its latency is how
-        // long ago the sample after the fragment's last one was captured.
+        // long ago the sample after the fragment's last one was captured. The library reads the
+        // clock inside the call; ours brackets it, and a call that spans a preemption (over
+        // 0.5 ms) gives no stamp: the fragment then continues the previous one's.
         var usec: pa_usec_t = 0
         var negative: Int32 = 0
+        let before = Double(MonotonicClock.now()) / 1e9
         guard pa_stream_get_latency(stream, &usec, &negative) >= 0 else {
             throw VRenderError(.runtime, subject: name, reason: "PulseAudio gave no latency (\(loop.errorText))")
         }
+        let after = Double(MonotonicClock.now()) / 1e9
         let latency = (negative != 0 ? -1.0 : 1.0) * Double(usec) / 1e6
-        let time = Self.firstSampleTime(now: Double(MonotonicClock.now()) / 1e9, latency: latency,
-                                        frames: frames, sampleRate: format.sampleRate)
+        var time = Self.firstSampleTime(now: (before + after) / 2, latency: latency, frames: frames,
+                                        sampleRate: format.sampleRate)
+        if after - before > 0.0005, let continued = nextTime { time = continued }
+        nextTime = time + Double(frames) / Double(format.sampleRate)
         return AudioPeriod(samples: UnsafeRawBufferPointer(start: buffer.baseAddress, count: frames * format.bytesPerFrame),
                            frames: frames, time: time)
     }
