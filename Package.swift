@@ -3,8 +3,8 @@
 //
 // Layout (README "How it works" draws the data flow). Each module imports only modules listed
 // before it here:
-//   CFFmpeg, CPNG, CVulkan, CV4L2, CALSA   C libraries and shims (FFmpeg, libpng, Vulkan loader,
-//                     V4L2 ioctls, ALSA)
+//   CFFmpeg, CPNG, CVulkan, CV4L2, CALSA, CPulse   C libraries and shims (FFmpeg, libpng, Vulkan loader,
+//                     V4L2 ioctls, ALSA, PulseAudio)
 //   VRenderCore       pure Swift: errors, parsing, geometry, chroma geometry, picture views and
 //                     ops, bounded queues/locks, pools, stage threads, atomic file writes
 //   CFreeType         FreeType (the teleprompter's text)
@@ -71,12 +71,16 @@ let package = Package(
         .target(name: "CV4L2"),
         // ALSA (libasound) for microphones, plus a header-only shim for its variadic error handler.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // PulseAudio's client library (PipeWire's pipewire-pulse speaks it too): the microphone.
+        // No pkgConfig: libpulse.pc's -D_REENTRANT -pthread make SwiftPM warn; the headers are in
+        // /usr/include and the module map links libpulse.
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .target(name: "VRenderCore"),
         .target(name: "VRenderFilters", dependencies: ["VRenderCore"]),
         .target(name: "VRenderImaging", dependencies: ["CPNG", "CFreeType", "VRenderCore"]),
         .target(name: "VRenderPrompter", dependencies: ["VRenderCore", "VRenderImaging"]),
         .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "VRenderCore", "VRenderImaging"]),
-        .target(name: "VRenderCapture", dependencies: ["CV4L2", "CALSA", "VRenderCore", "VRenderMedia"]),
+        .target(name: "VRenderCapture", dependencies: ["CV4L2", "CALSA", "CPulse", "VRenderCore", "VRenderMedia"]),
         .target(name: "VRenderRecording",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderCapture", "VRenderPrompter"]),
         .target(name: "VRenderVulkan", dependencies: ["CVulkan", "VRenderCore", "VRenderFilters"]),

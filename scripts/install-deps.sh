@@ -25,7 +25,9 @@ packages=(
   tmux
   ffmpeg
   libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers
+  # microphones: ALSA, PulseAudio; the server, paplay and aplay for their tests
   libasound2-dev alsa-utils
+  libpulse-dev pulseaudio pulseaudio-utils
 )
 # Nothing starts on install without systemd; scripts/slurm-cluster.sh starts its own daemons.
 $with_slurm && packages+=(slurmctld slurmd slurm-client munge)

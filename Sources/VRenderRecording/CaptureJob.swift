@@ -62,9 +62,10 @@ public final class CaptureJob: Sendable {
             }
             // Errors from below that name nothing (an encoder's, a file system's) get the device.
             return try VRenderError.attributing(to: options.device, as: .runtime) {
-                let source = try CaptureDevices.open(options.device, request: options.request)
-                let recorder = Recorder(source: source, plan: options.plan, commands: commands, stop: stop,
-                                        timings: timings, events: events)
+                let sources = try CaptureSources(options: options)
+                for notice in sources.notices { events(.notice(notice)) }
+                let recorder = Recorder(source: sources.camera, microphone: sources.microphone, plan: options.plan,
+                                        commands: commands, stop: stop, timings: timings, events: events)
                 return try recorder.run()
             }
         } catch {

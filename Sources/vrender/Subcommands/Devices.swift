@@ -7,7 +7,8 @@ extension VRender {
     /// `vrender devices`: what can be captured from.
     struct Devices: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List V4L2 cameras (name, driver, formats, sizes, frame rates), the synthetic camera and Vulkan devices.")
+            abstract: "List V4L2 cameras (name, driver, formats, sizes, frame rates), the synthetic camera, "
+                + "audio sources (PulseAudio, ALSA, synthetic) and Vulkan devices.")
 
         @Option(help: ArgumentHelp("Folder to look for video nodes in.", valueName: "dir"))
         var dev = "/dev"
@@ -18,6 +19,7 @@ extension VRender {
         struct Listing: Encodable {
             var v4l2: [V4L2DeviceInfo]
             var synthetic: SyntheticDescription
+            var audio: AudioListing
             var vulkan: [VulkanDeviceInfo]
         }
 
@@ -29,8 +31,9 @@ extension VRender {
         func run() throws {
             let cameras = V4L2Discovery.devices(in: dev)
             let gpus = VulkanDevices.list()
+            let audio = AudioDevices.list()
             if json {
-                try JSONOutput.print(Listing(v4l2: cameras, synthetic: SyntheticDescription(), vulkan: gpus))
+                try JSONOutput.print(Listing(v4l2: cameras, synthetic: SyntheticDescription(), audio: audio, vulkan: gpus))
                 return
             }
             print("V4L2 cameras:")
@@ -44,11 +47,25 @@ extension VRender {
             }
             print("synthetic camera:")
             print("  synthetic[:seed=N]  \(SyntheticCamera.summary)")
+            printAudio(audio)
             print("Vulkan devices (filters, --gpu):")
             if gpus.isEmpty { print("  none: the Vulkan loader found no driver (filters run on the CPU)") }
             for gpu in gpus {
                 print("  \(gpu)\(gpu.isSoftware ? "  software: used by --gpu vulkan, not by --gpu auto" : "")")
             }
+        }
+
+        private func printAudio(_ audio: AudioListing) {
+            print("audio sources (--audio):")
+            if let reason = audio.pulse.unavailable {
+                print("  PulseAudio: none: \(reason)")
+            } else {
+                print("  pulse:default  the PulseAudio server's default source")
+                for source in audio.pulse.sources { print("  \(source.summary)") }
+            }
+            print("  alsa:default  ALSA's default capture device")
+            for line in ALSADevices.listingLines(audio.alsa) { print(line) }
+            print("  \(audio.synthetic.device)  \(audio.synthetic.summary)")
         }
     }
 }
