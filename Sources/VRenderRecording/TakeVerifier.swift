@@ -8,7 +8,10 @@ public enum TakeVerifier {
     /// Checks the take at `path`. `expectedFrames`: frames the writer gave the encoder (nil
     /// when unknown, as for a recovered take); fewer decodable frames than that is a problem.
     /// Never throws: a file that cannot be read is a check with a problem.
-    public static func verify(path: String, expectedFrames: Int? = nil) -> TakeCheck {
+    /// `streamsEndTogether`: a sound ending more than a frame away from the picture is a
+    /// problem (a finished take); false for a take recovered after a kill, where the cut may
+    /// have kept more of one stream's last fragment than of the other's.
+    public static func verify(path: String, expectedFrames: Int? = nil, streamsEndTogether: Bool = true) -> TakeCheck {
         let counted: Counted
         do {
             counted = try count(path)
@@ -20,7 +23,7 @@ public enum TakeVerifier {
         let video = counted.video
         return TakeCheck(decodableFrames: video.frames, damagedFrames: video.damaged, duration: video.duration,
                          problem: problem(video.frames, damaged: video.damaged, expected: expectedFrames)
-                             ?? soundProblem(counted),
+                             ?? soundProblem(counted, endsMustMatch: streamsEndTogether),
                          audioDuration: counted.audio?.duration)
     }
 
@@ -33,9 +36,10 @@ public enum TakeVerifier {
     }
 
     /// Sound that is damaged or ends more than a frame away from the picture.
-    static func soundProblem(_ counted: Counted) -> String? {
+    static func soundProblem(_ counted: Counted, endsMustMatch: Bool) -> String? {
         guard let audio = counted.audio else { return nil }
         if audio.damaged > 0 { return "\(audio.damaged) damaged sound frame(s)" }
+        guard endsMustMatch else { return nil }
         let difference = audio.end - counted.video.end
         guard abs(difference) > counted.frameSeconds + 1e-6 else { return nil }
         return String(format: "the sound ends %.3f s %@ the picture", abs(difference), difference < 0 ? "before" : "after")

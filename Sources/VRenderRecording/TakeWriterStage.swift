@@ -108,7 +108,7 @@ final class TakeWriterStage: @unchecked Sendable {
     private func keepWhatWasWritten(_ open: OpenTake, after error: any Error) -> any Error {
         guard open.writer.salvage() else { return error }
         let path = TakesFolder.join(plan.outputDirectory, open.writer.fileName)
-        let check = TakeVerifier.verify(path: path)
+        let check = TakeVerifier.verify(path: path, streamsEndTogether: false)
         guard check.decodableFrames > 0 else { return error }
         var entry = makeEntry(open.writer, take: open.take, frames: check.decodableFrames, duration: check.duration,
                               latency: LatencySummary(nanoseconds: open.latencies))

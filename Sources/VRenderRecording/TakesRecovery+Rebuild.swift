@@ -71,7 +71,7 @@ struct ManifestRebuild {
             let empty = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) == 0
             return note(name, .unsaveable, empty ? "empty file (0 bytes)" : "not a QuickTime file")
         case true?:
-            check = TakeVerifier.verify(path: file)
+            check = TakeVerifier.verify(path: file, streamsEndTogether: false)
             guard check.decodableFrames > check.damagedFrames else {
                 return note(name, .unsaveable, check.problem ?? "no decodable frames")
             }

@@ -20,7 +20,7 @@ extension TakesRecovery {
         guard layout.boxes.contains(where: { $0.type == "moof" }) else {
             throw VRenderError.input(path, "no whole frame to save: the file (\(layout.fileSize) bytes) ends before its first fragment is complete")
         }
-        let before = TakeVerifier.verify(path: path)
+        let before = TakeVerifier.verify(path: path, streamsEndTogether: false)
         // Frames the original decodes cleanly: a frame cut short may decode damaged, and the
         // copy, which drops it, must not be held to it.
         let owed = Swift.max(1, before.decodableFrames - before.damagedFrames)
@@ -31,7 +31,7 @@ extension TakesRecovery {
                                                 to: target.open(), named: target.temporaryPath, formatPath: path,
                                                 headerOptions: TakeFileLayout.copyHeaderOptions)
             guard copied.videoPackets > 0 else { throw VRenderError.input(path, "no whole frame to save (the first one is cut short)") }
-            let after = TakeVerifier.verify(path: try target.readablePath)
+            let after = TakeVerifier.verify(path: try target.readablePath, streamsEndTogether: false)
             guard after.isGood, after.decodableFrames >= owed else {
                 throw VRenderError.input(path, "the copy did not check out (\(after.problem ?? "\(after.decodableFrames) of \(owed) frames"))")
             }

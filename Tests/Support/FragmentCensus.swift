@@ -3,7 +3,8 @@ import Foundation
 /// What a fragmented QuickTime file holds, counted from its boxes by a parser of its own (the
 /// test's independent count, not vrender's `QuickTimeLayout`): top-level boxes, and per movie
 /// fragment its samples (`trun`) and where their bytes lie. Reads any prefix of a file, so a
-/// test can ask what a file cut at some offset still holds whole.
+/// test can ask what a file cut at some offset still holds whole. Samples are the video's
+/// (track 1, the stream a take writes first); a take's sound (track 2) is not counted.
 public struct FragmentCensus {
     public struct Box: Equatable {
         public var type: String
@@ -50,12 +51,13 @@ public struct FragmentCensus {
     public func boxes(_ type: String) -> [Box] { boxes.filter { $0.type == type } }
 
     /// Byte ranges of a fragment's samples: `traf` → `tfhd` (defaults, base offset) and
-    /// `trun` (count, data offset, per-sample sizes). One track, as vrender's takes have.
-    static func sampleSpans(_ bytes: [UInt8], moof: Box) -> [Range<Int>] {
+    /// `trun` (count, data offset, per-sample sizes), of track `track` only.
+    static func sampleSpans(_ bytes: [UInt8], moof: Box, track: Int = 1) -> [Range<Int>] {
         var spans: [Range<Int>] = []
         for traf in children(bytes, of: moof) where traf.type == "traf" {
             var base = moof.offset, defaultSize = 0
             for child in children(bytes, of: traf) {
+                if child.type == "tfhd", u32(bytes, child.offset + 12) != track { break }   // another track's
                 var cursor = child.offset + 8
                 let flags = u32(bytes, cursor) & 0xFF_FFFF
                 cursor += 4

@@ -47,5 +47,11 @@ import VRenderTestSupport
         #expect(frames.standardError.isEmpty, "\(frames.standardError)")
         let decodeErrors = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", take, "-f", "null", "-"]).standardError
         #expect(decodeErrors.isEmpty, "\(decodeErrors)")
+        // The sound (`--audio auto`: the synthetic microphone) is kept as far, on the file's clock
+        // (both streams start at the video's first frame).
+        let video = try #require(ProgramRun.streamSpan(take, "v"))
+        let audio = try #require(ProgramRun.streamSpan(take, "a"), "the take has no sound")
+        #expect(elapsed - (audio.end - video.start) <= Self.maximumLoss, "lost \(elapsed - (audio.end - video.start)) s of sound")
+        #expect(elapsed - (video.end - video.start) <= Self.maximumLoss)
     }
 }

@@ -58,6 +58,10 @@ import VRenderTestSupport
         #expect(ProgramRun.decodeErrors(path) == "")
         #expect(abs((entries.first?["duration"] as? Double ?? 0) - ProgramRun.playedSeconds(path)) < 1e-3)
         #expect(entries.first?["device"] as? String == "synthetic seed=1")
+        // The synthetic microphone's sound (`--audio auto`) is recovered too, to the picture's end.
+        let video = try #require(ProgramRun.streamSpan(path, "v"))
+        let audio = try #require(ProgramRun.streamSpan(path, "a"), "the recovered take has no sound")
+        #expect(abs(audio.end - video.end) <= 0.3, "sound ends at \(audio.end) s, picture at \(video.end) s")
 
         let again = vrender("takes", "recover", out)
         #expect(again.status == 0)

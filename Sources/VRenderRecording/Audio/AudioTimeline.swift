@@ -113,7 +113,7 @@ final class AudioTimeline: @unchecked Sendable {
     func status(since seconds: Double) -> (peak: Double, clipped: Bool, lostMilliseconds: Double) {
         let from = index(at: seconds)
         return lock.withLock {
-            (meter.peak, meter.clippedRecently, Double(lostFrames(in: from..<(end ?? from))) * 1000 / Double(rate))
+            (meter.peak, meter.clippedRecently, Double(lostFrames(in: Self.span(from, end ?? from))) * 1000 / Double(rate))
         }
     }
 
@@ -150,7 +150,7 @@ final class AudioTimeline: @unchecked Sendable {
         precondition(destination.count >= frames * channels)
         return lock.withLock {
             let span = from..<(from + Int64(frames))
-            let held = Swift.max(span.lowerBound, base)..<Swift.max(Swift.max(span.lowerBound, base), Swift.min(span.upperBound, end ?? base))
+            let held = Self.span(Swift.max(span.lowerBound, base), Swift.min(span.upperBound, end ?? base))
             _ = destination.initialize(from: repeatElement(0, count: frames * channels))
             if !held.isEmpty {
                 let source = head + Int(held.lowerBound - base) * channels
@@ -163,10 +163,12 @@ final class AudioTimeline: @unchecked Sendable {
 
     // MARK: - Internals (lock held)
 
+    /// `from..<to`, empty when `to` is before `from`.
+    private static func span(_ from: Int64, _ to: Int64) -> Range<Int64> { from..<Swift.max(from, to) }
+
     private func lostFrames(in span: Range<Int64>) -> Int {
         lost.reduce(0) { total, range in
-            let overlap = Swift.max(range.lowerBound, span.lowerBound)..<Swift.max(Swift.max(range.lowerBound, span.lowerBound), Swift.min(range.upperBound, span.upperBound))
-            return total + overlap.count
+            total + Self.span(Swift.max(range.lowerBound, span.lowerBound), Swift.min(range.upperBound, span.upperBound)).count
         }
     }
 
