@@ -48,7 +48,7 @@ public final class PulseMicrophone: AudioSource, @unchecked Sendable {
                                   channels: UInt8(format.channels))
         var map = pa_channel_map()
         pa_channel_map_init_extend(&map, UInt32(format.channels), PA_CHANNEL_MAP_DEFAULT)
-        let (loop, name) = (loop, name)
+        let (loop, name) = (loop, name)  // a closure cannot capture self before every field is set
         guard let stream = loop.locked({ pa_stream_new(loop.context, "vrender microphone", &spec, &map) }) else {
             throw VRenderError.input(name, "PulseAudio refused a \(format) record stream (\(loop.errorText))")
         }
