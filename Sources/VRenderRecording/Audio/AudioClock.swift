@@ -1,16 +1,19 @@
 import Foundation
 
 /// Follows a microphone's sample clock against the capture clock: from the timestamps a device
-/// gives its periods (jittery by a fraction of a millisecond to a few), it estimates when each
+/// gives its periods (jittery by a fraction of a millisecond; PulseAudio's, read from its latency,
+/// also saw-tooth by a millisecond as the server re-reads its clock), it estimates when each
 /// period's first sample was really captured and how fast the device's crystal runs, and it
 /// notices the periods a device lost (an xrun, a stall) by the jump they leave in the timestamps.
 ///
-/// A second-order delay-locked loop (the filter JACK and others use to smooth audio timestamps):
-/// each period's timestamp is compared with the time predicted from the previous one and the
-/// estimated sample period; a fraction of the difference corrects the time (`b`) and a smaller
-/// one the sample period (`c`). The loop starts wide, to lock within a second, then narrows to
-/// `bandwidth` so that jitter is averaged over seconds while a drift of ±1000 ppm is still
-/// followed without lag worth a millisecond. Pure arithmetic: tested without a device.
+/// A straight line fitted by least squares to (sample count, timestamp) over the last
+/// `windowSeconds`: its slope is the device's seconds per sample, its value at a period's first
+/// sample that sample's capture time. Jitter and saw-teeth average out over the window, a
+/// steady drift is followed without lag, and a real change is seen within seconds. (A
+/// delay-locked loop, tried first, turned PulseAudio's one-millisecond saw-tooth steps into
+/// a 2000 ppm "drift" for seconds.) Until three seconds of stamps have come, only the line's
+/// offset is fitted, at the nominal rate (a 1000 ppm crystal then lags by 1.5 ms at most). A jump larger than jitter explains restarts the fit from there.
+/// Pure arithmetic: tested without a device.
 struct AudioClock {
     /// What the clock says about one period.
     struct Reading: Equatable {
@@ -24,26 +27,30 @@ struct AudioClock {
     }
 
     let nominalRate: Double
-    /// The loop's bandwidth once locked, in Hz: jitter faster than this is averaged away.
-    let bandwidth: Double
-    /// The wider bandwidth of the first `lockSeconds`.
-    let lockBandwidth: Double
-    let lockSeconds: Double
+    let windowSeconds: Double
+    /// The fitted line: capture time `time` at device sample `sample`, `secondsPerSample` on.
+    private var line: (sample: Double, time: Double, secondsPerSample: Double)?
+    /// Stamps in the window, oldest first from `first`.
+    private var stamps: [(sample: Double, time: Double)] = []
+    private var first = 0
+    /// Device samples before the next period.
+    private var samples = 0.0
+    private var periodsSinceFit = 0
 
-    /// Smoothed time of the next period's first sample; nil before the first period.
-    private var predicted: Double?
-    /// Estimated seconds per sample of the device's clock.
-    private(set) var secondsPerSample: Double
-    /// Samples followed since the clock started or last restarted (the lock phase's length).
-    private var samplesFollowed = 0
+    /// A drift beyond this is not a crystal (the worst run ±1000 ppm) but a clock that
+    /// misreads: the fit is held to it.
+    static let maximumDriftPPM = 2500.0
+    /// The span of stamps the slope is fitted over at the least: over a shorter one, PulseAudio's
+    /// saw-tooth reads as a drift of several hundred ppm.
+    static let slopeSeconds = 3.0
 
-    init(nominalRate: Int, bandwidth: Double = 0.05, lockBandwidth: Double = 1, lockSeconds: Double = 2) {
+    init(nominalRate: Int, windowSeconds: Double = 20) {
         self.nominalRate = Double(nominalRate)
-        self.bandwidth = bandwidth
-        self.lockBandwidth = lockBandwidth
-        self.lockSeconds = lockSeconds
-        secondsPerSample = 1 / Double(nominalRate)
+        self.windowSeconds = windowSeconds
     }
+
+    /// Estimated seconds per sample of the device's clock.
+    var secondsPerSample: Double { line?.secondsPerSample ?? 1 / nominalRate }
 
     /// The device's clock against the capture clock, in parts per million (positive: the device
     /// delivers more samples per second than its nominal rate).
@@ -56,26 +63,61 @@ struct AudioClock {
 
     /// Takes one period of `frames` samples whose device timestamp is `time`.
     mutating func period(frames: Int, time: Double) -> Reading {
-        let duration = Double(frames) * secondsPerSample
-        guard let expected = predicted else {
-            predicted = time + duration
-            samplesFollowed = frames
+        let sample = samples
+        samples += Double(frames)
+        guard let current = line else {
+            restart(at: sample, time: time, secondsPerSample: 1 / nominalRate)
             return Reading(time: time, gap: 0, restarted: false)
         }
-        let error = time - expected
-        let threshold = Self.gapThreshold(periodSeconds: duration)
-        if abs(error) > threshold {
-            // Lost samples (or a clock that jumped back): re-anchor on this timestamp, keep the
-            // sample period learned so far.
-            predicted = time + duration
+        let error = time - value(of: current, at: sample)
+        if abs(error) > Self.gapThreshold(periodSeconds: Double(frames) * current.secondsPerSample) {
+            // Lost samples (or a clock that jumped back): fit afresh from this stamp, keeping
+            // the rate learned so far.
+            restart(at: sample, time: time, secondsPerSample: current.secondsPerSample)
             return Reading(time: time, gap: Swift.max(0, error), restarted: error < 0)
         }
-        let hertz = Double(samplesFollowed) < lockSeconds * nominalRate ? lockBandwidth : bandwidth
-        let omega = 2 * Double.pi * hertz * duration
-        let smoothed = expected + 2.0.squareRoot() * omega * error
-        secondsPerSample += omega * omega * error / Double(Swift.max(frames, 1))
-        predicted = smoothed + Double(frames) * secondsPerSample
-        samplesFollowed += frames
-        return Reading(time: smoothed, gap: 0, restarted: false)
+        stamps.append((sample, time))
+        while first < stamps.count, stamps[first].sample < sample - windowSeconds * nominalRate { first += 1 }
+        if first > 4096 {
+            stamps.removeFirst(first)
+            first = 0
+        }
+        // Refit often while the window fills, then every quarter second or so.
+        periodsSinceFit += 1
+        if stamps.count - first < 200 || periodsSinceFit >= 25 { fit() }
+        return Reading(time: value(of: line!, at: sample), gap: 0, restarted: false)
+    }
+
+    private func value(of line: (sample: Double, time: Double, secondsPerSample: Double), at sample: Double) -> Double {
+        line.time + (sample - line.sample) * line.secondsPerSample
+    }
+
+    private mutating func restart(at sample: Double, time: Double, secondsPerSample: Double) {
+        stamps = [(sample, time)]
+        first = 0
+        line = (sample, time, secondsPerSample)
+        periodsSinceFit = 0
+    }
+
+    /// Least squares over the window, centred on its means (no large sums to lose digits in).
+    /// Under a second of stamps, the slope is kept and only the offset fitted.
+    private mutating func fit() {
+        periodsSinceFit = 0
+        let window = stamps[first...]
+        let count = Double(window.count)
+        let meanSample = window.reduce(0) { $0 + $1.sample } / count
+        let meanTime = window.reduce(0) { $0 + $1.time } / count
+        var slope = secondsPerSample
+        if let oldest = window.first, let newest = window.last, newest.sample - oldest.sample >= Self.slopeSeconds * nominalRate {
+            var covariance = 0.0
+            var variance = 0.0
+            for stamp in window {
+                covariance += (stamp.sample - meanSample) * (stamp.time - meanTime)
+                variance += (stamp.sample - meanSample) * (stamp.sample - meanSample)
+            }
+            let limit = Self.maximumDriftPPM * 1e-6
+            slope = Swift.min((1 + limit) / nominalRate, Swift.max((1 - limit) / nominalRate, covariance / variance))
+        }
+        line = (meanSample, meanTime, slope)
     }
 }

@@ -40,11 +40,22 @@ final class TakeSoundTrack {
         scratch.deallocate()
     }
 
-    /// The take's sound starts at capture time `seconds` (its first frame's).
+    /// AAC's priming: the encoder's first packet decodes to these many samples of nothing
+    /// before the first sample it was given.
+    static let primingSamples: Int64 = 1024
+
+    /// The take's sound starts at capture time `seconds` (its first frame's). Its first
+    /// `primingSamples` (21 ms at 48 kHz) are AAC's priming, not the microphone's: a fragmented
+    /// QuickTime file cannot say to skip them (no edit list before the media), and its tracks
+    /// start at 0, so the priming packet goes where the take starts and the microphone's sound
+    /// follows it, each sample at its capture time. (Given from the take's start, the priming
+    /// would have a negative time; the muxer's shift for it then moved the first video frame,
+    /// stretched back to 0, 21 ms ahead of its sound.)
     func begin(at seconds: Double) {
-        let index = timeline.index(at: seconds)
+        let index = timeline.index(at: seconds) + Self.primingSamples
         start = index
         next = index
+        samplesEncoded = Self.primingSamples
         timeline.pin(index)
     }
 
