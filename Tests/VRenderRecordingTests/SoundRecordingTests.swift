@@ -31,11 +31,13 @@ import VRenderTestSupport
     @Test func clicksLandOnTheirSecondDespiteADriftingCrystal() throws {
         // 2000 ppm: uncompensated, the click at 5 s would land 10 ms late.
         let (take, path) = try record(FakeMicrophone(driftPPM: 2000, jitter: 0.0003), seconds: 6)
-        // (The click at 6 s starts on the take's last sample, or just after it.)
+        // (The click at 0 s falls in AAC's priming, the take's first 21 ms; the one at 6 s starts
+        // on the take's last sample, or just after it.) Twice the worst crystal's drift: until
+        // the clock has three seconds of stamps it is followed at the nominal rate, 2 ms behind.
         let onsets = try clicks(path).filter { $0 < 5.9 }
-        #expect(onsets.count == 6, "\(onsets)")
-        for (second, onset) in onsets.enumerated() {
-            #expect(abs(onset - Double(second)) < 0.002, "click \(second) at \(onset)")
+        #expect(onsets.count == 5, "\(onsets)")
+        for (index, onset) in onsets.enumerated() {
+            #expect(abs(onset - Double(index + 1)) < 0.003, "click \(index + 1) at \(onset)")
         }
         let sound = try #require(take.audio)
         #expect(sound.rate == 48_000 && sound.channels == 1 && sound.device == "fake microphone")
@@ -46,9 +48,9 @@ import VRenderTestSupport
     @Test func lostSoundBecomesSilenceOfItsLengthAndLaterSoundStaysInPlace() throws {
         let (take, path) = try record(FakeMicrophone(gap: (at: 2.5, length: 0.2)), seconds: 5)
         let onsets = try clicks(path).filter { $0 < 4.9 }
-        #expect(onsets.count == 5, "\(onsets)")
-        for (second, onset) in onsets.enumerated() {
-            #expect(abs(onset - Double(second)) < 0.002, "click \(second) at \(onset)")
+        #expect(onsets.count == 4, "\(onsets)")   // 1 to 4 s (0 s falls in AAC's priming)
+        for (index, onset) in onsets.enumerated() {
+            #expect(abs(onset - Double(index + 1)) < 0.001, "click \(index + 1) at \(onset)")
         }
         let missing = try #require(take.audio).missingMilliseconds
         #expect(abs(missing - 200) <= 2, "\(missing) ms missing")
@@ -80,7 +82,7 @@ import VRenderTestSupport
         let plan = RecordingPlan(outputDirectory: directory, takes: 1, duration: 4, codec: .h264, script: script)
         let take = try #require(try Recorder(source: camera, microphone: microphone, plan: plan).run().first)
         let report = ProgramRun.run("/usr/bin/python3", [TestMedia.repositoryRoot + "/scripts/clap_sync.py", "measure",
-                                                         directory + "/" + take.file, "--json", "--limit-ms", "1"])
+                                                         directory + "/" + take.file, "--json", "--limit-ms", "2"])
         #expect(report.status == 0, "\(report.standardOutput) \(report.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
         #expect(json["flashes"] as? Int == 4, "\(json)")   // 1, 2, 2.5 and 3 s (0 s falls in the AAC priming)

@@ -22,10 +22,10 @@ final class AudioCapture: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Output samples over which a timing error is worked off, and the largest stretch allowed
-    /// (5 per mille: inaudible on speech, four times a bad crystal's 1000 ppm). Two seconds: a
-    /// millisecond the clock's estimate moves by changes the sound's rate by half a per mille,
-    /// and the drift itself is removed up front.
-    static let compensationSeconds = 2.0
+    /// (5 per mille: inaudible on speech, four times a bad crystal's 1000 ppm). One second: a
+    /// millisecond the clock's estimate moves by changes the sound's rate by one per mille,
+    /// and a drift the clock has not measured yet lags by its ppm × 1 s (1 ms at 1000 ppm).
+    static let compensationSeconds = 1.0
     static let maximumStretch = 0.005
     /// A timing error beyond this is not resampled away but cut or filled at once.
     static let hardCorrectionSeconds = 0.02

@@ -103,7 +103,12 @@ struct AudioClock {
     /// Under a second of stamps, the slope is kept and only the offset fitted.
     private mutating func fit() {
         periodsSinceFit = 0
-        let window = stamps[first...]
+        var window = stamps[first...]
+        if let newest = window.last, let oldest = window.first, newest.sample - oldest.sample < Self.slopeSeconds * nominalRate {
+            // Offset only: from the last half second, so that a drift not yet measured lags
+            // by a quarter second's worth, not by half the window's.
+            window = window.drop { $0.sample < newest.sample - nominalRate / 2 }
+        }
         let count = Double(window.count)
         let meanSample = window.reduce(0) { $0 + $1.sample } / count
         let meanTime = window.reduce(0) { $0 + $1.time } / count
