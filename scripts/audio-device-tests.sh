@@ -5,7 +5,7 @@
 #   usage: scripts/audio-device-tests.sh
 #   env:   VRENDER     vrender binary                     [.build/debug/vrender]
 #          CLAP_SYNC   the clap track maker and judge     [scripts/clap_sync.py]
-#          SECONDS_    length of the take                 [6]
+#          SECONDS_    length of the take                 [20]
 #
 # Host packages: pulseaudio, pulseaudio-utils (paplay, parec, pactl), ffmpeg, python3
 # (scripts/install-deps.sh installs them).
@@ -27,7 +27,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd -P)
 vrender=${VRENDER:-.build/debug/vrender}
 clap=${CLAP_SYNC:-scripts/clap_sync.py}
-take_seconds=${SECONDS_:-6}
+take_seconds=${SECONDS_:-20}
 case $vrender in /*) ;; *) vrender=$root/$vrender ;; esac
 case $clap in /*) ;; *) clap=$root/$clap ;; esac
 

@@ -11,8 +11,9 @@ import Foundation
 /// sample that sample's capture time. Jitter and saw-teeth average out over the window, a
 /// steady drift is followed without lag, and a real change is seen within seconds. (A
 /// delay-locked loop, tried first, turned PulseAudio's one-millisecond saw-tooth steps into
-/// a 2000 ppm "drift" for seconds.) Until three seconds of stamps have come, only the line's
-/// offset is fitted, at the nominal rate (a 1000 ppm crystal then lags by 1.5 ms at most). A jump larger than jitter explains restarts the fit from there.
+/// a 2000 ppm "drift" for seconds.) Until `slopeSeconds` of stamps have come, only the line's
+/// offset is fitted, from the last half second, at the nominal rate (a 1000 ppm crystal then
+/// lags by about a millisecond, with the compensation's own second). A jump larger than jitter explains restarts the fit from there.
 /// Pure arithmetic: tested without a device.
 struct AudioClock {
     /// What the clock says about one period.
@@ -40,9 +41,11 @@ struct AudioClock {
     /// A drift beyond this is not a crystal (the worst run ±1000 ppm) but a clock that
     /// misreads: the fit is held to it.
     static let maximumDriftPPM = 2500.0
-    /// The span of stamps the slope is fitted over at the least: over a shorter one, PulseAudio's
-    /// saw-tooth reads as a drift of several hundred ppm.
-    static let slopeSeconds = 3.0
+    /// The span of stamps the slope is fitted over at the least: PulseAudio's stamps wander by
+    /// a millisecond or two for seconds (its latency readings step as the server re-reads its
+    /// clock), which over a few seconds reads as a drift of 700 to 2300 ppm; over eight and
+    /// more, as the tens of ppm it is.
+    static let slopeSeconds = 8.0
 
     init(nominalRate: Int, windowSeconds: Double = 20) {
         self.nominalRate = Double(nominalRate)
