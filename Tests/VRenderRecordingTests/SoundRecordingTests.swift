@@ -33,11 +33,12 @@ import VRenderTestSupport
         let (take, path) = try record(FakeMicrophone(driftPPM: 2000, jitter: 0.0003), seconds: 10)
         // (The click at 0 s falls in AAC's priming, the take's first 21 ms; the one at 10 s starts
         // on the take's last sample, or just after it.) Twice the worst crystal's drift: until
-        // the clock has eight seconds of stamps it is followed at the nominal rate, 2.5 ms behind.
+        // the clock has eight seconds of stamps it is followed at the nominal rate, up to 4 ms behind
+        // (1.5 ms of it left alone as jitter); the issue asks 5 ms of ±1000 ppm crystals.
         let onsets = try clicks(path).filter { $0 < 9.9 }
         #expect(onsets.count == 9, "\(onsets)")
         for (index, onset) in onsets.enumerated() {
-            #expect(abs(onset - Double(index + 1)) < 0.003, "click \(index + 1) at \(onset)")
+            #expect(abs(onset - Double(index + 1)) < 0.005, "click \(index + 1) at \(onset)")
         }
         let sound = try #require(take.audio)
         #expect(sound.rate == 48_000 && sound.channels == 1 && sound.device == "fake microphone")
@@ -82,7 +83,7 @@ import VRenderTestSupport
         let plan = RecordingPlan(outputDirectory: directory, takes: 1, duration: 4, codec: .h264, script: script)
         let take = try #require(try Recorder(source: camera, microphone: microphone, plan: plan).run().first)
         let report = ProgramRun.run("/usr/bin/python3", [TestMedia.repositoryRoot + "/scripts/clap_sync.py", "measure",
-                                                         directory + "/" + take.file, "--json", "--limit-ms", "2"])
+                                                         directory + "/" + take.file, "--json", "--limit-ms", "3"])
         #expect(report.status == 0, "\(report.standardOutput) \(report.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
         #expect(json["flashes"] as? Int == 4, "\(json)")   // 1, 2, 2.5 and 3 s (0 s falls in the AAC priming)

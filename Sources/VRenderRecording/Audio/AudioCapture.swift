@@ -27,6 +27,9 @@ final class AudioCapture: @unchecked Sendable {
     /// and a drift the clock has not measured yet lags by its ppm × 1 s (1 ms at 1000 ppm).
     static let compensationSeconds = 1.0
     static let maximumStretch = 0.005
+    /// Timing errors within this are left alone: a device's stamps wander by as much (PulseAudio's
+    /// by a millisecond or two), and following them would change the sound's rate for nothing.
+    static let jitterSeconds = 0.0015
     /// A timing error beyond this is not resampled away but cut or filled at once.
     static let hardCorrectionSeconds = 0.02
 
@@ -147,10 +150,11 @@ struct SoundPlacement {
             toDrop += Int((-error).rounded())
         } else {
             // The drift measured, removed up front (without it a steady drift would leave a
-            // steady error behind), plus the error that remains, worked off over `distance`.
+            // steady error behind), plus the error beyond jitter, worked off over `distance`.
             let distance = Int(AudioCapture.compensationSeconds * rate)
             let limit = Double(distance) * AudioCapture.maximumStretch
-            let samples = error - clock.driftPPM * 1e-6 * Double(distance)
+            let beyond = Swift.max(0, abs(error) - AudioCapture.jitterSeconds * rate)
+            let samples = (error < 0 ? -beyond : beyond) - clock.driftPPM * 1e-6 * Double(distance)
             try resampler.compensate(samples: Int(Swift.min(limit, Swift.max(-limit, samples)).rounded()), over: distance)
         }
         let output = try resampler.convert(period.samples, frames: period.frames)
