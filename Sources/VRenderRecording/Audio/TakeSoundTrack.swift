@@ -75,10 +75,9 @@ final class TakeSoundTrack {
         try read(upTo: timeline.available(through: target, deadline: deadline))
         try read(upTo: target)   // what never came: silence, counted missing
         try encodeWholeFrames(output: output)
-        if let last = try converter.pop(count: encoder.frameSize, pts: samplesEncoded) {
-            samplesEncoded += Int64(last.sampleCount)
-            try encoder.encode(last, makePacket: Packet.init, output: output)
-        }
+        // The last part-frame (under 21 ms) is left out: a fragmented file stores the frame's
+        // full 1024-sample duration, so the sound would run on past the picture and a copy of
+        // the takes one after another would start the next take's sound late by as much.
         try encoder.encode(nil, makePacket: Packet.init, output: output)
         timeline.pin(nil)
     }
