@@ -61,6 +61,14 @@ test-slurm: release
 test-hostile: release
 	VRENDER=$(BIN_RELEASE) scripts/hostile-folder-tests.sh
 
+# Sound: the measuring tool's own tests (python), then a private PulseAudio server with a clap
+# track played into a null sink, recorded with --audio pulse:... and judged by clap_sync.py (CI
+# runs this too; ALSA on a real kernel driver runs in test-vivid, with snd-aloop).
+.PHONY: test-audio
+test-audio: release
+	python3 -m unittest discover -s scripts/tests
+	VRENDER=$(BIN_RELEASE) scripts/audio-device-tests.sh
+
 # Exports of the kinds of input users bring, judged by ffprobe/ffmpeg (CI runs this too).
 test-trial: release
 	scripts/trial-acceptance.sh

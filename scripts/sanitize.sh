@@ -22,8 +22,8 @@ SUPP=$PWD/scripts/sanitizers
 # Suites by module (Swift Testing ids are Module.Suite/test): anchored so that e.g. ExportTests
 # does not also pick GPUExportTests.
 suites='VRenderCoreTests\.(BoundedQueueTests|QueueLockTests|StageTimingsTests)'
-suites+='|VRenderRecordingTests\.(FrameRingTests|RecorderTests|CaptureJobTests|TakeSchedulerTests)'
-suites+='|VRenderCaptureTests\.(SyntheticCameraTests)'
+suites+='|VRenderRecordingTests\.(FrameRingTests|RecorderTests|CaptureJobTests|TakeSchedulerTests|SoundRecordingTests)'
+suites+='|VRenderCaptureTests\.(SyntheticCameraTests|SyntheticMicrophoneTests)'
 suites+='|VRenderExportTests\.(ExportTests|ExportFailureTests|ExportCancellationTests|PacketRetimerTests|AudioAlignerTests)'
 suites+='|VRenderBenchTests\.(ConcatBenchTests)'
 FILTER=${SANITIZE_FILTER:-"^($suites)[/.]"}
