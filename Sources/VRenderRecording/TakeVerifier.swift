@@ -31,7 +31,8 @@ public enum TakeVerifier {
     struct Counted {
         var video: (frames: Int, damaged: Int, duration: Double, end: Double)
         var audio: (damaged: Int, duration: Double, end: Double)?
-        /// One frame's length: how far apart the two streams' ends may be.
+        /// How far apart the two streams' ends may be: one video frame and one coded sound
+        /// frame (a take's sound ends with its last whole AAC frame: 21 ms at 48 kHz, 128 ms at 8).
         var frameSeconds: Double
     }
 
@@ -66,13 +67,15 @@ public enum TakeVerifier {
         let shell = Frame()
         var video = StreamSpan()
         var audio = StreamSpan()
-        var frameSeconds = 0.0
+        var videoFrameSeconds = 0.0
+        var soundFrameSeconds = 0.0
         func add(_ frame: Frame, of decoder: Decoder, to span: inout StreamSpan) {
             span.frames += 1
             if let start = decoder.seconds(of: frame) {
                 let length = Double(frame.duration) * decoder.timeBase.doubleValue
                 span.add(start: start, length: length)
-                if decoder === decoders.video { frameSeconds = Swift.max(frameSeconds, length) }
+                if decoder === decoders.video { videoFrameSeconds = Swift.max(videoFrameSeconds, length) }
+                else { soundFrameSeconds = Swift.max(soundFrameSeconds, length) }
             }
             frame.unref()
         }
@@ -91,7 +94,7 @@ public enum TakeVerifier {
         }
         return Counted(video: (video.frames, decoders.video.damaged, video.duration, video.end),
                        audio: decoders.audio.map { (($0.damaged), audio.duration, audio.end) },
-                       frameSeconds: frameSeconds)
+                       frameSeconds: videoFrameSeconds + soundFrameSeconds)
     }
 }
 

@@ -7,7 +7,7 @@ import VRenderCore
 /// it loses `gap.length` seconds of sound at scene time `gap.at`. Not live: it delivers at once.
 final class FakeMicrophone: AudioSource {
     let name = "fake microphone"
-    let format = AudioFormat(sampleRate: 48_000, channels: 1, sampleFormat: .f32)
+    let format: AudioFormat
     let isLive = false
     let clock = AudioClockDomain.captureClock
     private(set) var endReason: String?
@@ -18,9 +18,15 @@ final class FakeMicrophone: AudioSource {
     private let lastPeriod: Int?
     private var period = 0
     private var deviceSample = 0
-    private let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 480)
+    /// One period, in `format` (interleaved, every channel the same).
+    private let buffer: UnsafeMutableRawBufferPointer
+    /// Frames per period: 10 ms.
+    private var periodFrames: Int { format.sampleRate / 100 }
 
-    init(driftPPM: Double = 0, jitter: Double = 0, gap: (at: Double, length: Double)? = nil, lastPeriod: Int? = nil) {
+    init(driftPPM: Double = 0, jitter: Double = 0, gap: (at: Double, length: Double)? = nil, lastPeriod: Int? = nil,
+         format: AudioFormat = AudioFormat(sampleRate: 48_000, channels: 1, sampleFormat: .f32)) {
+        self.format = format
+        buffer = .allocate(byteCount: format.sampleRate / 100 * format.bytesPerFrame, alignment: 8)
         self.driftPPM = driftPPM
         self.jitter = jitter
         self.gap = gap
@@ -28,7 +34,7 @@ final class FakeMicrophone: AudioSource {
     }
 
     /// The device's true sample rate against the scene clock.
-    private var trueRate: Double { 48_000 * (1 + driftPPM * 1e-6) }
+    private var trueRate: Double { Double(format.sampleRate) * (1 + driftPPM * 1e-6) }
 
     /// Scene time of device sample `index` (after the gap, shifted by its length).
     private func time(ofSample index: Int) -> Double {
@@ -48,15 +54,23 @@ final class FakeMicrophone: AudioSource {
             return nil
         }
         let first = time(ofSample: deviceSample)
-        for offset in 0..<480 {
+        for offset in 0..<periodFrames {
             let scene = time(ofSample: deviceSample + offset)
-            let intoSecond = scene - scene.rounded(.down)
-            buffer[offset] = intoSecond < 0.002 ? 0.8 : 0
+            let level: Float = scene - scene.rounded(.down) < 0.002 ? 0.8 : 0
+            for channel in 0..<format.channels { store(level, at: offset * format.channels + channel) }
         }
-        deviceSample += 480
+        deviceSample += periodFrames
         // A fixed jitter pattern: +j, −j, 0, …
         let wobble = [jitter, -jitter, 0][period % 3]
         period += 1
-        return AudioPeriod(samples: UnsafeRawBufferPointer(buffer), frames: 480, time: first + wobble)
+        return AudioPeriod(samples: UnsafeRawBufferPointer(buffer), frames: periodFrames, time: first + wobble)
+    }
+
+    private func store(_ level: Float, at index: Int) {
+        switch format.sampleFormat {
+        case .f32: buffer.storeBytes(of: level, toByteOffset: index * 4, as: Float.self)
+        case .s16: buffer.storeBytes(of: Int16(level * 32767), toByteOffset: index * 2, as: Int16.self)
+        case .s32: buffer.storeBytes(of: Int32(Double(level) * 2_147_483_647), toByteOffset: index * 4, as: Int32.self)
+        }
     }
 }

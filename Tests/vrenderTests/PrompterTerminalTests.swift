@@ -155,9 +155,9 @@ struct PrompterTerminalTests {
             pane.contains { $0.hasPrefix("take: segment_0001_") } && PrompterBlock(pane)?.header.contains("stopped") == true
         }))
         terminal.type("t")
-        try terminal.waitFor("the torch on") { $0.contains { $0.hasSuffix("torch 100%") } }
+        try terminal.waitFor("the torch on") { $0.contains { $0.contains("torch 100% |") } }
         terminal.type("t")
-        let later = try terminal.waitFor("the torch off") { $0.contains { $0.hasPrefix("○ idle") && $0.hasSuffix("torch off") } }
+        let later = try terminal.waitFor("the torch off") { $0.contains { $0.hasPrefix("○ idle") && $0.contains("torch off |") } }
         #expect(PrompterBlock(later) == stopped)
         let frozenTop = try #require(stopped.topLine)
         #expect(frozenTop >= 3)

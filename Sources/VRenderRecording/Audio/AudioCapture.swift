@@ -124,12 +124,31 @@ struct SoundPlacement {
     /// Output samples still to be thrown away (the device's timestamps jumped back).
     private var toDrop = 0
 
+    /// The device's format, for reading its samples' level.
+    private let format: AudioFormat
+
     init(source: AudioFormat, timeline: AudioTimeline) throws {
+        format = source
         clock = AudioClock(nominalRate: source.sampleRate)
         resampler = try DriftResampler(inputRate: source.sampleRate, inputChannels: source.channels,
                                        inputFormat: source.sampleFormat, outputRate: timeline.rate,
                                        outputChannels: timeline.channels)
         self.timeline = timeline
+    }
+
+    /// True when a sample of the period is at full scale: what the device clips to.
+    static func reachesFullScale(_ period: AudioPeriod, format: AudioFormat) -> Bool {
+        let count = period.frames * format.channels
+        let bytes = period.samples
+        // Loaded, not bound: the period's memory belongs to the device's code.
+        switch format.sampleFormat {
+        case .s16:
+            return (0..<count).contains { bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self).magnitude >= Int16.max.magnitude }
+        case .s32:
+            return (0..<count).contains { bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self).magnitude >= Int32.max.magnitude }
+        case .f32:
+            return (0..<count).contains { abs(bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self)) >= 1 }
+        }
     }
 
     /// Places one period whose first sample was captured at capture time `time` (as stamped).
@@ -166,7 +185,7 @@ struct SoundPlacement {
             frames -= dropped
             samples = UnsafeBufferPointer(rebasing: output[(dropped * timeline.channels)...])
         }
-        timeline.append(samples, frames: frames, start: next!)
+        timeline.append(samples, frames: frames, start: next!, clipped: Self.reachesFullScale(period, format: format))
         next! += Int64(frames)
     }
 }

@@ -52,7 +52,9 @@ final class AudioTimeline: @unchecked Sendable {
 
     /// Appends `frames` aligned samples, or silence (`samples` nil; `lost`: it stands for sound
     /// the device lost). The first call places the sound at `start`; later ones follow on.
-    func append(_ samples: UnsafeBufferPointer<Float>?, frames: Int, start: Int64, lost isLost: Bool = false) {
+    /// `clipped`: the device delivered a sample at full scale in them (the meter's CLIP).
+    func append(_ samples: UnsafeBufferPointer<Float>?, frames: Int, start: Int64, lost isLost: Bool = false,
+                clipped: Bool = false) {
         guard frames > 0 else { return }
         lock.update {
             if end == nil {
@@ -62,7 +64,7 @@ final class AudioTimeline: @unchecked Sendable {
             let from = end!
             if let samples {
                 storage.append(contentsOf: samples.prefix(frames * channels))
-                meter.add(samples.prefix(frames * channels))
+                meter.add(samples.prefix(frames * channels), clipped: clipped)
             } else {
                 storage.append(contentsOf: repeatElement(0, count: frames * channels))
                 if isLost { lost.append(from..<(from + Int64(frames))) }
@@ -189,7 +191,7 @@ final class AudioTimeline: @unchecked Sendable {
     }
 }
 
-/// Peak level over the last half second of sound, and whether it clipped in the last two:
+/// Peak level over the last half second of sound, and whether the device clipped in the last two:
 /// the status line's meter.
 struct LevelMeter {
     private var recentPeak = 0.0
@@ -199,7 +201,9 @@ struct LevelMeter {
     /// Samples per window (interleaved; set for 48 kHz stereo, close enough for a meter).
     private let window = 24_000 * 2
 
-    mutating func add(_ samples: Slice<UnsafeBufferPointer<Float>>) {
+    /// `clipped`: the device's own samples reached full scale (read before resampling, whose
+    /// filter overshoots a loud click past full scale without any clipping).
+    mutating func add(_ samples: Slice<UnsafeBufferPointer<Float>>, clipped: Bool) {
         var peak: Float = 0
         for sample in samples { peak = Swift.max(peak, abs(sample)) }
         if windowFrames >= window {
@@ -209,7 +213,7 @@ struct LevelMeter {
         }
         recentPeak = Swift.max(recentPeak, Double(peak))
         windowFrames += samples.count
-        sinceClip = peak >= 0.999 ? 0 : sinceClip &+ samples.count
+        sinceClip = clipped ? 0 : sinceClip &+ samples.count
     }
 
     /// The highest sample of this window and the one before (0...1).
