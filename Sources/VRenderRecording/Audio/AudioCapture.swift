@@ -27,9 +27,9 @@ final class AudioCapture: @unchecked Sendable {
     /// and a drift the clock has not measured yet lags by its ppm × 1 s (1 ms at 1000 ppm).
     static let compensationSeconds = 1.0
     static let maximumStretch = 0.005
-    /// Timing errors within this are left alone: a device's stamps wander by as much (PulseAudio's
+    /// Timing errors within this are left alone: a device's stamps wander by up to that (PulseAudio's
     /// by a millisecond or two), and following them would change the sound's rate for nothing.
-    static let jitterSeconds = 0.0015
+    static let jitterSeconds = 0.0025
     /// A timing error beyond this is not resampled away but cut or filled at once.
     static let hardCorrectionSeconds = 0.02
 
