@@ -23,8 +23,11 @@ final class TakeSoundTrack {
 
     /// Frames read from the timeline at a time.
     private static let chunkFrames = 4096
-    /// How long the end of a live take waits for its last sound to arrive (the device's latency).
-    static let finalWaitNanoseconds: UInt64 = 1_000_000_000
+    /// How long the end of a live take waits for its last sound to arrive: a device's latency is
+    /// tens of milliseconds, but an audio thread starved on a loaded machine fell two seconds
+    /// behind in a ten-minute take (a debug build beside a full test run), and a one-second wait
+    /// lost that sound. The ring holds the frames meanwhile.
+    static let finalWaitNanoseconds: UInt64 = 3_000_000_000
 
     init(timeline: AudioTimeline, muxer: Muxer) throws {
         self.timeline = timeline
