@@ -55,7 +55,9 @@ private func checkCommand(_ command: ActionScript.Command, line: Int) {
         precondition(level.isFinite, "line \(line): torch \(level)")
     case .pointOfInterest(let x, let y):
         precondition(x.isFinite && y.isFinite, "line \(line): focus \(x) \(y)")
-    case .flip:
+    case .audioGap(let seconds):
+        precondition(seconds.isFinite && seconds >= 0, "line \(line): audio-gap \(seconds)")
+    case .flip, .clap:
         break
     }
 }
