@@ -143,12 +143,13 @@ def measure(path, limit_ms):
     clicks = click_onsets(decode_audio(path, rate), rate, 0.0)
     lumas = patch_lumas(path, video)
     flashes = flash_times(lumas)
-    # AAC's first 1024 samples are its priming: a take's sound starts after them (a fragmented
-    # file has no edit list to skip them), so a clap on the take's very first frame cannot be heard.
-    sound_starts = (lumas[0][0] if lumas else 0.0) + 1024 / rate
-    early = [f for f in flashes if f < sound_starts]
-    flashes = [f for f in flashes if f >= sound_starts]
     pairs, unpaired_flashes, unpaired_clicks = pair(flashes, clicks)
+    # A vrender take's sound starts after AAC's first 1024 samples, its priming (a fragmented
+    # file has no edit list to skip them), so a clap on the take's very first frame is not
+    # heard: a flash there without a click is excused, and counted apart.
+    sound_starts = (lumas[0][0] if lumas else 0.0) + 1024 / rate
+    early = [f for f in unpaired_flashes if f < sound_starts]
+    unpaired_flashes = [f for f in unpaired_flashes if f >= sound_starts]
     offsets = [p["offset_ms"] for p in pairs]
     worst = max((abs(o) for o in offsets), default=0.0)
     ok = bool(pairs) and not unpaired_flashes and worst <= limit_ms

@@ -88,7 +88,8 @@ import VRenderTestSupport
                                                          directory + "/" + take.file, "--json", "--limit-ms", "4"])
         #expect(report.status == 0, "\(report.standardOutput) \(report.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
-        #expect(json["flashes"] as? Int == 4, "\(json)")   // 1, 2, 2.5 and 3 s (0 s falls in the AAC priming)
+        #expect(json["flashes"] as? Int == 5, "\(json)")   // 0, 1, 2, 2.5 and 3 s
+        #expect(json["flashes_in_priming"] as? Int == 1, "\(json)")   // 0 s: the take's first 21 ms are AAC's priming
     }
 
     /// Whatever a device delivers (S16, S32 or float; 8 to 192 kHz; 1 to 8 channels) becomes the
