@@ -1,5 +1,8 @@
 internal import CFFmpeg
 import Synchronization
+// For ThreadSanitizer builds: VRenderCore's `Mutex` then shadows Synchronization's, which TSan
+// cannot follow (VRenderCore/TSanMutex.swift); without it TSan reported a race on `entries`.
+import VRenderCore
 
 /// Counts, per demuxer, the packets FFmpeg's demuxing layer found corrupt. The flag on a
 /// packet (`Packet.isCorrupt`) does not always survive to `av_read_frame`: a transport stream's
