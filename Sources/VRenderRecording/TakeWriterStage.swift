@@ -162,6 +162,6 @@ final class TakeWriterStage: @unchecked Sendable {
         let peak = summary.peakDBFS.isFinite ? (summary.peakDBFS * 10).rounded() / 10 : nil
         return TakeSound(device: sound.device, rate: summary.rate, channels: summary.channels, peak: peak,
                          missingMilliseconds: summary.missingMilliseconds.rounded(),
-                         driftPPM: (sound.timeline.sourceState.driftPPM * 10).rounded() / 10)
+                         driftPPM: (sound.timeline.driftPPM * 10).rounded() / 10)
     }
 }

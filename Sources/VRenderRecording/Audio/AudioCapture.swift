@@ -106,7 +106,7 @@ final class AudioCapture: @unchecked Sendable {
     }
 
     private func end(reason: String?) {
-        timeline.sourceEnded(reason: reason)
+        timeline.sourceEnded()
         guard let reason else { return }
         events(.notice("\(reason); the take was ended with the sound recorded so far"))
         deviceLost()

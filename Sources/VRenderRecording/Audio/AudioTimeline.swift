@@ -32,8 +32,6 @@ final class AudioTimeline: @unchecked Sendable {
     private var pinned: Int64?
     private var meter = LevelMeter()
     private var drift = 0.0
-    /// Why the source ended, once it has (nil while it runs, or when it was stopped).
-    private var ending: String?
     /// A live timeline keeps at most this much sound, the pin notwithstanding (a stalled
     /// writer must not take the machine's memory); what goes is read as lost.
     private let maxFrames: Int
@@ -88,11 +86,8 @@ final class AudioTimeline: @unchecked Sendable {
         }
     }
 
-    /// The source ended: `reason` says why (nil: stopped). Readers get silence from here on.
-    func sourceEnded(reason: String?) {
-        lock.update { ending = reason }
-        lock.finish()
-    }
+    /// The source ended (the audio thread tells the user why). Readers get silence from here on.
+    func sourceEnded() { lock.finish() }
 
     // MARK: - The capture thread
 
@@ -119,8 +114,8 @@ final class AudioTimeline: @unchecked Sendable {
         }
     }
 
-    /// Drift measured so far (ppm) and the reason the source ended, if it has.
-    var sourceState: (driftPPM: Double, ending: String?) { lock.withLock { (drift, ending) } }
+    /// Drift measured so far (ppm).
+    var driftPPM: Double { lock.withLock { drift } }
 
     // MARK: - The take writer
 
@@ -157,7 +152,10 @@ final class AudioTimeline: @unchecked Sendable {
             if !held.isEmpty {
                 let source = head + Int(held.lowerBound - base) * channels
                 let target = Int(held.lowerBound - from) * channels
-                for offset in 0..<(held.count * channels) { destination[target + offset] = storage[source + offset] }
+                storage.withUnsafeBufferPointer {
+                    _ = UnsafeMutableBufferPointer(rebasing: destination[target..<(target + held.count * channels)])
+                        .update(fromContentsOf: $0[source..<(source + held.count * channels)])
+                }
             }
             return frames - held.count + lostFrames(in: held)
         }

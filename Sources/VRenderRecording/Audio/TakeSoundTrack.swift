@@ -12,8 +12,6 @@ final class TakeSoundTrack {
     private let timeline: AudioTimeline
     private let encoder: Encoder
     private let converter: AudioConverter
-    /// Timeline index of the take's first sample, once its first frame is known.
-    private var start: Int64?
     /// The next timeline index to read.
     private var next: Int64 = 0
     private var samplesEncoded: Int64 = 0
@@ -56,7 +54,6 @@ final class TakeSoundTrack {
     /// stretched back to 0, 21 ms ahead of its sound.)
     func begin(at seconds: Double) {
         let index = timeline.index(at: seconds) + Self.primingSamples
-        start = index
         next = index
         samplesEncoded = Self.primingSamples
         timeline.pin(index)
