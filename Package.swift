@@ -28,6 +28,8 @@
 //                     heat-map diffs (record, check, diff)                         <- Media, Imaging, Core
 //   VRenderBench      `vrender bench`: runs concat/capture/filter with stage timings,
 //                     renders the report (JSON schema, SVG plot)                   <- Export, Recording, ...
+//   VRenderStudio     `vrender studio`: the session (capture job, preview, takes, exports)
+//                     and its Hummingbird server and page                          <- Export, Recording, ...
 //   vrender           the command line: parses, calls one entry point, prints      <- Export, Recording, ...
 import PackageDescription
 
@@ -47,9 +49,13 @@ let package = Package(
         .library(name: "VRenderScale", targets: ["VRenderScale"]),
         .library(name: "VRenderVerify", targets: ["VRenderVerify"]),
         .library(name: "VRenderBench", targets: ["VRenderBench"]),
+        .library(name: "VRenderStudio", targets: ["VRenderStudio"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `vrender studio`: the HTTP server and its WebSocket (the preview, the state).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // FFmpeg's libraries through pkg-config, plus a header-only shim for the macros
@@ -99,11 +105,22 @@ let package = Package(
         .target(name: "VRenderBench",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
                                "VRenderCapture", "VRenderRecording", "VRenderExport"]),
+        // `vrender studio`: the app's screen in a browser. A session drives the capture job, the
+        // takes folder and the exporter (the calls the CLI makes); a Hummingbird server serves
+        // the page (shipped in the binary), the preview over a WebSocket, and the actions as POSTs.
+        .target(name: "VRenderStudio",
+                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderCapture",
+                               "VRenderRecording", "VRenderPrompter", "VRenderExport",
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
+                // The page is compiled into the binary (no files to install, nothing fetched).
+                resources: [.embedInCode("Page/index.html"), .embedInCode("Page/studio.css"),
+                            .embedInCode("Page/studio.js")]),
         .executableTarget(
             name: "vrender",
             dependencies: [
                 "VRenderCore", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderRecording", "VRenderVulkan",
-                "VRenderVerify", "VRenderBench", "VRenderPrompter", "VRenderScale",
+                "VRenderVerify", "VRenderBench", "VRenderPrompter", "VRenderScale", "VRenderStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -131,6 +148,9 @@ let package = Package(
         .testTarget(name: "VRenderBenchTests",
                     dependencies: ["VRenderBench", "VRenderExport", "VRenderRecording", "VRenderCapture", "VRenderFilters",
                                    "VRenderCore", "VRenderTestSupport"]),
+        .testTarget(name: "VRenderStudioTests",
+                    dependencies: ["VRenderStudio", "VRenderRecording", "VRenderCapture", "VRenderMedia", "VRenderCore",
+                                   "VRenderTestSupport"]),
         .testTarget(name: "vrenderTests", dependencies: ["VRenderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -48,9 +48,10 @@ public final class CaptureJob: Sendable {
     /// and `run` returns the takes recorded.
     public func requestStop() { stop.raise() }
 
-    /// Records the takes. `commands`: keys, for interactive capture (nil: batch). `events`:
-    /// the source opened, notices, status and finished takes, for the user to see.
-    public func run(commands: BoundedQueue<LiveCommand>? = nil,
+    /// Records the takes. `commands`: keys, for interactive capture (nil: batch). `preview`:
+    /// offered every frame (the studio's page). `events`: the source opened, notices, status
+    /// and finished takes, for the user to see.
+    public func run(commands: BoundedQueue<LiveCommand>? = nil, preview: (any LivePreview)? = nil,
                     events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) throws -> [TakeEntry] {
         FFmpegLog.configure(verbose: options.verbose)
         let folders = try FolderCreation(path: options.plan.outputDirectory)
@@ -65,7 +66,8 @@ public final class CaptureJob: Sendable {
                 let sources = try CaptureSources(options: options)
                 for notice in sources.notices { events(.notice(notice)) }
                 let recorder = Recorder(source: sources.camera, microphone: sources.microphone, plan: options.plan,
-                                        commands: commands, stop: stop, timings: timings, events: events)
+                                        commands: commands, stop: stop, timings: timings, preview: preview,
+                                        events: events)
                 return try recorder.run()
             }
         } catch {

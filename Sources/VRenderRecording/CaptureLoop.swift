@@ -14,6 +14,8 @@ struct CaptureLoop {
     /// paced by the camera in batch, pruned to the pre-roll, read for the meter.
     let audio: AudioCapture?
     let events: @Sendable (RecorderEvent) -> Void
+    /// Shown every frame it is ready for (the studio's page); nil: no preview.
+    let preview: (any LivePreview)?
     /// Seconds between frames.
     let interval: Double
     /// Per frame the source delivers (rendered, or waited for and converted); nil when
@@ -27,8 +29,9 @@ struct CaptureLoop {
     private var shownPrompter: PrompterView?
 
     init(source: any CaptureSource, ring: FrameRing, log: TakeLog, plan: RecordingPlan, audio: AudioCapture? = nil,
-         timer: StageTimer? = nil, events: @escaping @Sendable (RecorderEvent) -> Void) {
+         preview: (any LivePreview)? = nil, timer: StageTimer? = nil, events: @escaping @Sendable (RecorderEvent) -> Void) {
         self.audio = audio
+        self.preview = preview
         self.source = source
         self.timer = timer
         self.ring = ring
@@ -69,6 +72,8 @@ struct CaptureLoop {
             nextTime = info.time + interval
             if let take = recording?.take { ring.addDeviceDrops(info.droppedBefore, take: take) }
             ring.commit(slot: slot, info: info, take: recording?.take)
+            preview?.offer(frame, time: info.time, monotonic: source.monotonicOrigin.map { $0 + info.time },
+                           sequence: info.sequence)
             follow(info.time)
             if let fps = status.tick(at: info.time) {
                 events(.status(RecorderStatus(take: scheduler.takesStarted, recording: recording != nil,

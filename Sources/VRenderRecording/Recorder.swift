@@ -111,17 +111,22 @@ public final class Recorder: @unchecked Sendable {
     private let chooseLiveCodec: LiveCodecCalibration.Chooser?
     /// Where the stages record their frame times and the ring its occupancy (nil: not measured).
     private let timings: StageTimings?
+    /// Shown the frames it is ready for while capturing (nil: no preview).
+    private let preview: (any LivePreview)?
 
     /// - Parameters:
     ///   - commands: keys, for interactive capture; nil records the plan's takes in batch.
     ///   - stop: raised (from any thread, e.g. on Ctrl-C) to end the take in progress and stop.
     ///   - timings: a collector for per-stage frame times (`vrender bench capture`).
+    ///   - preview: offered every frame captured (the studio's page).
     public convenience init(source: any CaptureSource, microphone: (any AudioSource)? = nil, plan: RecordingPlan,
                             commands: BoundedQueue<LiveCommand>? = nil,
                             stop: StopSignal = StopSignal(), timings: StageTimings? = nil,
+                            preview: (any LivePreview)? = nil,
                             events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
         self.init(source: source, microphone: microphone, plan: plan, commands: commands, stop: stop,
-                  writers: SegmentWriter.factory, liveCodec: LiveCodecCalibration.measure, timings: timings, events: events)
+                  writers: SegmentWriter.factory, liveCodec: LiveCodecCalibration.measure, timings: timings,
+                  preview: preview, events: events)
     }
 
     /// As the public initializer, with the writer each take is written through (tests).
@@ -129,8 +134,10 @@ public final class Recorder: @unchecked Sendable {
          commands: BoundedQueue<LiveCommand>? = nil,
          stop: StopSignal = StopSignal(), writers: @escaping TakeWriterFactory,
          liveCodec: LiveCodecCalibration.Chooser? = nil, timings: StageTimings? = nil,
+         preview: (any LivePreview)? = nil,
          events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
         chooseLiveCodec = liveCodec
+        self.preview = preview
         self.source = source
         self.microphone = microphone
         self.plan = plan
@@ -180,8 +187,8 @@ public final class Recorder: @unchecked Sendable {
 
         var captureError: (any Error)?
         do {
-            var loop = CaptureLoop(source: source, ring: ring, log: log, plan: plan, audio: audio, timer: timers.capture,
-                                   events: events)
+            var loop = CaptureLoop(source: source, ring: ring, log: log, plan: plan, audio: audio, preview: preview,
+                                   timer: timers.capture, events: events)
             try loop.run(commands: commands, stop: stop)
         } catch {
             captureError = error

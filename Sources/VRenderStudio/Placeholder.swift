@@ -1,0 +1,4 @@
+import Hummingbird
+import HummingbirdWebSocket
+
+func pageBytes() -> [UInt8] { PackageResources.index_html }

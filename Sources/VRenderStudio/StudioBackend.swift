@@ -1,0 +1,72 @@
+/// What the studio's server serves: a thin shell over this, as the CLI is over the library.
+/// `StudioSession` is the real one; tests of the server use a fake.
+public protocol StudioBackend: Sendable {
+    /// The current snapshot.
+    func state() -> StudioState
+    /// Snapshots and preview pictures as they come, latest only (a slow page skips, never
+    /// queues). `cancel` ends both streams.
+    func subscribe() -> StudioSubscription
+    /// Performs a page's action. Throws `StudioActionError` when it is refused.
+    func perform(_ action: StudioAction) throws
+    /// The file a `/media/KIND/NAME` request may read, opened by the server read-only without
+    /// following links; nil unless NAME is one the studio listed or made itself (a take's
+    /// thumbnail in takes.json, a proxy or export it wrote). NAME is one path component.
+    func mediaPath(_ kind: MediaKind, name: String) -> String?
+    /// PNG bytes: the filter preview grid (every filter on the latest take's middle frame, or
+    /// on the live picture when there is no take yet).
+    func filterGrid() throws -> [UInt8]
+}
+
+/// The folders `/media/KIND/NAME` serves from.
+public enum MediaKind: String, Sendable, CaseIterable {
+    /// Thumbnails (PNG) of the takes, in the takes folder.
+    case thumbnails
+    /// Browser-playable copies of the takes (H.264 MP4), in TAKES/proxies/.
+    case proxies
+    /// Finished exports, in the exports folder.
+    case exports
+}
+
+/// One page's view of the session.
+public struct StudioSubscription: Sendable {
+    public let states: AsyncStream<StudioState>
+    public let previews: AsyncStream<PreviewFrame>
+    public let cancel: @Sendable () -> Void
+
+    public init(states: AsyncStream<StudioState>, previews: AsyncStream<PreviewFrame>, cancel: @escaping @Sendable () -> Void) {
+        self.states = states
+        self.previews = previews
+        self.cancel = cancel
+    }
+}
+
+/// One preview picture as the WebSocket sends it (a binary message):
+///
+///     bytes 0..<4   "VRP1"
+///     bytes 4..<12  float64 little-endian: when the frame was captured, Unix milliseconds
+///                   (the camera's own timestamp, moved onto the wall clock)
+///     bytes 12..<16 uint32 little-endian: the camera's frame number
+///     bytes 16..<18 uint16 little-endian: picture width
+///     bytes 18..<20 uint16 little-endian: picture height
+///     bytes 20...   JPEG
+public struct PreviewFrame: Sendable {
+    public static let magic: [UInt8] = Array("VRP1".utf8)
+    public static let headerSize = 20
+    public let bytes: [UInt8]
+
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Header and JPEG in one buffer.
+    public init(capturedAtUnixMilliseconds: Double, sequence: Int, width: Int, height: Int, jpeg: some Collection<UInt8>) {
+        var bytes = Self.magic
+        bytes.reserveCapacity(Self.headerSize + jpeg.count)
+        withUnsafeBytes(of: capturedAtUnixMilliseconds.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: sequence).littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt16(clamping: width).littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt16(clamping: height).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: jpeg)
+        self.bytes = bytes
+    }
+}
