@@ -170,7 +170,8 @@ public struct PrompterSession: Sendable {
         let firstLine = Swift.max(0, Int((offset / lineHeight + 1e-9).rounded(.down)))
         let rows = (firstLine..<firstLine + rowCount).map { $0 < text.lines.count ? text.lines[$0] : "" }
         return PrompterView(rows: rows, firstLine: firstLine, lineCount: text.lines.count, state: state(at: time),
-                            speed: settings.speed, fontSize: settings.fontSize, offset: offset, maxOffset: scroll.maxOffset)
+                            speed: settings.speed, fontSize: settings.fontSize, offset: offset, maxOffset: scroll.maxOffset,
+                            lines: text.lines, lineHeight: lineHeight)
     }
 
     /// Lines the box's text area holds: at least two, as the box is never smaller.
@@ -207,6 +208,10 @@ public struct PrompterView: Sendable, Equatable {
     /// Points from the top of the script, and the offset that shows its end.
     public var offset: Double
     public var maxOffset: Double
+    /// The whole script as laid out, and points from one line's top to the next's: what a
+    /// screen that scrolls smoothly (the studio's page) draws, moved up by `offset`.
+    public var lines: [String]
+    public var lineHeight: Double
 
     /// How far through the script the scroll is, whole percent (100 when it all fits).
     public var percent: Int {

@@ -1,0 +1,143 @@
+import Foundation
+import VRenderCapture
+import VRenderCore
+import VRenderFilters
+import VRenderPrompter
+import VRenderRecording
+
+extension StudioSession {
+    /// A page's action, with the library calls `vrender capture`, `takes rm` and `concat`
+    /// make. Throws `StudioActionError` naming what was refused and why.
+    public func perform(_ action: StudioAction) throws {
+        switch action {
+        case .record(let on): try record(on)
+        case .lens(let factor):
+            guard [0.5, 1, 2].contains(factor) else { throw StudioActionError(status: 400, "lens \(factor): the lenses are 0.5, 1 and 2") }
+            try camera(.lens(factor), cause: "studio lens \(ValueSyntax.text(factor))")
+        case .zoom(let factor):
+            guard factor.isFinite, factor > 0 else { throw StudioActionError(status: 400, "zoom \(factor) is not a positive factor") }
+            try camera(.rampZoom(to: factor, rate: 2), cause: "studio zoom \(ValueSyntax.text(factor))")
+        case .torch(let on):
+            try camera(.torch(level: on ? 1 : 0), cause: on ? "studio torch on" : "studio torch off")
+        case .flip:
+            try camera(.flip, cause: "studio flip")
+        case .exposurePoint(let x, let y):
+            guard (0...1).contains(x), (0...1).contains(y) else {
+                throw StudioActionError(status: 400, "exposure point \(x), \(y) is outside the picture (0...1)")
+            }
+            try camera(.pointOfInterest(x: x, y: y), cause: "studio exposure point")
+        case .previewFilter(let name):
+            let chain = try filterChain(name)
+            preview.setFilter(chain)
+            update { $0.previewFilter = name }
+        case .prompter(let command):
+            guard options.prompter != nil else { throw StudioActionError(status: 409, "there is no prompter (start the studio with --prompter FILE)") }
+            try send(.prompter(Self.prompterCommand(command), cause: "studio \(command.rawValue)"))
+        case .prompterBox(let box):
+            try setPrompterBox(box)
+        case .deleteTake(let file):
+            try deleteTake(file)
+        case .reorderTakes(let files):
+            do {
+                try TakesFolder.reorder(files, in: options.folder)
+            } catch {
+                throw StudioActionError(status: 409, "\(error)")
+            }
+            refreshTakes()
+        case .export(let filter, let burnPrompter):
+            try export(filter: filter, burnPrompter: burnPrompter)
+        case .cancelExport:
+            exports.cancel()
+        }
+    }
+
+    private func record(_ on: Bool) throws {
+        if on, exports.isRunning {
+            throw StudioActionError(status: 409, "an export is running: wait for it or cancel it before recording")
+        }
+        let changed = try control.withLock { control -> Bool in
+            guard control.job != nil else { throw StudioActionError(status: 409, "the camera is not open") }
+            guard control.wantRecording != on else { return false }
+            control.wantRecording = on
+            return true
+        }
+        if changed { commands.push(.toggleRecording) }
+    }
+
+    private func camera(_ control: CameraControl, cause: String) throws {
+        try send(.control(control, cause: cause))
+    }
+
+    private func send(_ command: LiveCommand) throws {
+        guard control.withLock({ $0.job != nil }) else { throw StudioActionError(status: 409, "the camera is not open") }
+        commands.push(command)
+    }
+
+    private func filterChain(_ name: String) throws -> FilterChain {
+        guard !name.isEmpty else { return FilterChain([]) }
+        do {
+            return try FilterRegistry.chain(name)
+        } catch {
+            throw StudioActionError(status: 400, "\(error)")
+        }
+    }
+
+    static func prompterCommand(_ action: StudioAction.PrompterAction) -> PrompterCommand {
+        switch action {
+        case .hold: .toggleHold
+        case .faster: .faster
+        case .slower: .slower
+        case .larger: .larger
+        case .smaller: .smaller
+        }
+    }
+
+    /// Keeps the box inside the picture; too small a box is grown by the export's fitting
+    /// (`PrompterGeometry.fitted`), which also says so.
+    private func setPrompterBox(_ box: [Double]) throws {
+        guard options.prompter != nil else { throw StudioActionError(status: 409, "there is no prompter (start the studio with --prompter FILE)") }
+        guard box.count == 4, box.allSatisfy(\.isFinite), box[2] > 0, box[3] > 0 else {
+            throw StudioActionError(status: 400, "box must be [x, y, width, height], fractions of the picture")
+        }
+        let width = Swift.min(box[2], 1), height = Swift.min(box[3], 1)
+        let fitted = [Swift.min(Swift.max(box[0], 0), 1 - width), Swift.min(Swift.max(box[1], 0), 1 - height), width, height]
+        control.withLock { $0.prompterBox = fitted }
+        update { $0.prompter?.box = fitted }
+    }
+
+    private func deleteTake(_ file: String) throws {
+        guard snapshot.withLock({ $0.takes.contains { $0.file == file } }) else {
+            throw StudioActionError(status: 404, "\(file): no such take in \(options.folder)")
+        }
+        do {
+            try TakesFolder.remove([file], from: options.folder)
+        } catch {
+            throw StudioActionError(status: 409, "\(error)")
+        }
+        proxies.forget(file: file)
+        notify("deleted \(file)")
+        refreshTakes()
+    }
+
+    private func export(filter: String, burnPrompter: Bool) throws {
+        if snapshot.withLock({ $0.recording }) || control.withLock({ $0.wantRecording }) {
+            throw StudioActionError(status: 409, "stop recording first: an export joins the finished takes")
+        }
+        guard !snapshot.withLock({ $0.takes.isEmpty }) else { throw StudioActionError(status: 409, "there are no takes to export yet") }
+        let chain = try filterChain(filter)
+        var overlay: (script: PrompterScript, settings: PrompterSettings, box: [Double])?
+        if burnPrompter, let prompter = options.prompter {
+            overlay = (prompter.script, prompter.settings, control.withLock { $0.prompterBox })
+        }
+        proxies.pause()   // the export has the machine; the copies wait for it
+        try exports.start(filter: chain, filterName: filter, prompter: overlay) { [weak self] info in
+            guard let self else { return }
+            update { $0.export = info }
+            if info.state != "running" {
+                proxies.resume()
+                if info.state == "done", let output = info.output { notify("export finished: \(output)") }
+                if info.state == "failed" { notify("export failed: \(info.message ?? "")", isError: true) }
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import VRenderCapture
+import VRenderCore
+import VRenderPrompter
+import VRenderRecording
+
+extension StudioSession {
+    /// The capture thread: the same `CaptureJob` as `vrender capture` in interactive mode,
+    /// its keys the pages' actions, its frames offered to the preview. Returns when the studio
+    /// stops, the camera fails to open or goes away; a take in progress is always kept.
+    func runCapture() {
+        let plan = RecordingPlan(outputDirectory: options.folder, codec: options.codec, prompter: options.prompterFactory)
+        let job = CaptureJob(options: CaptureOptions(device: options.device, request: options.request, plan: plan,
+                                                     audio: options.audio, audioRequest: options.audioRequest))
+        let stopping = control.withLock { control in
+            control.job = job
+            return control.stopping
+        }
+        guard !stopping else { return }
+        var failure: String?
+        do {
+            _ = try job.run(commands: commands, preview: preview) { [weak self] event in self?.handle(event) }
+            if !control.withLock({ $0.stopping }) {
+                failure = "\(options.device): the camera stopped; the takes recorded are kept. Restart the studio to record again"
+            }
+        } catch {
+            failure = "\(error)"
+        }
+        // Closed before the pages hear why: from then on every camera action is refused.
+        control.withLock { control in
+            control.job = nil
+            control.wantRecording = false
+        }
+        update { state in
+            state.recording = false
+            state.takeSeconds = 0
+        }
+        if let failure { fail(failure) }
+        proxies.resume()
+    }
+
+    /// The studio cannot record: the reason goes to the terminal and every page's banner.
+    private func fail(_ message: String) {
+        terminal(message, true)
+        update { $0.error = message }
+    }
+
+    /// What the capture job reports, into the snapshot.
+    func handle(_ event: RecorderEvent) {
+        switch event {
+        case .sourceOpened(let name, let format):
+            terminal("camera: \(name), \(format.width)x\(format.height) at \(ValueSyntax.text(format.frameRate.doubleValue)) fps", false)
+            update { state in
+                state.camera = StudioState.CameraInfo(name: name, width: format.width, height: format.height,
+                                                      frameRate: format.frameRate.doubleValue, state: CameraState(
+                                                          position: options.request.position, lens: options.request.lens ?? 1,
+                                                          zoom: options.request.zoom ?? 1, torch: options.request.torch ? 1 : 0),
+                                                      synthetic: options.device.hasPrefix("synthetic"))
+                state.error = nil
+            }
+        case .codecChosen(let choice):
+            notify("takes are written as \(choice.codec) (\(choice.reason))")
+        case .takeStarted(let index):
+            proxies.pause()   // recording has the machine; playable copies wait for the take's end
+            update { state in
+                state.recording = true
+                state.takeSeconds = 0
+                state.dropped = 0
+            }
+            terminal("take \(index + 1) recording", false)
+        case .takeFinished(let entry):
+            terminal("take saved: \(entry.file) (\(ValueSyntax.text(entry.duration)) s, \(entry.frames) frames, \(entry.dropped) dropped)", false)
+            refreshTakes()
+        case .takeChecked(let entry):
+            if let problem = entry.check?.problem, entry.check?.isGood == false {
+                notify("\(entry.file): \(problem)", isError: true)
+            }
+            refreshTakes()
+            proxies.enqueue(file: entry.file)
+            if !snapshot.withLock({ $0.recording }) { proxies.resume() }
+        case .notice(let text):
+            notify(text)
+        case .status(let status):
+            show(status)
+        case .prompter(let view):
+            show(view)
+        }
+    }
+
+    private func show(_ status: RecorderStatus) {
+        let wasRecording = snapshot.withLock { $0.recording }
+        update { state in
+            state.recording = status.recording
+            state.takeSeconds = status.seconds
+            state.fps = status.fps
+            state.dropped = status.dropped
+            state.behindSeconds = status.behind
+            state.camera?.position = status.camera.position
+            state.camera?.lens = status.camera.lens
+            state.camera?.zoom = status.camera.zoom
+            state.camera?.torch = status.camera.torch
+            state.sound = status.sound.map { sound in
+                StudioState.SoundInfo(peakDBFS: sound.peakDBFS.isFinite ? sound.peakDBFS : nil, clipping: sound.clipping,
+                                      missingMilliseconds: sound.missingMilliseconds)
+            }
+        }
+        if wasRecording && !status.recording { proxies.resume() }
+    }
+
+    private func show(_ view: PrompterView) {
+        guard let prompter = options.prompter else { return }
+        let box = control.withLock { $0.prompterBox }
+        let info = StudioState.PrompterInfo(
+            script: prompter.script.name, lines: view.lines, lineHeight: view.lineHeight, fontSize: view.fontSize,
+            speed: view.speed, offset: view.offset, maxOffset: view.maxOffset,
+            sentAt: Date().timeIntervalSince1970 * 1000, state: view.state.rawValue, percent: view.percent,
+            pointsAcrossShorterSide: PrompterGeometry.pointsAcrossShorterSide, box: box)
+        update { $0.prompter = info }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import VRenderCapture
+import VRenderCore
+import VRenderPrompter
+import VRenderRecording
+import VRenderTestSupport
+import XCTest
+@testable import VRenderStudio
+
+/// The studio's session without its server: the actions a page makes, on the synthetic camera
+/// in real time, judged by takes.json and the files on disk.
+final class StudioSessionTests: XCTestCase {
+    private func session(folder: String, device: String = "synthetic:seed=3",
+                         prompter: Bool = false) throws -> StudioSession {
+        let request = CaptureRequest(frameRate: Rational(30, 1), size: (320, 240))
+        let script = prompter ? (script: PrompterScript(name: "script.txt", text: "One line.\nTwo lines.\nThree."),
+                                 settings: PrompterSettings()) : nil
+        let options = try StudioOptions(device: device, request: request, folder: folder, codec: .h264, audio: "none",
+                                        prompter: script, previewMaxWidth: 320)
+        return StudioSession(options: options)
+    }
+
+    /// Waits (up to `seconds`, a failure bound, not a timing) for a snapshot that satisfies `condition`.
+    @discardableResult
+    private func waitFor(_ session: StudioSession, seconds: Double = 20, file: StaticString = #filePath, line: UInt = #line,
+                         _ condition: @escaping @Sendable (StudioState) -> Bool) async throws -> StudioState {
+        let subscription = session.subscribe()
+        defer { subscription.cancel() }
+        let found = try await withThrowingTaskGroup(of: StudioState?.self) { group in
+            group.addTask {
+                for await state in subscription.states where condition(state) { return state }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let found else {
+            XCTFail("no such state within \(seconds) s; last: \(session.state())", file: file, line: line)
+            throw CancellationError()
+        }
+        return found
+    }
+
+    private func recordTake(_ session: StudioSession, count: Int) async throws {
+        try session.perform(.record(true))
+        try session.perform(.record(true))   // a second page's press: the same take, not a stop
+        try await waitFor(session) { $0.recording && $0.takeSeconds >= 0.5 }
+        try session.perform(.record(false))
+        try await waitFor(session) { !$0.recording && $0.takes.count == count }
+    }
+
+    func testRecordsTakesThenReordersAndDeletesThemInTakesJSON() async throws {
+        let folder = TestMedia.scratchDirectory()
+        let studio = try session(folder: folder)
+        studio.start()
+        defer { studio.stop() }
+        try await waitFor(studio) { $0.camera != nil }
+        try await recordTake(studio, count: 1)
+        try await recordTake(studio, count: 2)
+
+        let recorded = try TakesFolder.manifest(in: folder).takes.map(\.file)
+        XCTAssertEqual(studio.state().takes.map(\.file), recorded)
+        XCTAssertTrue(studio.state().takes.allSatisfy { $0.thumbnailURL?.hasPrefix("/media/thumbnails/") == true })
+
+        try studio.perform(.reorderTakes(files: recorded.reversed()))
+        XCTAssertEqual(try TakesFolder.manifest(in: folder).takes.map(\.file), recorded.reversed())
+        XCTAssertEqual(studio.state().takes.map(\.number), [1, 2])
+        XCTAssertThrowsError(try studio.perform(.reorderTakes(files: [recorded[0]]))) { error in
+            XCTAssertEqual((error as? StudioActionError)?.status, 409)
+        }
+        XCTAssertThrowsError(try studio.perform(.reorderTakes(files: [recorded[0], recorded[0]])))
+
+        try studio.perform(.deleteTake(file: recorded[0]))
+        XCTAssertEqual(try TakesFolder.manifest(in: folder).takes.map(\.file), [recorded[1]])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/" + recorded[0]))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/" + recorded[1]))
+        XCTAssertThrowsError(try studio.perform(.deleteTake(file: recorded[0]))) { error in
+            XCTAssertEqual((error as? StudioActionError)?.status, 404)
+        }
+    }
+
+    func testServesOnlyThumbnailsListedInTakesJSON() async throws {
+        let folder = TestMedia.scratchDirectory()
+        let studio = try session(folder: folder)
+        studio.start()
+        defer { studio.stop() }
+        try await waitFor(studio) { $0.camera != nil }
+        try await recordTake(studio, count: 1)
+        let take = try XCTUnwrap(TakesFolder.manifest(in: folder).takes.first)
+        let thumbnail = try XCTUnwrap(take.thumbnail)
+        XCTAssertEqual(studio.mediaPath(.thumbnails, name: thumbnail), folder + "/" + thumbnail)
+        for name in [take.file, TakesManifest.fileName, "../etc/passwd", "nothing.png"] {
+            XCTAssertNil(studio.mediaPath(.thumbnails, name: name), name)
+        }
+    }
+
+    func testACameraThatCannotOpenIsShownAndRecordingIsRefused() async throws {
+        let folder = TestMedia.scratchDirectory()
+        let studio = try session(folder: folder + "/takes", device: "/dev/video-vrender-missing")
+        studio.start()
+        defer { studio.stop() }
+        let state = try await waitFor(studio) { $0.error != nil }
+        XCTAssertTrue(state.error?.contains("/dev/video-vrender-missing") == true, state.error ?? "")
+        XCTAssertThrowsError(try studio.perform(.record(true))) { error in
+            XCTAssertEqual((error as? StudioActionError)?.status, 409)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/takes"), "a failed start takes back the folder it made")
+    }
+
+    func testAFolderThatCannotBeWrittenIsShown() async throws {
+        let file = TestMedia.scratchDirectory() + "/a-file"
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let studio = try session(folder: file + "/takes")
+        studio.start()
+        defer { studio.stop() }
+        let state = try await waitFor(studio) { $0.error != nil }
+        XCTAssertTrue(state.error?.contains(file) == true, state.error ?? "")
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "x")
+    }
+
+    func testPrompterIsLaidOutAndItsBoxIsKeptInsideThePicture() async throws {
+        let folder = TestMedia.scratchDirectory()
+        let studio = try session(folder: folder, prompter: true)
+        studio.start()
+        defer { studio.stop() }
+        let state = try await waitFor(studio) { $0.prompter != nil }
+        XCTAssertEqual(state.prompter?.lines.first, "One line.")
+        XCTAssertEqual(state.prompter?.box, StudioSession.defaultPrompterBox)
+        try studio.perform(.prompterBox([0.9, -0.2, 0.5, 0.25]))
+        XCTAssertEqual(studio.state().prompter?.box, [0.5, 0, 0.5, 0.25])
+        XCTAssertThrowsError(try studio.perform(.prompterBox([0, 0, 0, 1]))) { error in
+            XCTAssertEqual((error as? StudioActionError)?.status, 400)
+        }
+        try studio.perform(.prompter(.faster))
+        try await waitFor(studio) { ($0.prompter?.speed ?? 0) > PrompterSettings().speed }
+    }
+
+    func testActionsOutOfRangeAreRefusedNamingTheValue() async throws {
+        let studio = try session(folder: TestMedia.scratchDirectory())
+        studio.start()
+        defer { studio.stop() }
+        try await waitFor(studio) { $0.camera != nil }
+        for action: StudioAction in [.lens(3), .zoom(-1), .exposurePoint(x: 2, y: 0.5), .previewFilter("no-such-filter")] {
+            XCTAssertThrowsError(try studio.perform(action)) { error in
+                XCTAssertEqual((error as? StudioActionError)?.status, 400, "\(action)")
+            }
+        }
+        XCTAssertThrowsError(try studio.perform(.export(filter: "mono", burnPrompter: false))) { error in
+            XCTAssertEqual((error as? StudioActionError)?.status, 409)
+        }
+        try studio.perform(.lens(2))
+        try await waitFor(studio) { $0.camera?.lens == 2 }
+    }
+}
