@@ -1,6 +1,7 @@
 import Foundation
 import VRenderCapture
 import VRenderCore
+import VRenderMedia
 import VRenderPrompter
 import VRenderRecording
 
@@ -19,7 +20,7 @@ extension StudioSession {
         guard !stopping else { return }
         var failure: String?
         do {
-            _ = try job.run(commands: commands, preview: preview) { [weak self] event in self?.handle(event) }
+            _ = try job.run(commands: commands, preview: PreviewGate(hub: hub, encoder: preview)) { [weak self] event in self?.handle(event) }
             if !control.withLock({ $0.stopping }) {
                 failure = "\(options.device): the camera stopped; the takes recorded are kept. Restart the studio to record again"
             }
@@ -116,5 +117,17 @@ extension StudioSession {
             sentAt: Date().timeIntervalSince1970 * 1000, state: view.state.rawValue, percent: view.percent,
             pointsAcrossShorterSide: PrompterGeometry.pointsAcrossShorterSide, box: box)
         update { $0.prompter = info }
+    }
+}
+
+/// Passes frames to the preview encoder only while a page watches: with none open, the
+/// studio costs what `vrender capture` does.
+private struct PreviewGate: LivePreview {
+    let hub: StudioHub
+    let encoder: PreviewEncoder
+
+    func offer(_ frame: Frame, time: Double, monotonic: Double?, sequence: Int) {
+        guard hub.count > 0 else { return }
+        encoder.offer(frame, time: time, monotonic: monotonic, sequence: sequence)
     }
 }
