@@ -92,10 +92,11 @@ public struct StudioServer: Sendable {
         return VRenderError(.runtime, subject: address, reason: "cannot serve the studio: \(error)")
     }
 
-    /// Hummingbird's request logs would bury the studio's own lines: warnings and worse only.
+    /// Hummingbird logs requests, and stopping the server (a cancellation) as an error: the
+    /// studio says what matters itself, so only its critical lines pass.
     private static func quietLogger() -> Logger {
         var logger = Logger(label: "vrender.studio")
-        logger.logLevel = .warning
+        logger.logLevel = .critical
         return logger
     }
 }

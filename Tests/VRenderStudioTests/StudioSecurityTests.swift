@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import VRenderStudio
+
+/// Issue 23's security acceptance: the token beyond loopback, the Host and Origin checks, and
+/// the WebSocket's handshake.
+@Suite struct StudioSecurityTests {
+    @Test func everyRequestNeedsTheToken() async throws {
+        let backend = FakeBackend()
+        let media = try MediaFolder()
+        backend.serve("thumbnails/take.png", from: media.file)
+        try await withStudioServer(backend, token: "s3cret") { server in
+            #expect(server.url == "http://127.0.0.1:\(server.port)/?token=s3cret")
+            for path in ["/", "/studio.js", "/api/state", "/media/thumbnails/take.png", "/nothing"] {
+                #expect(try await RawHTTP.get(port: server.port, path).status == 401, "\(path)")
+                #expect(try await RawHTTP.get(port: server.port, path + "?token=s3cre").status == 401, "\(path)")
+                #expect(try await RawHTTP.get(port: server.port, path, headers: ["X-VRender-Token": "s3cret!"]).status == 401)
+            }
+            let post = try await RawHTTP.post(port: server.port, "/api/record", json: #"{"record":true}"#)
+            #expect(post.status == 401)
+            // hummingbird-websocket answers every refused upgrade with its own 400.
+            let socket = try await WebSocketProbe.open(port: server.port, origin: "http://127.0.0.1:\(server.port)")
+            #expect(socket.status == 400)
+            #expect(backend.subscriptions == 0)
+
+            #expect(try await RawHTTP.get(port: server.port, "/?token=s3cret").status == 200)
+            #expect(try await RawHTTP.get(port: server.port, "/media/thumbnails/take.png?token=s3cret").status == 200)
+            #expect(try await RawHTTP.get(port: server.port, "/api/state", headers: ["X-VRender-Token": "s3cret"]).status == 200)
+            let allowed = try await WebSocketProbe.open(port: server.port, path: "/ws?token=s3cret",
+                                                        origin: "http://127.0.0.1:\(server.port)")
+            #expect(allowed.status == 101)
+        }
+        #expect(backend.actions.isEmpty)
+    }
+
+    @Test func anotherHostNameIsRefused() async throws {
+        try await withStudioServer(FakeBackend()) { server in
+            let port = server.port
+            let hosts = ["evil.example:\(port)": 403, "127.0.0.1:\(port + 1)": 403, "localhost:\(port)": 200, "[::1]:\(port)": 200]
+            for (host, status) in hosts {
+                let response = try await RawHTTP.request(port: port, "GET", "/", host: host)
+                #expect(response.status == status, "\(host)")
+            }
+        }
+    }
+
+    @Test func aPostFromAnotherOriginIsRefused() async throws {
+        let backend = FakeBackend()
+        try await withStudioServer(backend) { server in
+            let foreign = try await RawHTTP.post(port: server.port, "/api/record", json: #"{"record":true}"#,
+                                                 headers: ["Origin": "http://evil.example"])
+            #expect(foreign.status == 403)
+            #expect(backend.actions.isEmpty)
+            let own = try await RawHTTP.post(port: server.port, "/api/record", json: #"{"record":true}"#,
+                                             headers: ["Origin": "http://127.0.0.1:\(server.port)"])
+            #expect(own.status == 200)
+        }
+        #expect(backend.actions == [.record(true)])
+    }
+
+    @Test func theWebSocketChecksOriginThenSendsStateAndPreviews() async throws {
+        let backend = FakeBackend()
+        try await withStudioServer(backend) { server in
+            // Refused upgrades: hummingbird-websocket answers them with its own 400.
+            let foreign = try await WebSocketProbe.open(port: server.port, origin: "http://evil.example")
+            #expect(foreign.status == 400)
+            let none = try await WebSocketProbe.open(port: server.port, origin: nil)
+            #expect(none.status == 400)
+            #expect(backend.subscriptions == 0)
+            // Without an upgrade, /ws says what it is (after the same Origin check).
+            #expect(try await RawHTTP.get(port: server.port, "/ws", headers: ["Origin": "http://evil.example"]).status == 403)
+            #expect(try await RawHTTP.get(port: server.port, "/ws", headers: ["Origin": "http://127.0.0.1:\(server.port)"]).status == 426)
+
+            let own = try await WebSocketProbe.open(port: server.port, origin: "http://127.0.0.1:\(server.port)", frames: 2)
+            #expect(own.status == 101)
+            #expect(backend.subscriptions == 1)
+            try #require(own.frames.count == 2)
+            #expect(own.frames[0].opcode == 1)
+            let message = try JSONSerialization.jsonObject(with: Data(own.frames[0].payload)) as? [String: Any]
+            #expect(message?["type"] as? String == "state")
+            #expect((message?["state"] as? [String: Any])?["version"] as? Int == 42)
+            #expect(own.frames[1].opcode == 2)
+            #expect(own.frames[1].payload == backend.firstPreview.bytes)
+            // The probe closed its socket: the server ends the page's subscription.
+            var cancellations = backend.cancellations.makeAsyncIterator()
+            #expect(await cancellations.next() != nil)
+        }
+    }
+}
+
+/// A WebSocket handshake over a raw socket, and the first `frames` frames the server sends.
+enum WebSocketProbe {
+    struct Result: Sendable {
+        var status: Int
+        var frames: [(opcode: UInt8, payload: [UInt8])]
+    }
+
+    static func open(port: Int, path: String = "/ws", origin: String?, frames: Int = 0) async throws -> Result {
+        var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        if let origin { head += "Origin: \(origin)\r\n" }
+        let request = Array((head + "\r\n").utf8)
+        return try await onThread {
+            let socket = try RawSocket(port: port)
+            try socket.send(request)
+            let response = try socket.readHead()
+            var result = Result(status: response.status, frames: [])
+            if response.status == 101 {
+                for _ in 0..<frames { result.frames.append(try socket.readFrame()) }
+            }
+            return result
+        }
+    }
+}
