@@ -15,7 +15,8 @@ final class FakeBackend: StudioBackend {
 
     let recorded = Mutex(Recorded())
     let snapshot: StudioState
-    /// A preview every new subscription finds waiting (the WebSocket forwards it after the state).
+    /// A preview and a newer state (version 43) every new subscription finds waiting: the
+    /// WebSocket forwards both after the state it starts with.
     let firstPreview = PreviewFrame(capturedAtUnixMilliseconds: 1234, sequence: 7, width: 16, height: 8, jpeg: [0xFF, 0xD8, 0xFF, 0xD9])
     /// Yields once for each subscription cancelled.
     let cancellations: AsyncStream<Void>
@@ -43,6 +44,9 @@ final class FakeBackend: StudioBackend {
         let (states, stateInput) = AsyncStream.makeStream(of: StudioState.self, bufferingPolicy: .bufferingNewest(1))
         let (previews, previewInput) = AsyncStream.makeStream(of: PreviewFrame.self, bufferingPolicy: .bufferingNewest(1))
         previewInput.yield(firstPreview)
+        var changed = snapshot
+        changed.version += 1
+        stateInput.yield(changed)
         let once = Mutex(false)
         return StudioSubscription(states: states, previews: previews) { [cancelled] in
             stateInput.finish()

@@ -138,6 +138,16 @@ import VRenderCore
         #expect(error?.subject == "--host")
     }
 
+    @Test func anAddressNotOfThisMachineIsAClearError() async throws {
+        // 203.0.113.0/24 is documentation-only (RFC 5737): no machine has it.
+        let server = StudioServer(backend: FakeBackend(), host: "203.0.113.7", port: 0, token: "t")
+        let error = await #expect(throws: VRenderError.self) {
+            try await server.run { _ in Issue.record("listened on an address it does not have") }
+        }
+        #expect(error?.subject == "--host")
+        #expect(error?.reason.contains("203.0.113.7 is not an address of this machine") == true, "\(String(describing: error))")
+    }
+
     @Test func byteRangesFollowHTTP() {
         #expect(ByteRange.parse(nil, size: 10) == .whole)
         #expect(ByteRange.parse("bytes=2-5", size: 10) == .part(2..<6))
