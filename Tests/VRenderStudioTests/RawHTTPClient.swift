@@ -86,7 +86,8 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
 
 /// A blocking TCP connection to 127.0.0.1 with a receive limit, so a server that never answers
 /// fails the test instead of hanging it.
-final class RawSocket {
+// @unchecked Sendable: one thread uses it at a time; each `onThread` call hands it over whole.
+final class RawSocket: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }

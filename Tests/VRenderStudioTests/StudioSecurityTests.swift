@@ -90,6 +90,36 @@ import VRenderStudio
     }
 }
 
+/// Stopping the studio (cancelling `run`) with a page still connected returns, and the page's
+/// socket is closed: the CLI's Ctrl-C must not wait for the browser.
+@Suite struct StudioServerStopTests {
+    @Test func cancellingTheServerClosesAnOpenWebSocket() async throws {
+        let backend = FakeBackend()
+        let server = StudioServer(backend: backend, host: "127.0.0.1", port: 0, token: nil)
+        let (urls, input) = AsyncStream.makeStream(of: String.self)
+        let task = Task { try await server.run { input.yield($0) } }
+        var iterator = urls.makeAsyncIterator()
+        let url = try #require(await iterator.next())
+        let port = try #require(URLComponents(string: url)?.port)
+        let socket = try await onThread {
+            let socket = try RawSocket(port: port)
+            try socket.send(Array(("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + "Origin: http://127.0.0.1:\(port)\r\n\r\n").utf8))
+            #expect(try socket.readHead().status == 101)
+            #expect(try socket.readFrame().opcode == 1)
+            return socket
+        }
+        task.cancel()
+        _ = await task.result
+        var cancellations = backend.cancellations.makeAsyncIterator()
+        #expect(await cancellations.next() != nil)
+        // What is left on the socket ends (a close frame at most): the server let the page go.
+        let rest = try await onThread { try socket.readToEnd() }
+        #expect(rest.count < 4096)
+    }
+}
+
 /// The version of a `{"type":"state","state":{...}}` message.
 func stateVersion(_ payload: [UInt8]) throws -> Int? {
     let message = try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// Every HTTP address the page uses (README "vrender studio" lists them), behind the guard.
+/// Every HTTP address the page uses (`StudioAction` documents the POSTs), behind the guard.
 struct HTTPRoutes: Sendable {
     /// POST bodies are small JSON objects; anything bigger is refused before it is read whole.
     static let bodyLimit = 64 * 1024

@@ -14,7 +14,7 @@ final class ListeningPort: Sendable {
     }
 }
 
-/// The studio's security rules (README "vrender studio", issue 23 item 6), one place for both
+/// The studio's security rules (issue 23 item 6, the studio contract), one place for both
 /// routers: the Host header (DNS rebinding), the token (beyond loopback), and the Origin of
 /// WebSocket upgrades and POSTs (cross-site requests).
 struct RequestGuard: Sendable {
