@@ -148,6 +148,16 @@ import VRenderCore
         #expect(error?.reason.contains("203.0.113.7 is not an address of this machine") == true, "\(String(describing: error))")
     }
 
+    @Test func tokensCompareWhole() {
+        let token = Array("s3cret".utf8)
+        #expect(RequestGuard.constantTimeEqual(token, token))
+        #expect(!RequestGuard.constantTimeEqual([], token))
+        #expect(!RequestGuard.constantTimeEqual(Array("s3cre".utf8), token))
+        #expect(!RequestGuard.constantTimeEqual(Array("s3creT".utf8), token))
+        // Longer by a multiple of 256 bytes, the right token first: still wrong.
+        #expect(!RequestGuard.constantTimeEqual(token + [UInt8](repeating: 0x41, count: 256), token))
+    }
+
     @Test func byteRangesFollowHTTP() {
         #expect(ByteRange.parse(nil, size: 10) == .whole)
         #expect(ByteRange.parse("bytes=2-5", size: 10) == .part(2..<6))

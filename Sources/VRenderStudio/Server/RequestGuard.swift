@@ -84,7 +84,8 @@ struct RequestGuard: Sendable {
 
     /// Compares every byte whatever the first difference, so timing tells nothing of the token.
     static func constantTimeEqual(_ given: [UInt8], _ expected: [UInt8]) -> Bool {
-        var difference = UInt8(truncatingIfNeeded: given.count ^ expected.count)
+        // A length flag, not the lengths' bits: a token with 256 bytes more must differ too.
+        var difference: UInt8 = given.count == expected.count ? 0 : 1
         for index in expected.indices {
             let byte = index < given.count ? given[index] : ~expected[index]
             difference |= byte ^ expected[index]
