@@ -148,6 +148,12 @@ import VRenderCore
         #expect(error?.reason.contains("203.0.113.7 is not an address of this machine") == true, "\(String(describing: error))")
     }
 
+    @Test func randomTokensAreLongAndDiffer() {
+        let tokens = Set((0..<8).map { _ in StudioServer.randomToken() })
+        #expect(tokens.count == 8)
+        #expect(tokens.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
+    }
+
     @Test func tokensCompareWhole() {
         let token = Array("s3cret".utf8)
         #expect(RequestGuard.constantTimeEqual(token, token))

@@ -50,6 +50,16 @@ public struct StudioServer: Sendable {
         }
     }
 
+    /// A token for `--host` beyond loopback: 128 random bits as 32 hex digits (URL-safe, so
+    /// the printed URL carries it as it is).
+    public static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let word = String(generator.next() as UInt32, radix: 16)
+            return String(repeating: "0", count: 8 - word.count) + word
+        }.joined()
+    }
+
     /// The URL a browser opens: an IPv6 literal in brackets, the token as the page reads it.
     static func pageURL(host: String, port: Int, token: String?) -> String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
