@@ -111,7 +111,8 @@ import VRenderStudio
             return socket
         }
         task.cancel()
-        _ = await task.result
+        // Stopping is the normal end: `run` returns without an error.
+        await #expect(throws: Never.self) { try await task.value }
         var cancellations = backend.cancellations.makeAsyncIterator()
         #expect(await cancellations.next() != nil)
         // What is left on the socket ends (a close frame at most): the server let the page go.

@@ -23,7 +23,7 @@ public struct StudioServer: Sendable {
         self.token = token
     }
 
-    /// Serves until the calling task is cancelled. `onListening` gets the page's URL (with
+    /// Serves until the calling task is cancelled, then returns. `onListening` gets the page's URL (with
     /// `?token=` when there is one) once the socket is bound. A port in use or an address that
     /// is not this machine's is a `VRenderError` naming the option to change.
     public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
@@ -44,8 +44,12 @@ public struct StudioServer: Sendable {
         do {
             try await app.run()
         } catch {
+            // Stopping is how the studio ends, not a failure.
+            if Task.isCancelled { return }
             // Once listening, failures are the server's own; before, they are the address's.
-            if listening.port != 0 { throw error }
+            if listening.port != 0 {
+                throw VRenderError(.runtime, subject: "http://\(host):\(listening.port)", reason: "the studio's server stopped: \(error)")
+            }
             throw bindFailure(error)
         }
     }
