@@ -1,4 +1,0 @@
-import Hummingbird
-import HummingbirdWebSocket
-
-func pageBytes() -> [UInt8] { PackageResources.index_html }
