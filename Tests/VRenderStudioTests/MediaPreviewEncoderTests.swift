@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
+import VRenderCapture
 import VRenderCore
+import VRenderRecording
+import VRenderTestSupport
 import VRenderMedia
 @testable import VRenderStudio
 
@@ -154,13 +157,51 @@ private struct Header {
         #expect(throws: VRenderError.self) { try PreviewEncoder(quality: 40, deliver: { _ in }) }
     }
 
+    /// A real capture with the preview attached: the takes lose no frame, the page gets
+    /// pictures stamped with the synthetic camera's frame numbers.
+    @Test func aCaptureFeedsThePreviewAndTheTakesDropNothing() throws {
+        let deliveries = Deliveries()
+        let preview = try PreviewEncoder(maxWidth: 320, deliver: deliveries.add)
+        let directory = TestMedia.scratchDirectory() + "/takes"
+        let options = CaptureOptions(device: "synthetic:seed=5", request: CaptureRequest(size: (640, 360)),
+                                     plan: RecordingPlan(outputDirectory: directory, takes: 1, duration: 1))
+        let takes = try CaptureJob(options: options).run(preview: preview)
+        preview.stop()
+        let counters = preview.counters
+        #expect(takes.count == 1 && takes[0].dropped == 0 && takes[0].frames == 30)
+        #expect(counters.offered >= 30)
+        #expect(counters.encoded > 0 && counters.failed == 0)
+        #expect(counters.encoded + counters.dropped == counters.offered)
+        let headers = deliveries.wait(for: 0).map(Header.init)
+        #expect(headers.allSatisfy { $0.width == 320 && $0.height == 180 })
+        let sequences = headers.map(\.sequence)
+        #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count)
+    }
+
+    /// A picture with detail everywhere (JPEG of a flat picture costs next to nothing).
+    private func detailedCamera() throws -> Frame {
+        let frame = try Frame.picture(width: 1280, height: 720)
+        let image = frame.yuvImage()
+        var random = SplitMix64(seed: 7)
+        for y in 0..<image.luma.height {
+            for x in 0..<image.luma.width { image.luma.row(y)[x] = UInt8(16 + (x + y) % 160 + Int(random.next() % 40)) }
+        }
+        for y in 0..<image.cb.height {
+            for x in 0..<image.cb.width {
+                image.cb.row(y)[x] = UInt8(64 + (x * 2) % 128)
+                image.cr.row(y)[x] = UInt8(64 + (y * 3) % 128)
+            }
+        }
+        return frame
+    }
+
     /// Measures the preview's cost per picture at 1280x720 → 960x540 (printed for the report).
     @Test func encodeTimePerPicture() throws {
+        let frame = try detailedCamera()
         for filter in ["", "mono"] {
             let deliveries = Deliveries()
             let preview = try PreviewEncoder(maxWidth: 960, deliver: deliveries.add)
             try preview.setFilter(specification: filter)
-            let frame = try camera()
             let count = 20
             for index in 0..<count {
                 preview.offer(frame, time: 0, monotonic: nil, sequence: index)
