@@ -19,6 +19,12 @@ public enum PNGWriter {
         try encoded.withUnsafeBytes { try AtomicFile.write($0, in: folder, name: name) }
     }
 
+    /// `image` as PNG file bytes, for a caller that sends them instead of writing a file (the
+    /// studio's filter grid); errors name `subject`.
+    public static func bytes(of image: RGBImage, subject: String = "PNG picture") throws -> [UInt8] {
+        try encode(image, path: subject)
+    }
+
     /// The PNG file's bytes. The first guess at their size (the raw pixels, which PNG rarely
     /// exceeds) is retried once at the size libpng asks for when a picture does not compress.
     private static func encode(_ image: RGBImage, path: String) throws -> [UInt8] {

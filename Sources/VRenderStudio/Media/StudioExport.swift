@@ -1,0 +1,169 @@
+import Foundation
+import Synchronization
+import VRenderCore
+import VRenderExport
+import VRenderFilters
+import VRenderMedia
+import VRenderPrompter
+
+/// The studio's "Next": one export of the takes folder, in takes.json's order, into
+/// EXPORTS/export-YYYYMMDD-HHMMSS.mp4 (H.264, so the page plays it), with the chosen filter and
+/// optionally the prompter burnt in where the user left its box. Runs on a thread of its own
+/// and reports `StudioState.ExportInfo` (progress, estimate, the finished file) as it goes.
+public final class StudioExport: Sendable {
+    /// The prompter to burn in: the script and settings, and the box as fractions of the
+    /// picture (x, y, width, height), as the page moved it.
+    public struct Prompter: Sendable {
+        public var script: PrompterScript
+        public var settings: PrompterSettings
+        public var box: [Double]
+
+        public init(script: PrompterScript, settings: PrompterSettings, box: [Double]) {
+            self.script = script
+            self.settings = settings
+            self.box = box
+        }
+    }
+
+    /// The file being written and the URL the page will play it from.
+    public let output: String
+    public let url: String
+    private let filterName: String
+    private let options: ExportOptions
+    private let prompter: Prompter?
+    private let onUpdate: @Sendable (StudioState.ExportInfo) -> Void
+    private struct Shared {
+        var cancelled = false
+        var exporter: Exporter?
+        var last: StudioState.ExportInfo?
+        var finished = false
+    }
+    private let shared = Mutex(Shared())
+    private let done = ConditionLock()
+
+    /// Checks the filter, makes the exports folder (refusing one that is a link or not a
+    /// folder) and picks the file's name; `start` runs it. `onUpdate` is called on the export's
+    /// thread.
+    public init(takesFolder: String, exportsFolder: String, filter: String, prompter: Prompter? = nil,
+                gpu: FilterBackendChoice = .auto, now: Date = Date(),
+                onUpdate: @escaping @Sendable (StudioState.ExportInfo) -> Void = { _ in }) throws {
+        let chain = filter.isEmpty ? FilterChain([]) : try FilterRegistry.chain(filter)
+        let folder = try Self.openExportsFolder(exportsFolder)
+        let name = Self.freeName(in: folder, now: now)
+        output = folder.join(name)
+        url = "/media/exports/" + name
+        filterName = filter
+        self.prompter = prompter
+        self.onUpdate = onUpdate
+        options = ExportOptions(inputs: [takesFolder], output: output, filter: chain, codec: .encode(.h264), gpu: gpu)
+    }
+
+    /// EXPORTS, made when missing (its parent must exist); a link or a file there is refused.
+    static func openExportsFolder(_ path: String) throws -> FolderHandle {
+        let url = URL(fileURLWithPath: path)
+        let parent = try FolderHandle.open(url.deletingLastPathComponent().path, as: .output)
+        let name = url.lastPathComponent
+        if let info = parent.status(name), info.st_mode & S_IFMT != S_IFDIR {
+            let what = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a folder"
+            throw VRenderError.output(path, "is \(what): vrender writes the studio's exports into a folder of its own; move it away")
+        }
+        return try parent.folder(name, create: true, as: .output)
+    }
+
+    /// export-YYYYMMDD-HHMMSS.mp4 (local time), with "-2", "-3", ... when that name is taken.
+    static func freeName(in folder: FolderHandle, now: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let stem = "export-" + formatter.string(from: now)
+        var name = stem + ".mp4", number = 2
+        while folder.status(name) != nil {
+            name = "\(stem)-\(number).mp4"
+            number += 1
+        }
+        return name
+    }
+
+    /// The prompter box in output pixels: the page's fractions of the picture times the
+    /// export's canvas, on even pixels (the export fits it to the picture).
+    public static func box(fractions: [Double], width: Int, height: Int) -> PixelRect? {
+        guard fractions.count == 4, fractions.allSatisfy({ $0.isFinite }) else { return nil }
+        func pixels(_ fraction: Double, _ size: Int) -> Int { Int((min(max(fraction, 0), 1) * Double(size) / 2).rounded()) * 2 }
+        return PixelRect(x: pixels(fractions[0], width), y: pixels(fractions[1], height),
+                         width: pixels(fractions[2], width), height: pixels(fractions[3], height))
+    }
+
+    /// Runs the export on a thread of its own.
+    public func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "vrender-studio-export"
+        thread.start()
+    }
+
+    /// Stops the export (from any thread): its temporary file is deleted, nothing is left.
+    public func cancel() {
+        let exporter: Exporter? = shared.withLock {
+            $0.cancelled = true
+            return $0.exporter
+        }
+        exporter?.cancel()
+    }
+
+    /// Waits for the export to end and returns its last report.
+    public func wait() -> StudioState.ExportInfo? {
+        done.withLock {
+            while !shared.withLock({ $0.finished }) { done.wait() }
+        }
+        return shared.withLock { $0.last }
+    }
+
+    private func report(_ info: StudioState.ExportInfo) {
+        shared.withLock { $0.last = info }
+        onUpdate(info)
+    }
+
+    private func info(_ state: String, fraction: Double, eta: Double? = nil, message: String? = nil) -> StudioState.ExportInfo {
+        let finished = state == "done"
+        return StudioState.ExportInfo(state: state, filter: filterName, fraction: fraction, etaSeconds: eta,
+                                      output: finished ? output : nil, url: finished ? url : nil, message: message)
+    }
+
+    private func run() {
+        let outcome = Result { try export() }
+        switch outcome {
+        case .success(let summary):
+            report(info("done", fraction: 1, eta: 0,
+                        message: "\(summary.frames) frames, \(String(format: "%.1f", summary.duration)) s, \(summary.width)x\(summary.height) \(summary.videoCodec)"))
+        case .failure(let error as VRenderError) where error.kind == .cancelled:
+            report(info("cancelled", fraction: shared.withLock { $0.last?.fraction ?? 0 }, message: "export cancelled"))
+        case .failure(let error):
+            report(info("failed", fraction: shared.withLock { $0.last?.fraction ?? 0 }, message: "\(error)"))
+        }
+        done.withLock {
+            shared.withLock { $0.finished = true }
+            done.broadcast()
+        }
+    }
+
+    /// Plans once to learn the canvas (the prompter box is in its pixels), then exports.
+    private func export() throws -> ExportSummary {
+        var options = self.options
+        if let prompter {
+            let canvas = try Exporter(options: options).prepare()
+            options.prompter = PrompterOverlayRequest(
+                script: prompter.script, settings: prompter.settings,
+                box: Self.box(fractions: prompter.box, width: canvas.canvasWidth, height: canvas.canvasHeight))
+        }
+        let exporter = Exporter(options: options) { [self] progress in
+            guard !progress.finished, progress.framesTotal > 0 else { return }
+            report(info("running", fraction: min(1, Double(progress.framesDone) / Double(progress.framesTotal)), eta: progress.eta))
+        }
+        let cancelled = shared.withLock {
+            $0.exporter = exporter
+            return $0.cancelled
+        }
+        if cancelled { exporter.cancel() }
+        report(info("running", fraction: 0))
+        return try exporter.export()
+    }
+}
