@@ -73,9 +73,14 @@ function renderTop() {
 }
 
 // The timer runs on locally between snapshots from the last takeSeconds.
+function takeSecondsNow() {
+  return state && state.recording ? state.takeSeconds + (performance.now() - stateReceivedAt) / 1000 : 0;
+}
+window.studioTakeSeconds = takeSecondsNow;
+
 function tickTimer() {
   if (state && state.recording) {
-    const seconds = state.takeSeconds + (performance.now() - stateReceivedAt) / 1000;
+    const seconds = takeSecondsNow();
     const m = Math.floor(seconds / 60), s = seconds - m * 60;
     $('timer').textContent = String(m).padStart(2, '0') + ':' + s.toFixed(1).padStart(4, '0');
   }
