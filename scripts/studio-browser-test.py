@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 
 try:
@@ -46,8 +47,8 @@ def log(message):
 class Studio:
     """One `vrender studio` process: started on a free port, its URL read from its output."""
 
-    def __init__(self, vrender, work, device='synthetic', extra=()):
-        self.out = os.path.join(work, 'takes-' + device.replace('/', '_'))
+    def __init__(self, vrender, work, device='synthetic', extra=(), name='takes'):
+        self.out = os.path.join(work, name)
         prompter = os.path.join(work, 'script.txt')
         with open(prompter, 'w') as f:
             f.write(SCRIPT)
@@ -324,7 +325,7 @@ def new_page(browser, url):
 
 
 def check_camera_error(browser, vrender, work, directory):
-    studio = Studio(vrender, work, device='/dev/video99')
+    studio = Studio(vrender, work, device='/dev/video99', name='takes-no-camera')
     try:
         page = new_page(browser, studio.url)
         page.wait_for_selector('#error-banner', state='visible', timeout=30000)
@@ -338,6 +339,30 @@ def check_camera_error(browser, vrender, work, directory):
         studio.stop()
 
 
+def check_token(browser, vrender, work):
+    """Bound beyond loopback the page works from the printed URL (its token carried on every
+    fetch, the WebSocket and the media), and a request without the token is refused."""
+    studio = Studio(vrender, work, extra=('--host', '0.0.0.0'), name='takes-token')
+    try:
+        assert '?token=' in studio.url, 'no token in the URL %s' % studio.url
+        url = studio.url.replace('//0.0.0.0:', '//127.0.0.1:')  # chromium does not browse 0.0.0.0
+        page = new_page(browser, url)
+        page.wait_for_function('() => window.studioStats && window.studioStats.drawn > 3', timeout=30000)
+        page.click('#grid-toggle')
+        page.click('#lens-2')
+        wait_state(page, 's.camera.lens === 2')
+        bare = url.split('?')[0].rstrip('/') + '/api/state'
+        try:
+            urllib.request.urlopen(bare, timeout=10)
+            raise AssertionError('GET /api/state without the token was answered')
+        except urllib.error.HTTPError as error:
+            assert error.code in (401, 403), 'GET /api/state without the token: %d' % error.code
+        log('ok: with --host 0.0.0.0 the page works from its token URL; without the token: refused')
+        page.close()
+    finally:
+        studio.stop()
+
+
 # ---------------------------------------------------------------------------------------------
 # Soak: one take of `seconds` with no page open, then one with a page open, at 1280x720 30 fps.
 def percentile(values, share):
@@ -346,7 +371,7 @@ def percentile(values, share):
 
 
 def soak(browser, vrender, work, seconds):
-    studio = Studio(vrender, work, extra=('--size', '1280x720'))
+    studio = Studio(vrender, work, extra=('--size', '1280x720'), name='takes-soak')
     try:
         studio.api('/api/record', {'record': True})
         cpu0, wall0 = studio.cpu_seconds(), time.monotonic()
@@ -426,6 +451,7 @@ def main():
             studio.stop()
             studio = None
             check_camera_error(browser, vrender, work, options.screenshots)
+            check_token(browser, vrender, work)
             if options.soak:
                 soak(browser, vrender, work, options.soak_seconds)
             browser.close()
