@@ -154,6 +154,17 @@ def check_lens(page, frame_to_frame):
     wait_state(page, 's.camera.lens === 1 && Math.abs(s.camera.zoom - 1) < 0.01')
 
 
+def check_exposure_click(page):
+    picture = page.locator('#picture').bounding_box()
+    with page.expect_request(lambda r: r.url.endswith('/api/camera') and r.method == 'POST') as sent:
+        page.mouse.click(picture['x'] + picture['width'] * 0.25, picture['y'] + picture['height'] * 0.8)
+    point = json.loads(sent.value.post_data)['exposurePoint']
+    assert abs(point[0] - 0.25) < 0.01 and abs(point[1] - 0.8) < 0.01, 'exposure point %s' % point
+    assert page.locator('#focus-square').is_visible(), 'no focus square after a click on the picture'
+    assert sent.value.response().ok, 'the exposure point was refused'
+    log('ok: a click on the picture sets the exposure point %s and shows the focus square' % point)
+
+
 def record_take(page, count):
     page.click('#record')
     wait_state(page, 's.recording && window.studioTakeSeconds() > 2.2', timeout=30000)  # the page's timer
@@ -434,6 +445,7 @@ def main():
             other = new_page(browser, studio.url)
             frame_to_frame = check_preview(page)
             check_lens(page, frame_to_frame)
+            check_exposure_click(page)
             check_takes(page, studio)
             screenshot(page, options.screenshots, 'takes')
             check_delete(page, other, studio)

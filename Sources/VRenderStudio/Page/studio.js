@@ -326,6 +326,7 @@ function setupPictureGestures() {
 
   picture.addEventListener('pointerdown', (event) => {
     if (event.target.closest('#prompter-box, #quick-zoom')) return;
+    picture.setPointerCapture(event.pointerId); // its release comes here even off the picture
     pointers.set(event.pointerId, [event.clientX, event.clientY]);
     pressedAt = pointers.size === 1 ? [event.clientX, event.clientY] : null;
     if (pointers.size === 2) pinchStart = { distance: pointerDistance(pointers), zoom: currentZoom() };
@@ -349,6 +350,7 @@ function setupPictureGestures() {
   };
   picture.addEventListener('pointerup', release);
   picture.addEventListener('pointercancel', release);
+  picture.addEventListener('lostpointercapture', release);
   let wheelTimer = null;
   picture.addEventListener('wheel', (event) => {
     if (!state || !state.camera || !state.camera.synthetic) return;
@@ -514,6 +516,7 @@ function resizedBox([x, y, w, h], dx, dy, size) {
 // Takes: thumbnails in takes.json's order. The strip is rebuilt only when the takes change, so
 // a thumbnail does not reload (or a drag break) at every snapshot.
 let takesKey = '';
+let gridKey = '';
 let viewerFile = null;
 let dragFile = null;
 
@@ -521,7 +524,9 @@ function renderTakes() {
   const takes = state.takes;
   $('takes-count').textContent = takes.length ? '(' + takes.length + ')' : '';
   $('next').hidden = takes.length === 0;
-  const key = JSON.stringify(takes);
+  // A proxy becoming ready changes only the viewer; thumbnails are not reloaded for it.
+  const key = JSON.stringify(takes.map((t) => [t.number, t.file, t.duration, t.frames, t.dropped, t.hasSound,
+    t.thumbnailURL, t.problem]));
   if (key !== takesKey) {
     takesKey = key;
     const list = $('takes');
@@ -533,8 +538,9 @@ function renderTakes() {
       empty.textContent = 'No takes yet: press Record (or the space bar).';
       list.appendChild(empty);
     }
-    refreshFilterGrid();
   }
+  const files = takes.map((t) => t.file).join('/');
+  if (files !== gridKey) { gridKey = files; refreshFilterGrid(); }
   renderViewer();
 }
 
@@ -730,19 +736,23 @@ function setupExport() {
 // Messages: each notice once, as a toast and in the log; POST refusals as error toasts.
 let lastNoticeId = -1;
 
+// Notices older than the page go to the log only: a page opened late does not pop up twenty.
 function renderNotices() {
+  const first = lastNoticeId < 0;
   for (const notice of state.notices) {
     if (notice.id <= lastNoticeId) continue;
     lastNoticeId = notice.id;
-    toast(notice.text, notice.level);
+    toast(notice.text, notice.level, first);
   }
+  if (first) lastNoticeId = Math.max(lastNoticeId, 0);
 }
 
-function toast(text, level) {
+function toast(text, level, logOnly) {
   const item = document.createElement('li');
   item.className = level === 'error' ? 'error' : 'info';
   item.textContent = new Date().toLocaleTimeString() + '  ' + text;
   $('notices').prepend(item);
+  if (logOnly) return;
   const div = document.createElement('div');
   div.className = 'toast ' + item.className;
   div.textContent = text;
