@@ -88,33 +88,31 @@ function tickTimer() {
 
 // ---------------------------------------------------------------------------------------------
 // Preview: binary WebSocket messages, a 20-byte header (PreviewFrame in StudioBackend.swift) and
-// a JPEG. Only the newest picture is drawn: one that arrives while another decodes waits in a
-// single slot, and a newer one replaces it there (the dropped one is counted as skipped).
+// a JPEG. A picture that arrives while another decodes is dropped (counted as skipped): the
+// next one to arrive is newer than it would be by the time it had waited, so what shows stays
+// as close to the camera as the browser's decoding allows.
 const stats = { frames: 0, drawn: 0, skipped: 0, lastSequence: -1, latencyMs: [], width: 0, height: 0 };
 window.studioStats = stats;
 // The newest snapshot, for tests and the console (read-only use).
 Object.defineProperty(window, 'studioState', { get: () => state });
 let decoding = false;
-let waiting = null;
 
 function onPreview(buffer) {
   if (buffer.byteLength < 20) return;
   const view = new DataView(buffer);
   if (view.getUint32(0, false) !== 0x56525031) return; // "VRP1"
   stats.frames += 1;
-  const frame = {
+  if (decoding) {
+    stats.skipped += 1;
+    return;
+  }
+  decodeAndDraw({
     captured: view.getFloat64(4, true),
     sequence: view.getUint32(12, true),
     width: view.getUint16(16, true),
     height: view.getUint16(18, true),
     jpeg: new Blob([new Uint8Array(buffer, 20)], { type: 'image/jpeg' }),
-  };
-  if (decoding) {
-    if (waiting) stats.skipped += 1;
-    waiting = frame;
-    return;
-  }
-  decodeAndDraw(frame);
+  });
 }
 
 async function decodeAndDraw(frame) {
@@ -141,11 +139,6 @@ async function decodeAndDraw(frame) {
     stats.skipped += 1; // a picture that does not decode is left out; the next one follows
   }
   decoding = false;
-  if (waiting) {
-    const next = waiting;
-    waiting = null;
-    decodeAndDraw(next);
-  }
 }
 
 let socket = null;
