@@ -188,6 +188,30 @@ def check_takes(page, studio):
     log('ok: take 1 plays in the viewer (its browser-playable copy)')
 
 
+def check_reorder(page, other, studio):
+    files = page.evaluate('window.studioState.takes.map(t => t.file)')
+    page.click('.take[data-file="%s"] .move-right' % files[0])
+    swapped = [files[1], files[0]]
+    wait_state(page, 'JSON.stringify(s.takes.map(t => t.file)) === %s' % json.dumps(json.dumps(swapped, separators=(',', ':'))))
+    listed = [t['file'] for t in studio.takes_json()]
+    assert listed == swapped, 'takes.json lists %s after moving take 1 later' % listed
+    other.wait_for_function("f => document.querySelector('.take').dataset.file === f", arg=files[1])
+    log('ok: moving take 1 later swaps the takes in the strip, on a second page and in takes.json')
+
+
+def check_prompter_controls(page):
+    before = page.evaluate('window.studioState.prompter')
+    page.click('#prompter-faster')
+    wait_state(page, 's.prompter.speed > %f' % before['speed'])
+    page.click('#prompter-larger')
+    wait_state(page, 's.prompter.fontSize > %f' % before['fontSize'])
+    changed = page.evaluate('window.studioState.prompter')
+    page.click('#prompter-slower')
+    page.click('#prompter-smaller')
+    wait_state(page, 's.prompter.speed < %f && s.prompter.fontSize < %f' % (changed['speed'], changed['fontSize']))
+    log('ok: the prompter\'s faster/larger/slower/smaller buttons change its speed and size')
+
+
 def check_delete(page, other, studio):
     files = page.evaluate('window.studioState.takes.map(t => t.file)')
     page.once('dialog', lambda dialog: dialog.accept())
@@ -452,7 +476,9 @@ def main():
             check_exposure_click(page)
             check_takes(page, studio)
             screenshot(page, options.screenshots, 'takes')
+            check_reorder(page, other, studio)
             check_delete(page, other, studio)
+            check_prompter_controls(page)
             box = check_prompter_drag(page, other)
             page.click('#grid-toggle')
             assert page.locator('#grid').is_visible(), 'the grid does not show'
