@@ -3,10 +3,12 @@
 browser download) against `vrender studio --device synthetic`.
 
 Checks issue 23's acceptance list: the preview changes frame to frame; 2x changes the picture;
-two takes recorded by clicking show their thumbnails and play in the viewer; deleting one leaves
-one (in takes.json too); a second page sees the same; the prompter box dragged to a new place is
+a click on the picture sets the exposure point; two takes recorded by clicking show their
+thumbnails and play in the viewer; reordering them and deleting one show in takes.json and on a
+second page; the prompter's buttons change its speed and size; the box resized and dragged is
 burned in there by an export (found by ffmpeg: the export with the prompter minus the one without);
-the export plays in the page; a camera that cannot open shows the error banner.
+the export plays in the page; a camera that cannot open shows the error banner; with --host
+0.0.0.0 the page works from its token URL and a request without the token is refused.
 --soak: 60 s recordings at 1280x720 30 fps without and with a page open: preview latency
 p50/p95/max (p95 <= 150 ms), 0 frames dropped, and the process's CPU share of a core for each.
 
