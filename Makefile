@@ -69,6 +69,14 @@ test-audio: release
 	python3 -m unittest discover -s scripts/tests
 	VRENDER=$(BIN_RELEASE) scripts/audio-device-tests.sh
 
+# The studio page in a real browser: Debian's chromium driven by Playwright from PyPI against
+# `vrender studio --device synthetic` (CI runs this too, with --soak: the 60 s latency, drop and
+# CPU measurement). STUDIO_TEST_ARGS="--screenshots docs" rewrites the README's screenshots.
+.PHONY: test-studio
+test-studio: release
+	@scripts/install-deps.sh --browser
+	VRENDER=$(BIN_RELEASE) python3 scripts/studio-browser-test.py $(STUDIO_TEST_ARGS)
+
 # Exports of the kinds of input users bring, judged by ffprobe/ffmpeg (CI runs this too).
 test-trial: release
 	scripts/trial-acceptance.sh

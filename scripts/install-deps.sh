@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Installs the Debian packages vrender needs to build, test and run, when any is missing.
 # Idempotent: does nothing (and needs no network) when everything is already there.
-# Uses sudo when not root.   usage: scripts/install-deps.sh [--slurm]
+# Uses sudo when not root.   usage: scripts/install-deps.sh [--slurm] [--browser]
 #
 # --slurm (or CI=true in the environment) adds Slurm and munge, which only the scale-out tests
 # need (scripts/slurm-cluster.sh runs a private single-node cluster with them); a newcomer's
 # `make demo` / `make test` does not pull in a batch scheduler.
+# --browser (or CI=true) adds Debian's chromium and pip, which only the studio page's browser
+# test needs (`make test-studio`: Playwright from PyPI drives that chromium; no browser download).
 set -euo pipefail
 
 with_slurm=false
-[ "${CI:-}" = true ] && with_slurm=true
+with_browser=false
+[ "${CI:-}" = true ] && with_slurm=true && with_browser=true
 for arg in "$@"; do
   case $arg in
     --slurm) with_slurm=true ;;
-    *) echo "install-deps: unknown option $arg (usage: install-deps.sh [--slurm])" >&2; exit 2 ;;
+    --browser) with_browser=true ;;
+    *) echo "install-deps: unknown option $arg (usage: install-deps.sh [--slurm] [--browser])" >&2; exit 2 ;;
   esac
 done
 
@@ -31,6 +35,7 @@ packages=(
 )
 # Nothing starts on install without systemd; scripts/slurm-cluster.sh starts its own daemons.
 $with_slurm && packages+=(slurmctld slurmd slurm-client munge)
+$with_browser && packages+=(chromium python3-pip)
 
 missing=()
 for p in "${packages[@]}"; do
