@@ -47,12 +47,12 @@ extension StudioSession {
         case .export(let filter, let burnPrompter):
             try export(filter: filter, burnPrompter: burnPrompter)
         case .cancelExport:
-            exports.cancel()
+            control.withLock { $0.export }?.cancel()
         }
     }
 
     private func record(_ on: Bool) throws {
-        if on, exports.isRunning {
+        if on, exportIsRunning {
             throw StudioActionError(status: 409, "an export is running: wait for it or cancel it before recording")
         }
         let changed = try control.withLock { control -> Bool in
@@ -114,30 +114,53 @@ extension StudioSession {
         } catch {
             throw StudioActionError(status: 409, "\(error)")
         }
-        proxies.forget(file: file)
+        proxies?.forget(file: file)
         notify("deleted \(file)")
         refreshTakes()
     }
+
+    private var exportIsRunning: Bool { snapshot.withLock { $0.export?.state == "running" } }
 
     private func export(filter: String, burnPrompter: Bool) throws {
         if snapshot.withLock({ $0.recording }) || control.withLock({ $0.wantRecording }) {
             throw StudioActionError(status: 409, "stop recording first: an export joins the finished takes")
         }
         guard !snapshot.withLock({ $0.takes.isEmpty }) else { throw StudioActionError(status: 409, "there are no takes to export yet") }
-        let chain = try filterChain(filter)
-        var overlay: (script: PrompterScript, settings: PrompterSettings, box: [Double])?
+        guard !exportIsRunning else { throw StudioActionError(status: 409, "an export is running: wait for it or cancel it") }
+        _ = try filterChain(filter)   // named in the error as the page sent it
+        var overlay: StudioExport.Prompter?
         if burnPrompter, let prompter = options.prompter {
-            overlay = (prompter.script, prompter.settings, control.withLock { $0.prompterBox })
+            overlay = StudioExport.Prompter(script: prompter.script, settings: prompter.settings,
+                                            box: control.withLock { $0.prompterBox })
         }
-        proxies.pause()   // the export has the machine; the copies wait for it
-        try exports.start(filter: chain, filterName: filter, prompter: overlay) { [weak self] info in
-            guard let self else { return }
-            update { $0.export = info }
-            if info.state != "running" {
-                proxies.resume()
-                if info.state == "done", let output = info.output { notify("export finished: \(output)") }
-                if info.state == "failed" { notify("export failed: \(info.message ?? "")", isError: true) }
-            }
+        let export: StudioExport
+        do {
+            export = try StudioExport(takesFolder: options.folder, exportsFolder: options.exportsFolder, filter: filter,
+                                      prompter: overlay) { [weak self] info in self?.exportChanged(info) }
+        } catch {
+            throw StudioActionError(status: 409, "\(error)")
+        }
+        control.withLock { $0.export = export }
+        update { $0.export = StudioState.ExportInfo(state: "running", filter: filter, fraction: 0, etaSeconds: nil,
+                                                    output: nil, url: nil, message: nil) }
+        proxies?.pause()   // the export has the machine; the copies wait for it
+        terminal("export: \(export.output)", false)
+        export.start()
+    }
+
+    /// An export's report, on its thread: into the snapshot, and the finished file into what
+    /// `/media/exports/` may serve.
+    private func exportChanged(_ info: StudioState.ExportInfo) {
+        if info.state == "done", let output = info.output {
+            control.withLock { $0.exported[(output as NSString).lastPathComponent] = output }
+        }
+        update { $0.export = info }
+        guard info.state != "running" else { return }
+        if !snapshot.withLock({ $0.recording }) { proxies?.resume() }
+        switch info.state {
+        case "done": notify("export finished: \(info.output ?? "") (\(info.message ?? ""))")
+        case "failed": notify("export failed: \(info.message ?? "")", isError: true)
+        default: notify(info.message ?? "export \(info.state)")
         }
     }
 }

@@ -37,7 +37,7 @@ extension StudioSession {
             state.takeSeconds = 0
         }
         if let failure { fail(failure) }
-        proxies.resume()
+        proxies?.resume()
     }
 
     /// The studio cannot record: the reason goes to the terminal and every page's banner.
@@ -59,10 +59,11 @@ extension StudioSession {
                                                       synthetic: options.device.hasPrefix("synthetic"))
                 state.error = nil
             }
+            startProxies()
         case .codecChosen(let choice):
             notify("takes are written as \(choice.codec) (\(choice.reason))")
         case .takeStarted(let index):
-            proxies.pause()   // recording has the machine; playable copies wait for the take's end
+            proxies?.pause()   // recording has the machine; playable copies wait for the take's end
             update { state in
                 state.recording = true
                 state.takeSeconds = 0
@@ -77,8 +78,8 @@ extension StudioSession {
                 notify("\(entry.file): \(problem)", isError: true)
             }
             refreshTakes()
-            proxies.enqueue(file: entry.file)
-            if !snapshot.withLock({ $0.recording }) { proxies.resume() }
+            proxies?.enqueue(file: entry.file)
+            if !snapshot.withLock({ $0.recording }) { proxies?.resume() }
         case .notice(let text):
             notify(text)
         case .status(let status):
@@ -105,7 +106,7 @@ extension StudioSession {
                                       missingMilliseconds: sound.missingMilliseconds)
             }
         }
-        if wasRecording && !status.recording { proxies.resume() }
+        if wasRecording && !status.recording { proxies?.resume() }
     }
 
     private func show(_ view: PrompterView) {

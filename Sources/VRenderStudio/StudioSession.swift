@@ -25,8 +25,6 @@ public final class StudioSession: StudioBackend {
     /// 64 between two frames; dropping the oldest keeps an HTTP handler from ever waiting).
     let commands = BoundedQueue<LiveCommand>(capacity: 64, policy: .dropOldest)
     let preview: PreviewEncoder
-    let proxies: ProxyMaker
-    let exports: StudioExport
     let terminal: Terminal
     private let captureDone = DispatchSemaphore(value: 0)
 
@@ -40,30 +38,34 @@ public final class StudioSession: StudioBackend {
         var nextNoticeID = 1
         /// The prompter box the pages left, fractions of the picture (what exports burn in).
         var prompterBox: [Double] = StudioSession.defaultPrompterBox
+        /// The takes' playable copies, made once the takes folder exists (nil before, or when
+        /// its proxies folder was refused).
+        var proxies: ProxyMaker?
+        /// The export running or last run, and the files this session's exports wrote (by name:
+        /// the only ones `/media/exports/` serves).
+        var export: StudioExport?
+        var exported: [String: String] = [:]
     }
 
     static let defaultPrompterBox = [PrompterGeometry.defaultBox.x, PrompterGeometry.defaultBox.y,
                                      PrompterGeometry.defaultBox.width, PrompterGeometry.defaultBox.height]
 
-    public init(options: StudioOptions, terminal: @escaping Terminal = { _, _ in }) {
+    /// Throws when the preview's JPEG encoder does not open (an FFmpeg without mjpeg).
+    public init(options: StudioOptions, terminal: @escaping Terminal = { _, _ in }) throws {
         self.options = options
         self.terminal = terminal
         var state = StudioState(device: options.device, folder: options.folder, exportsFolder: options.exportsFolder)
         state.filters = FilterRegistry.names
         snapshot = Mutex(state)
         let hub = self.hub
-        preview = PreviewEncoder(maxWidth: options.previewMaxWidth) { frame in hub.send(frame) }
-        proxies = ProxyMaker(takesFolder: options.folder)
-        exports = StudioExport(takesFolder: options.folder, exportsFolder: options.exportsFolder)
+        preview = try PreviewEncoder(maxWidth: options.previewMaxWidth) { frame in hub.send(frame) }
     }
 
     /// Opens the camera and starts recording's thread, then returns. A camera that does not
     /// open, or a folder that cannot be written, is reported (terminal and pages) and leaves
     /// the studio up, showing why, with nothing recorded lost.
     public func start() {
-        proxies.onChange = { [weak self] in self?.refreshTakes() }
         refreshTakes()
-        for take in snapshot.withLock({ $0.takes }) { proxies.enqueue(file: take.file) }
         let thread = Thread { [self] in
             runCapture()
             captureDone.signal()
@@ -84,8 +86,10 @@ public final class StudioSession: StudioBackend {
             job?.requestStop()
             captureDone.wait()
         }
-        exports.cancel()
-        proxies.stop()
+        let (export, proxies) = control.withLock { ($0.export, $0.proxies) }
+        export?.cancel()
+        _ = export?.wait()
+        proxies?.stop()
         preview.stop()
         hub.finish()
     }
@@ -105,9 +109,12 @@ public final class StudioSession: StudioBackend {
                   manifest.takes.contains(where: { $0.thumbnail == name }) else { return nil }
             return TakesFolderPaths.join(options.folder, name)
         case .proxies:
-            return proxies.path(ofProxyNamed: name)
+            guard let proxies = control.withLock({ $0.proxies }),
+                  let take = snapshot.withLock({ $0.takes.first { ProxyMaker.proxyName(of: $0.file) == name } }),
+                  proxies.state(of: take.file) == .ready else { return nil }
+            return proxies.proxyPath(of: take.file)
         case .exports:
-            return exports.path(ofExportNamed: name)
+            return control.withLock { $0.exported[name] }
         }
     }
 
@@ -116,7 +123,7 @@ public final class StudioSession: StudioBackend {
             throw StudioActionError(status: 409, "record a take first: the grid shows each filter on a take's middle frame")
         }
         do {
-            return try FilterGrid.png(takePath: TakesFolderPaths.join(options.folder, last.file))
+            return try FilterGrid.png(take: TakesFolderPaths.join(options.folder, last.file))
         } catch {
             throw StudioActionError(status: 500, "\(error)")
         }
@@ -147,11 +154,32 @@ public final class StudioSession: StudioBackend {
         }
     }
 
+    /// Starts making the takes' playable copies, once the camera opened (the takes folder then
+    /// exists): those of the takes already listed first. A proxies folder that is a link or a
+    /// file is refused with a notice, and the takes then have none.
+    func startProxies() {
+        guard control.withLock({ $0.proxies == nil }) else { return }
+        let listed = snapshot.withLock { $0.takes.map(\.file) }
+        do {
+            let proxies = try ProxyMaker(takesFolder: options.folder, existing: listed) { [weak self] _, _ in
+                self?.refreshTakes()
+            }
+            control.withLock { $0.proxies = proxies }
+            for file in listed { proxies.enqueue(file: file) }
+        } catch {
+            notify("\(error) (takes will have no playable copies)", isError: true)
+        }
+        refreshTakes()
+    }
+
+    /// The proxies, to pause while a take records or an export runs, and go on after.
+    var proxies: ProxyMaker? { control.withLock { $0.proxies } }
+
     /// Reads takes.json again into the snapshot, with each take's proxy state.
     func refreshTakes() {
         let takes: [StudioState.TakeInfo]
         do {
-            takes = try StudioTakes.list(folder: options.folder, proxies: proxies)
+            takes = try StudioTakes.list(folder: options.folder, proxies: control.withLock { $0.proxies })
         } catch {
             notify("\(error)", isError: true)
             return

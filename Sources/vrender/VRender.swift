@@ -15,7 +15,7 @@ struct VRender: ParsableCommand {
             130 after Ctrl-C. Errors are printed as 'vrender: error: <what>: <why>'.
             """,
         version: "0.1.0",
-        subcommands: [Capture.self, Takes.self, Concat.self, Chunk.self, Filters.self, Devices.self, Demo.self, Golden.self, Bench.self]
+        subcommands: [Capture.self, Takes.self, Concat.self, Chunk.self, Filters.self, Devices.self, Demo.self, Golden.self, Bench.self, Studio.self]
     )
 
     /// Exit status of a usage error (a bad option, a missing argument, a failed `validate()`).

@@ -17,7 +17,7 @@ final class StudioSessionTests: XCTestCase {
                                  settings: PrompterSettings()) : nil
         let options = try StudioOptions(device: device, request: request, folder: folder, codec: .h264, audio: "none",
                                         prompter: script, previewMaxWidth: 320)
-        return StudioSession(options: options)
+        return try StudioSession(options: options)
     }
 
     /// Waits (up to `seconds`, a failure bound, not a timing) for a snapshot that satisfies `condition`.

@@ -1,0 +1,78 @@
+import Foundation
+import Synchronization
+import VRenderCore
+
+/// `vrender studio`: the server, then the session behind it. The one entry point the CLI calls.
+///
+/// The server binds first, so a port in use (a second studio) is refused before the camera
+/// opens; then the session opens the camera and the page shows it. `run` blocks until `stop`.
+public final class Studio: Sendable {
+    public let options: StudioOptions
+    public let host: String
+    public let port: Int
+    /// The token every request must carry when the server listens beyond loopback (nil on
+    /// loopback, where only this machine's users reach it).
+    public let token: String?
+    private let openBrowser: Bool
+    private let session: StudioSession
+    private let serving = Mutex<Task<Void, Never>?>(nil)
+    private let stopped = StopSignal()
+
+    /// Addresses that only this machine reaches.
+    public static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
+    public static let defaultPort = 8750
+
+    /// Throws when the preview's encoder does not open.
+    public init(options: StudioOptions, host: String = "127.0.0.1", port: Int = Studio.defaultPort, openBrowser: Bool = false,
+                terminal: @escaping StudioSession.Terminal = { _, _ in }) throws {
+        self.options = options
+        self.host = host
+        self.port = port
+        self.openBrowser = openBrowser
+        token = Self.loopbackHosts.contains(host) ? nil : StudioServer.randomToken()
+        session = try StudioSession(options: options, terminal: terminal)
+    }
+
+    /// Serves until `stop()`; `onListening` gets the page's URL (with the token) once the port
+    /// is bound. Throws when the server cannot listen (the port is taken, the address is not
+    /// this machine's), naming the address.
+    public func run(onListening: @escaping @Sendable (String) -> Void) throws {
+        let server = StudioServer(backend: session, host: host, port: port, token: token)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<(any Error)?>(nil)
+        let session = self.session, openBrowser = self.openBrowser
+        let task = Task {
+            do {
+                try await server.run { url in
+                    onListening(url)
+                    session.start()
+                    if openBrowser { Self.openInBrowser(url) }
+                }
+            } catch {
+                outcome.withLock { $0 = error }
+            }
+            done.signal()
+        }
+        serving.withLock { $0 = task }
+        if stopped.isRaised { task.cancel() }
+        done.wait()
+        session.stop()
+        if let error = outcome.withLock({ $0 }), !stopped.isRaised || !(error is CancellationError) { throw error }
+    }
+
+    /// Ends the studio from any thread (Ctrl-C): the take in progress is finished and kept.
+    public func stop() {
+        stopped.raise()
+        serving.withLock { $0 }?.cancel()
+    }
+
+    /// The desktop's browser (`xdg-open`); a machine without one just prints the URL.
+    private static func openInBrowser(_ url: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["xdg-open", url]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import VRenderCapture
+import VRenderCore
+import VRenderPrompter
+import VRenderRecording
+import VRenderStudio
+
+extension VRender {
+    /// `vrender studio`: the app's screen in a browser.
+    struct Studio: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record takes from a page in your browser: live preview, prompter, take strip, export.",
+            discussion: """
+                Serves one page on http://127.0.0.1:PORT/ (printed as 'studio: URL'): the camera's \
+                picture with the filter chosen, the grid, lens 0.5x/1x/2x, zoom, torch, front/back, \
+                click to set the exposure point; record/stop (or the space bar); the prompter in a box \
+                you drag and resize; the takes (play, delete, reorder: the order written to \
+                takes.json); and the export, with the filter preview grid and a progress bar. Takes go \
+                to DIR as with 'vrender capture', playable copies into DIR/proxies/, exports into \
+                DIR/exports/. Any number of pages may watch; a change on one shows on all.
+
+                Only this machine can reach the page unless --host names another address; then the \
+                printed URL carries a random token that every request needs. Ctrl-C ends the studio: \
+                a take in progress is finished and kept.
+                """)
+
+        @Option(help: ArgumentHelp("Camera: a V4L2 device path (/dev/video0) or synthetic[:seed=N].", valueName: "device"))
+        var device: String
+
+        @Option(help: ArgumentHelp("Folder for the takes (created if missing).", valueName: "dir"))
+        var out: String
+
+        @Option(help: ArgumentHelp("Frame rate to capture at (default 30).", valueName: "rate"))
+        var fps: String = "30"
+
+        @Option(help: ArgumentHelp("Capture size WxH (narrows the format choice).", valueName: "WxH"))
+        var size: String?
+
+        @Option(help: "Video codec of the takes: auto (HEVC when it keeps up, else H.264), hevc or h264.")
+        var codec: CaptureCodecArgument = .auto
+
+        @Option(help: ArgumentHelp("Microphone, as 'vrender capture --audio': auto, none, synthetic, alsa:DEVICE, pulse:SOURCE.",
+                                   valueName: "device"))
+        var audio = "auto"
+
+        @Option(help: ArgumentHelp("Teleprompter script (UTF-8 text) shown in a box over the picture.", valueName: "file"))
+        var prompter: String?
+
+        @OptionGroup var prompterSettings: PrompterArguments
+
+        @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1; any other needs the printed token).", valueName: "addr"))
+        var host = "127.0.0.1"
+
+        @Option(help: ArgumentHelp("Port to listen on (default 8750; 0: any free port).", valueName: "n"))
+        var port = VRenderStudio.Studio.defaultPort
+
+        @Flag(help: "Open the page in the desktop's browser.")
+        var open = false
+
+        func validate() throws {
+            if ValueSyntax.frameRate(fps) == nil { throw ValidationError("--fps '\(fps)' is not a frame rate (e.g. 30, 60)") }
+            if let size, ValueSyntax.size(size) == nil { throw ValidationError("--size '\(size)' is not WxH with even sides") }
+            if !(0...65535).contains(port) { throw ValidationError("--port \(port) is not a port (0-65535)") }
+            if prompter == nil && prompterSettings.isChanged {
+                throw ValidationError("--prompter-speed, --prompter-font and --prompter-end need --prompter SCRIPT")
+            }
+        }
+
+        func run() throws {
+            let request = CaptureRequest(frameRate: ValueSyntax.frameRate(fps) ?? Rational(30, 1), size: size.flatMap(ValueSyntax.size))
+            var plan = RecordingPlan(outputDirectory: out)   // carries the codec choice, as capture's does
+            codec.apply(to: &plan)
+            let clamped = prompterSettings.settings
+            let script = try prompter.map { (script: try PrompterScript(contentsOfFile: $0), settings: clamped.settings) }
+            let options = try StudioOptions(device: device, request: request, folder: out, codec: plan.codec, audio: audio,
+                                            prompter: script)
+            if script != nil { for notice in clamped.notices { Warnings.print(notice) } }
+            let studio = try VRenderStudio.Studio(options: options, host: host, port: port, openBrowser: open) { line, isError in
+                FileHandle.standardError.write(Data(((isError ? "vrender: error: " : "") + line + "\n").utf8))
+            }
+            let interrupts = InterruptHandling.install { studio.stop() }
+            defer { withExtendedLifetime(interrupts) {} }
+            try studio.run { url in
+                FileHandle.standardOutput.write(Data("studio: \(url)\n".utf8))   // unbuffered: scripts read it at once
+            }
+            if InterruptHandling.wasInterrupted { throw ExitCode(130) }
+        }
+    }
+}
