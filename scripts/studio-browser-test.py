@@ -411,6 +411,10 @@ def percentile(values, share):
 def soak(browser, vrender, work, seconds):
     studio = Studio(vrender, work, extra=('--size', '1280x720'), name='takes-soak')
     try:
+        deadline = time.monotonic() + 60
+        while not studio.api('/api/state').get('camera'):  # the camera opens after the URL is printed
+            assert time.monotonic() < deadline, 'the camera did not open in 60 s'
+            time.sleep(0.2)
         studio.api('/api/record', {'record': True})
         cpu0, wall0 = studio.cpu_seconds(), time.monotonic()
         time.sleep(seconds)
