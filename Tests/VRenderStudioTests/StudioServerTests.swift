@@ -154,6 +154,25 @@ import VRenderCore
         #expect(tokens.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
     }
 
+    @Test func hostHeadersNameThisServer() {
+        let listening = ListeningPort()
+        let loopback = RequestGuard(boundHost: "127.0.0.1", token: nil, listening: listening)
+        #expect(!loopback.acceptsHost("127.0.0.1:8750"), "nothing before listening")
+        listening.set(8750)
+        for host in ["127.0.0.1:8750", "LOCALHOST:8750", "[::1]:8750"] { #expect(loopback.acceptsHost(host), "\(host)") }
+        for host in ["127.0.0.1", "127.0.0.1:8751", "evil.example:8750", "127.0.0.1.evil:8750", ":8750"] {
+            #expect(!loopback.acceptsHost(host), "\(host)")
+        }
+        let lan = RequestGuard(boundHost: "192.168.1.5", token: "t", listening: listening)
+        #expect(lan.acceptsHost("192.168.1.5:8750") && !lan.acceptsHost("192.168.1.6:8750"))
+        let everywhere = RequestGuard(boundHost: "0.0.0.0", token: "t", listening: listening)
+        #expect(everywhere.acceptsHost("studio-box.lan:8750") && !everywhere.acceptsHost("studio-box.lan:80"))
+        // Port 80: browsers send the name alone.
+        listening.set(80)
+        #expect(loopback.acceptsHost("127.0.0.1") && loopback.acceptsHost("[::1]") && loopback.acceptsHost("localhost:80"))
+        #expect(!loopback.acceptsHost("127.0.0.1:81") && !loopback.acceptsHost("evil.example"))
+    }
+
     @Test func tokensCompareWhole() {
         let token = Array("s3cret".utf8)
         #expect(RequestGuard.constantTimeEqual(token, token))

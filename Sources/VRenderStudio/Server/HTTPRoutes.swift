@@ -24,7 +24,8 @@ struct HTTPRoutes: Sendable {
             }
             router.get(path) { _, _ in Answer.methodNotAllowed(allow: "POST") }
         }
-        // Reached only when the WebSocket router did not upgrade: say why.
+        // A plain GET (no upgrade headers): say what /ws is. Refused upgrades never get here:
+        // hummingbird-websocket answers them itself (400).
         router.get("ws") { request, _ in
             guardian.refusesOrigin(of: request, required: true)
                 ?? Answer.error(.upgradeRequired, "/ws is the studio's WebSocket")

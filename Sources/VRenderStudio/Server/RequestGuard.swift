@@ -64,8 +64,15 @@ struct RequestGuard: Sendable {
         let port = listening.port
         let value = header.lowercased()
         let suffix = ":\(port)"
-        guard port != 0, value.hasSuffix(suffix) else { return false }
-        let name = String(value.dropLast(suffix.count))
+        let name: String
+        if port != 0, value.hasSuffix(suffix) {
+            name = String(value.dropLast(suffix.count))
+        } else if port == 80, !(value.split(separator: "]", omittingEmptySubsequences: false).last ?? "").contains(":") {
+            // Browsers leave HTTP's default port out of Host.
+            name = value
+        } else {
+            return false
+        }
         if boundHost == "0.0.0.0" || boundHost == "::" { return !name.isEmpty }
         let bound = boundHost.contains(":") ? "[\(boundHost)]" : boundHost
         return [bound, "localhost", "127.0.0.1", "[::1]"].contains(name)

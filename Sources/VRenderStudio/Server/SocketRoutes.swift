@@ -13,7 +13,8 @@ struct SocketRoutes: Sendable {
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.add(middleware: GuardMiddleware(guardian: guardian))
         router.ws("ws") { request, _ in
-            // A refusal here falls through to the HTTP router's /ws, which answers it.
+            // Refused (here or by the guard): hummingbird-websocket 2.8 answers 400 itself and
+            // offers no way to choose the status; the browser's WebSocket fails either way.
             guardian.refusesOrigin(of: request, required: true) == nil ? .upgrade([:]) : .dontUpgrade
         } onUpgrade: { inbound, outbound, _ in
             try await serve(inbound: inbound, outbound: outbound)
