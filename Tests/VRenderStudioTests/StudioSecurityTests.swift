@@ -11,7 +11,11 @@ import VRenderStudio
         backend.serve("thumbnails/take.png", from: media.file)
         try await withStudioServer(backend, token: "s3cret") { server in
             #expect(server.url == "http://127.0.0.1:\(server.port)/?token=s3cret")
-            for path in ["/", "/studio.js", "/api/state", "/media/thumbnails/take.png", "/nothing"] {
+            // The page's own script and stylesheet carry nothing of this studio: the page's tags
+            // load them without the token.
+            #expect(try await RawHTTP.get(port: server.port, "/studio.js").status == 200)
+            #expect(try await RawHTTP.get(port: server.port, "/studio.css").status == 200)
+            for path in ["/", "/api/state", "/api/filter-grid.png", "/media/thumbnails/take.png", "/nothing"] {
                 #expect(try await RawHTTP.get(port: server.port, path).status == 401, "\(path)")
                 #expect(try await RawHTTP.get(port: server.port, path + "?token=s3cre").status == 401, "\(path)")
                 #expect(try await RawHTTP.get(port: server.port, path, headers: ["X-VRender-Token": "s3cret!"]).status == 401)

@@ -36,13 +36,19 @@ struct RequestGuard: Sendable {
         guard let host = Self.host(of: request), acceptsHost(host) else {
             return Answer.error(.forbidden, "this server answers only to its own address (Host header refused)")
         }
-        if let token {
+        if let token, !Self.isPublicAsset(request) {
             let given = request.headers[Self.tokenHeader] ?? request.uri.queryParameters.get("token")
             guard let given, Self.constantTimeEqual(Array(given.utf8), token) else {
                 return Answer.error(.unauthorized, "the access token is missing or wrong: open the URL vrender printed")
             }
         }
         return nil
+    }
+
+    /// The page's stylesheet and script: the same bytes in every vrender binary, nothing of
+    /// this studio in them, and loaded by `index.html`'s tags, which cannot carry the token.
+    static func isPublicAsset(_ request: Request) -> Bool {
+        request.method == .get && ["/studio.css", "/studio.js"].contains(request.uri.path)
     }
 
     /// The Origin rule: a WebSocket must come from the page's own origin; a POST may omit
