@@ -102,7 +102,7 @@ extension StudioSession {
         let width = Swift.min(box[2], 1), height = Swift.min(box[3], 1)
         let fitted = [Swift.min(Swift.max(box[0], 0), 1 - width), Swift.min(Swift.max(box[1], 0), 1 - height), width, height]
         control.withLock { $0.prompterBox = fitted }
-        update { $0.prompter?.box = fitted }
+        showPrompter()
     }
 
     private func deleteTake(_ file: String) throws {

@@ -110,12 +110,20 @@ extension StudioSession {
     }
 
     private func show(_ view: PrompterView) {
-        guard let prompter = options.prompter else { return }
-        let box = control.withLock { $0.prompterBox }
+        control.withLock { $0.prompterView = (view, Date().timeIntervalSince1970 * 1000) }
+        showPrompter()
+    }
+
+    /// The prompter's last view, laid out for the box the pages left, into the snapshot.
+    func showPrompter() {
+        guard let prompter = options.prompter, let prompterLayout else { return }
+        let (shown, box) = control.withLock { ($0.prompterView, $0.prompterBox) }
+        guard let (view, at) = shown, let camera = snapshot.withLock({ $0.camera }) else { return }
+        let laid = prompterLayout.layout(box: box, width: camera.width, height: camera.height, fontSize: view.fontSize)
         let info = StudioState.PrompterInfo(
-            script: prompter.script.name, lines: view.lines, lineHeight: view.lineHeight, fontSize: view.fontSize,
-            speed: view.speed, offset: view.offset, maxOffset: view.maxOffset,
-            sentAt: Date().timeIntervalSince1970 * 1000, state: view.state.rawValue, percent: view.percent,
+            script: prompter.script.name, lines: laid.text.lines, lineHeight: laid.text.lineHeight, fontSize: view.fontSize,
+            speed: view.speed, offset: Swift.min(view.offset, laid.maxOffset), maxOffset: laid.maxOffset, sentAt: at,
+            state: view.state.rawValue, percent: view.percent,
             pointsAcrossShorterSide: PrompterGeometry.pointsAcrossShorterSide, box: box)
         update { $0.prompter = info }
     }

@@ -25,6 +25,8 @@ public final class StudioSession: StudioBackend {
     /// 64 between two frames; dropping the oldest keeps an HTTP handler from ever waiting).
     let commands = BoundedQueue<LiveCommand>(capacity: 64, policy: .dropOldest)
     let preview: PreviewEncoder
+    /// The prompter wrapped for the pages' box (nil without a prompter).
+    let prompterLayout: StudioPrompterLayout?
     let terminal: Terminal
     private let captureDone = DispatchSemaphore(value: 0)
 
@@ -45,6 +47,8 @@ public final class StudioSession: StudioBackend {
         /// the only ones `/media/exports/` serves).
         var export: StudioExport?
         var exported: [String: String] = [:]
+        /// The prompter as the capture last showed it, and when (Unix milliseconds).
+        var prompterView: (view: PrompterView, at: Double)?
     }
 
     static let defaultPrompterBox = [PrompterGeometry.defaultBox.x, PrompterGeometry.defaultBox.y,
@@ -58,6 +62,7 @@ public final class StudioSession: StudioBackend {
         state.filters = FilterRegistry.names
         snapshot = Mutex(state)
         let hub = self.hub
+        prompterLayout = try options.prompter.map { try StudioPrompterLayout(script: $0.script) }
         preview = try PreviewEncoder(maxWidth: options.previewMaxWidth) { frame in hub.send(frame) }
     }
 
