@@ -78,6 +78,44 @@ import VRenderTestSupport
         #expect(names(in: elsewhere).isEmpty)
     }
 
+    /// The luma plane of `path`'s frame at `seconds`, rows of samples.
+    private func luma(_ path: String, at seconds: Double) throws -> [[UInt8]] {
+        try FrameGrabber.frame(in: path, atSeconds: seconds) { frame, _, _ in
+            let plane = frame.yuvImage().luma
+            return (0..<plane.height).map { Array(UnsafeBufferPointer(start: plane.row($0), count: plane.width)) }
+        }
+    }
+
+    /// Mean absolute luma difference of two pictures inside `rect`.
+    private func difference(_ a: [[UInt8]], _ b: [[UInt8]], in rect: PixelRect) -> Double {
+        var total = 0
+        for y in rect.y..<rect.y + rect.height {
+            for x in rect.x..<rect.x + rect.width { total += abs(Int(a[y][x]) - Int(b[y][x])) }
+        }
+        return Double(total) / Double(rect.width * rect.height)
+    }
+
+    @Test func thePrompterIsBurntInWhereTheBoxWasLeft() throws {
+        let takes = try MediaTakes.copy()
+        let exports = takes + "/exports"
+        let plain = try StudioExport(takesFolder: takes, exportsFolder: exports, filter: "", gpu: .cpu)
+        plain.start()
+        #expect(plain.wait()?.state == "done")
+        // The box in the lower right quarter of the picture, as the page left it.
+        let prompter = StudioExport.Prompter(scriptName: "script.txt", text: String(repeating: "Hello studio. ", count: 200),
+                                             box: [0.5, 0.5, 0.5, 0.5])
+        let burnt = try StudioExport(takesFolder: takes, exportsFolder: exports, filter: "", prompter: prompter, gpu: .cpu)
+        burnt.start()
+        let last = try #require(burnt.wait())
+        #expect(last.state == "done", "\(last.message ?? "")")
+        let (width, height) = MediaTakes.size
+        let without = try luma(plain.output, at: 0.5), with = try luma(burnt.output, at: 0.5)
+        let inside = PixelRect(x: width / 2 + 8, y: height / 2 + 8, width: width / 2 - 16, height: height / 2 - 16)
+        let outside = PixelRect(x: 8, y: 8, width: width / 2 - 16, height: height / 2 - 16)
+        #expect(difference(without, with, in: inside) > 10, "the prompter is drawn in its box")
+        #expect(difference(without, with, in: outside) < 3, "and nowhere else")
+    }
+
     @Test func prompterBoxFractionsBecomeCanvasPixels() {
         let box = StudioExport.box(fractions: [0.25, 0.5, 0.5, 0.25], width: 1280, height: 720)
         #expect(box == PixelRect(x: 320, y: 360, width: 640, height: 180))

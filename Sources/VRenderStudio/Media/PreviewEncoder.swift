@@ -12,7 +12,7 @@ import VRenderRecording
 /// Recording has priority: `offer` only references the frame (`av_frame_ref`, no pixel copy)
 /// into a one-slot mailbox and returns. A frame still waiting there when a newer one comes is
 /// let go (counted as dropped), so a slow preview shows the newest picture and skips the rest;
-/// the capture never waits for it.
+/// the capture never waits for it. Call `stop()` when done: the worker holds the encoder until then.
 public final class PreviewEncoder: LivePreview {
     /// What the preview did so far (the studio reports its CPU share from `encodeSeconds`).
     public struct Counters: Sendable, Equatable {

@@ -10,7 +10,8 @@ import VRenderMedia
 ///
 /// Off the recording's critical path: `pause()` when a take starts cancels the proxy being
 /// made (it goes back to the front of the queue) and `resume()` when it ends goes on.
-/// Thread-safe: every method may be called from any thread.
+/// Thread-safe: every method may be called from any thread. Call `stop()` when done: the
+/// worker thread holds the maker until then.
 public final class ProxyMaker: Sendable {
     public static let folderName = "proxies"
     public static let maxWidth = 640
@@ -83,7 +84,7 @@ public final class ProxyMaker: Sendable {
     public func enqueue(file: String) {
         guard Self.isTakeName(file) else { return }
         let queued: Bool = lock.withLock {
-            guard shared.states[file] != .ready, !shared.queue.contains(file), shared.making?.file != file else { return false }
+            guard shared.states[file] != .ready, shared.states[file] != .making, !shared.queue.contains(file) else { return false }
             shared.queue.append(file)
             shared.states[file] = .waiting
             shared.problems[file] = nil
@@ -133,7 +134,16 @@ public final class ProxyMaker: Sendable {
     }
 
     private func run() {
-        while let (file, exporter) = next() {
+        while let file = next() {
+            // Probing the take for its size happens outside the lock: `pause` must not wait for it.
+            let exporter = Exporter(options: options(for: file))
+            let claimed: Bool = lock.withLock {
+                guard shared.states[file] == .making else { return false }  // forgotten meanwhile
+                shared.making = (file, exporter)
+                if shared.paused || shared.stopped { exporter.cancel() }  // it stops as it starts
+                return true
+            }
+            guard claimed else { continue }
             onChange(file, .making)
             let outcome = Result { try exporter.export() }
             finish(file, outcome)
@@ -145,15 +155,13 @@ public final class ProxyMaker: Sendable {
     }
 
     /// Waits for a take to make a proxy of, and claims it; nil once stopped.
-    private func next() -> (String, Exporter)? {
+    private func next() -> String? {
         lock.withLock {
             while !shared.stopped && (shared.paused || shared.queue.isEmpty) { lock.wait() }
             guard !shared.stopped else { return nil }
             let file = shared.queue.removeFirst()
-            let exporter = Exporter(options: options(for: file))
-            shared.making = (file, exporter)
             shared.states[file] = .making
-            return (file, exporter)
+            return file
         }
     }
 

@@ -23,6 +23,12 @@ public final class StudioExport: Sendable {
             self.settings = settings
             self.box = box
         }
+
+        /// The script as text (`name` is what notices call it), at the given speed and size.
+        public init(scriptName: String, text: String, box: [Double], speed: Double = 24, fontSize: Double = 28) {
+            self.init(script: PrompterScript(name: scriptName, text: text),
+                      settings: PrompterSettings(speed: speed, fontSize: fontSize), box: box)
+        }
     }
 
     /// The file being written and the URL the page will play it from.
