@@ -28,9 +28,11 @@
 //                     heat-map diffs (record, check, diff)                         <- Media, Imaging, Core
 //   VRenderBench      `vrender bench`: runs concat/capture/filter with stage timings,
 //                     renders the report (JSON schema, SVG plot)                   <- Export, Recording, ...
-//   VRenderStudio     `vrender studio`: the session (capture job, preview, takes, exports)
-//                     and its Hummingbird server and page                          <- Export, Recording, ...
+//   VRenderStudio     `vrender studio`'s session: capture job, live preview, takes,
+//                     playable copies, exports, the page's API as types             <- Export, Recording, ...
+//   VRenderStudioServer  its Hummingbird HTTP/WebSocket server and the page          <- Studio
 //   vrender           the command line: parses, calls one entry point, prints      <- Export, Recording, ...
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -50,6 +52,7 @@ let package = Package(
         .library(name: "VRenderVerify", targets: ["VRenderVerify"]),
         .library(name: "VRenderBench", targets: ["VRenderBench"]),
         .library(name: "VRenderStudio", targets: ["VRenderStudio"]),
+        .library(name: "VRenderStudioServer", targets: ["VRenderStudioServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -105,22 +108,25 @@ let package = Package(
         .target(name: "VRenderBench",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
                                "VRenderCapture", "VRenderRecording", "VRenderExport"]),
-        // `vrender studio`: the app's screen in a browser. A session drives the capture job, the
-        // takes folder and the exporter (the calls the CLI makes); a Hummingbird server serves
-        // the page (shipped in the binary), the preview over a WebSocket, and the actions as POSTs.
+        // `vrender studio`, the app's screen in a browser: a session drives the capture job, the
+        // takes folder and the exporter (the calls the CLI makes), makes the live preview, the
+        // takes' playable copies and the exports...
         .target(name: "VRenderStudio",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderCapture",
-                               "VRenderRecording", "VRenderPrompter", "VRenderExport",
+                               "VRenderRecording", "VRenderPrompter", "VRenderExport"]),
+        // ...and a Hummingbird server serves it: the page (compiled into the binary: no files to
+        // install, nothing fetched), the preview over a WebSocket, the actions as POSTs.
+        .target(name: "VRenderStudioServer",
+                dependencies: ["VRenderCore", "VRenderStudio",
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
-                // The page is compiled into the binary (no files to install, nothing fetched).
                 resources: [.embedInCode("Page/index.html"), .embedInCode("Page/studio.css"),
                             .embedInCode("Page/studio.js")]),
         .executableTarget(
             name: "vrender",
             dependencies: [
                 "VRenderCore", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderRecording", "VRenderVulkan",
-                "VRenderVerify", "VRenderBench", "VRenderPrompter", "VRenderScale", "VRenderStudio",
+                "VRenderVerify", "VRenderBench", "VRenderPrompter", "VRenderScale", "VRenderStudio", "VRenderStudioServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -149,9 +155,23 @@ let package = Package(
                     dependencies: ["VRenderBench", "VRenderExport", "VRenderRecording", "VRenderCapture", "VRenderFilters",
                                    "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderStudioTests",
-                    dependencies: ["VRenderStudio", "VRenderRecording", "VRenderCapture", "VRenderMedia", "VRenderCore",
-                                   "VRenderTestSupport"]),
+                    dependencies: ["VRenderStudio", "VRenderExport", "VRenderRecording", "VRenderCapture", "VRenderPrompter",
+                                   "VRenderFilters", "VRenderImaging", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
+        .testTarget(name: "VRenderStudioServerTests", dependencies: ["VRenderStudioServer", "VRenderStudio"]),
         .testTarget(name: "vrenderTests", dependencies: ["VRenderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// scripts/sanitize.sh sets VRENDER_SANITIZE: the suites it runs need no web server, and SwiftNIO
+// built under two sanitizers would add minutes to every CI run for nothing they check. Its
+// builds leave out the studio's server and the command line (which links it).
+if ProcessInfo.processInfo.environment["VRENDER_SANITIZE"] != nil {
+    let serverTargets: Set<String> = ["VRenderStudioServer", "VRenderStudioServerTests", "vrender"]
+    package.targets.removeAll { serverTargets.contains($0.name) }
+    package.products.removeAll { $0.name == "vrender" || $0.name == "VRenderStudioServer" }
+    package.dependencies.removeAll { dependency in
+        if case .sourceControl(_, let location, _) = dependency.kind { return location.contains("hummingbird") }
+        return false
+    }
+}

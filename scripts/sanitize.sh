@@ -18,6 +18,8 @@ SWIFT=${SWIFT:-swift}
 kind=${1:?usage: scripts/sanitize.sh address|thread}
 case $kind in address|thread) ;; *) echo "sanitize: unknown sanitizer '$kind' (address or thread)" >&2; exit 2 ;; esac
 BUILD=.build/sanitize-$kind
+# Package.swift then leaves out the studio's web server and the CLI: no suite here needs them.
+export VRENDER_SANITIZE=1
 SUPP=$PWD/scripts/sanitizers
 # Suites by module (Swift Testing ids are Module.Suite/test): anchored so that e.g. ExportTests
 # does not also pick GPUExportTests.
@@ -26,6 +28,7 @@ suites+='|VRenderRecordingTests\.(FrameRingTests|RecorderTests|CaptureJobTests|T
 suites+='|VRenderCaptureTests\.(SyntheticCameraTests|SyntheticMicrophoneTests)'
 suites+='|VRenderExportTests\.(ExportTests|ExportFailureTests|ExportCancellationTests|PacketRetimerTests|AudioAlignerTests)'
 suites+='|VRenderBenchTests\.(ConcatBenchTests)'
+suites+='|VRenderStudioTests\.(StudioSessionTests|MediaPreviewEncoderTests)'
 FILTER=${SANITIZE_FILTER:-"^($suites)[/.]"}
 
 scripts/make-test-media.sh .build/test-media >/dev/null

@@ -5,6 +5,7 @@ import VRenderCore
 import VRenderPrompter
 import VRenderRecording
 import VRenderStudio
+import VRenderStudioServer
 
 extension VRender {
     /// `vrender studio`: the app's screen in a browser.
@@ -53,7 +54,7 @@ extension VRender {
         var host = "127.0.0.1"
 
         @Option(help: ArgumentHelp("Port to listen on (default 8750; 0: any free port).", valueName: "n"))
-        var port = VRenderStudio.Studio.defaultPort
+        var port = VRenderStudioServer.Studio.defaultPort
 
         @Flag(help: "Open the page in the desktop's browser.")
         var open = false
@@ -76,7 +77,7 @@ extension VRender {
             let options = try StudioOptions(device: device, request: request, folder: out, codec: plan.codec, audio: audio,
                                             prompter: script)
             if script != nil { for notice in clamped.notices { Warnings.print(notice) } }
-            let studio = try VRenderStudio.Studio(options: options, host: host, port: port, openBrowser: open) { line, isError in
+            let studio = try VRenderStudioServer.Studio(options: options, host: host, port: port, openBrowser: open) { line, isError in
                 FileHandle.standardError.write(Data(((isError ? "vrender: error: " : "") + line + "\n").utf8))
             }
             let interrupts = InterruptHandling.install { studio.stop() }

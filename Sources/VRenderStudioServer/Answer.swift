@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import VRenderStudio
 
 /// The server's answers in the contract's shapes: `{"ok":true}`, `{"error":"message"}`, JSON
 /// snapshots and the page's files.

@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import VRenderCore
+import VRenderStudio
 
 /// The studio's web server: the page, the state and actions (`/api/...`), the takes' media and
 /// the live WebSocket, all over one `StudioBackend`. The CLI builds one and runs it until the

@@ -1,4 +1,5 @@
 import Hummingbird
+import VRenderStudio
 
 /// The page itself: three files compiled into the binary (`PackageResources`), served with a
 /// Content-Security-Policy that lets them load only from this server.

@@ -1,4 +1,5 @@
 import Foundation
+import VRenderStudio
 
 /// A POST body the server refuses: `message` names the field and what was wrong (400).
 struct ActionDecodingError: Error, Equatable {

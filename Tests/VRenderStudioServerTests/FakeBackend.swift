@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import VRenderStudio
+import VRenderStudioServer
 
 /// A backend that records what the server asks of it: the actions performed, the media names
 /// looked up, the subscriptions cancelled. `refusal` makes every action fail with it.

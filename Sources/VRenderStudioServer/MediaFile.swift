@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import VRenderStudio
 
 /// `/media/KIND/NAME`: NAME checked before the backend sees it, the file opened without
 /// following links, and served in chunks (an export can be gigabytes) with Range support

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VRenderStudio
+import VRenderStudioServer
 
 /// Issue 23's security acceptance: the token beyond loopback, the Host and Origin checks, and
 /// the WebSocket's handshake.

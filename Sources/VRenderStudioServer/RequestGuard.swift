@@ -1,6 +1,7 @@
 import Hummingbird
 import HTTPTypes
 import Synchronization
+import VRenderStudio
 
 /// The port the server got (0 until it listens): the Host and Origin checks need it, and with
 /// `--port 0` it is only known once bound.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import VRenderStudio
 
 /// Every HTTP address the page uses (`StudioAction` documents the POSTs), behind the guard.
 struct HTTPRoutes: Sendable {

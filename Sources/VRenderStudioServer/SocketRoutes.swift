@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import VRenderStudio
 
 /// `/ws`: the live page. On connect the state, then every new state (text) and preview picture
 /// (binary) until the page goes. The backend's streams keep only the latest of each, and a

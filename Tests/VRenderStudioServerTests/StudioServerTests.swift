@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import VRenderCore
-@testable import VRenderStudio
+@testable import VRenderStudioServer
+import VRenderStudio
 
 /// The server's routes against a fake backend, over real sockets (README "vrender studio").
 @Suite struct StudioServerTests {

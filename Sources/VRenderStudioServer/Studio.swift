@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import VRenderCore
+import VRenderStudio
 
 /// `vrender studio`: the server, then the session behind it. The one entry point the CLI calls.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VRenderStudio
+import VRenderStudioServer
 
 /// A temporary folder with one 1000-byte media file (bytes 0, 1, ... 255, 0, ...) and a link to it.
 struct MediaFolder {
