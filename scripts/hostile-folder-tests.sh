@@ -417,12 +417,59 @@ takes_thumbs_planted() {
   run_planted "takes thumbs -o sheets/sheet.png, temporaries planted" plant_sheet takes thumbs takes -o sheets/sheet.png
 }
 
+# --- studio --------------------------------------------------------------------------------------
+
+# `vrender studio` makes takes/proxies/ and takes/exports/: both planted as links out. It records a
+# take through its page's API (curl), is asked for an export, then stopped with Ctrl-C: the links
+# are refused (said on the terminal and the page), the take is kept, nothing outside changes.
+studio_state() { curl -s --max-time 5 "${studio_url}api/state"; }
+studio_post() { # studio_post PATH JSON: prints the HTTP status
+  curl -s -o /dev/null --max-time 5 -w '%{http_code}' -H 'Content-Type: application/json' -d "$2" "${studio_url}$1"
+}
+studio_wait() { # studio_wait PYTHON-CONDITION-ON-s: polls the state (up to 60 s)
+  local tries
+  for ((tries = 0; tries < 300; tries++)); do
+    studio_state | python3 -c "import json, sys; s = json.load(sys.stdin); sys.exit(0 if ($1) else 1)" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  echo "     the studio never reached: $1" >&2; false
+}
+studio_through_links() {
+  sandbox studio takes
+  plant ../outside/dir takes/proxies
+  plant ../outside takes/exports
+  runs=$((runs + 1))
+  local before=$work/log/$runs.before tries
+  out=$work/log/$runs.out; err=$work/log/$runs.err
+  snapshot >"$before"
+  ( cd "$sb"; exec "$vrender" studio --device synthetic --out takes --port 0 --size 160x120 --codec h264 --audio none ) \
+    >"$out" 2>"$err" &
+  capture_pid=$!
+  studio_url=
+  for ((tries = 0; tries < 300 && -z "$studio_url"; tries++)); do
+    studio_url=$(sed -n 's/^studio: \(http:[^ ]*\)$/\1/p' "$out"); [ -n "$studio_url" ] || sleep 0.2
+  done
+  check "studio: listens" test -n "$studio_url"
+  check "studio: records a take" studio_wait 's["camera"] is not None'
+  check "studio: record is accepted" same "$(studio_post api/record '{"record":true}')" 200
+  studio_wait 's["recording"] and s["takeSeconds"] > 0.5' || true
+  studio_post api/record '{"record":false}' >/dev/null
+  check "studio: the take is listed" studio_wait 'len(s["takes"]) == 1'
+  check "studio: an export into a linked exports folder is refused" same "$(studio_post api/export '{"filter":"mono"}')" 409
+  kill -INT "$capture_pid"
+  status=0; wait "$capture_pid" || status=$?
+  capture_pid=
+  check "studio: Ctrl-C exits 130" same "$status" 130
+  check "studio: the proxies link is named" grep -q 'takes/proxies: is a symbolic link' "$err"
+  check "studio: nothing outside takes changed" unchanged "$before"
+}
+
 for scenario in capture_into_planted_folder capture_with_dangling_manifest \
                 recover_killed_take recover_damaged_manifest recover_thumbnail_through_link recover_entries_leading_out \
                 takes_rm_through_links \
                 concat_planted_output concat_work_dir_with_a_file concat_work_dir_is_takes concat_work_dir_links_out \
                 concat_work_dir_planted concat_output_in_work_dir \
-                golden_commands takes_thumbs_planted; do
+                golden_commands takes_thumbs_planted studio_through_links; do
   echo "-- $scenario (${SECONDS}s)"
   "$scenario"
 done

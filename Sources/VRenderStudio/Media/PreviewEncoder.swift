@@ -66,7 +66,10 @@ public final class PreviewEncoder: LivePreview {
         self.maxWidth = maxWidth
         self.claimed = claimed
         worker = PreviewWorker(maxWidth: maxWidth, encoder: try JPEGEncoder(quality: quality), deliver: deliver)
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            ThreadNiceness.lowerCurrentThread(to: 5)   // the capture and the take's encoder come first
+            run()
+        }
         thread.name = "vrender-preview"
         thread.start()
     }

@@ -57,7 +57,10 @@ public final class ProxyMaker: Sendable {
                 shared.states[file] = .ready
             }
         }
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            ThreadNiceness.lowerCurrentThread(to: 15)   // copies wait for everything else (paused while recording too)
+            run()
+        }
         thread.name = "vrender-proxies"
         thread.start()
     }
