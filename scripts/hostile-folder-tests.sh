@@ -446,8 +446,10 @@ studio_through_links() {
     >"$out" 2>"$err" &
   capture_pid=$!
   studio_url=
-  for ((tries = 0; tries < 300 && -z "$studio_url"; tries++)); do
-    studio_url=$(sed -n 's/^studio: \(http:[^ ]*\)$/\1/p' "$out"); [ -n "$studio_url" ] || sleep 0.2
+  for ((tries = 0; tries < 300; tries++)); do
+    studio_url=$(sed -n 's/^studio: \(http:[^ ]*\)$/\1/p' "$out")
+    [ -n "$studio_url" ] && break
+    sleep 0.2
   done
   check "studio: listens" test -n "$studio_url"
   check "studio: records a take" studio_wait 's["camera"] is not None'
