@@ -134,13 +134,18 @@ private struct Header {
         let preview = try PreviewEncoder(maxWidth: 320, deliver: deliveries.add)
         defer { preview.stop() }
         preview.offer(try camera(), time: 0, monotonic: nil, sequence: 0)
-        let plain = try decode(Header(deliveries.wait(for: 1)[0]).jpeg).yuvImage()
+        // The picture views point into the decoded frame's buffers: the frame must outlive them.
+        let plainFrame = try decode(Header(deliveries.wait(for: 1)[0]).jpeg)
+        let plain = plainFrame.yuvImage()
         #expect(abs(Int(plain.cb.row(4)[4]) - 90) <= 2 && abs(Int(plain.cr.row(4)[4]) - 170) <= 2)
+        withExtendedLifetime(plainFrame) {}
 
         try preview.setFilter(specification: "mono")
         preview.offer(try camera(), time: 0, monotonic: nil, sequence: 1)
-        let mono = try decode(Header(deliveries.wait(for: 1)[1]).jpeg).yuvImage()
+        let monoFrame = try decode(Header(deliveries.wait(for: 1)[1]).jpeg)
+        let mono = monoFrame.yuvImage()
         #expect(abs(Int(mono.cb.row(4)[4]) - 128) <= 1 && abs(Int(mono.cr.row(4)[4]) - 128) <= 1)
+        withExtendedLifetime(monoFrame) {}
 
         let error = #expect(throws: VRenderError.self) { try preview.setFilter(specification: "bogus") }
         #expect(error?.description.contains("bogus") == true)
