@@ -22,7 +22,9 @@ final class StudioPrompterLayout: Sendable {
 
     private let script: PrompterScript
     private let font: TextFont
-    private let last = Mutex<(key: Key, laid: Laid)?>(nil)
+    private typealias Cached = (key: Key, laid: Laid)
+    // Inferred, not spelled `Mutex<…>`: the ThreadSanitizer build's stand-in (VRenderCore/TSanMutex.swift).
+    private let last = Mutex(Cached?.none)
 
     /// Throws when no font for the prompter is installed (fonts-dejavu-core).
     init(script: PrompterScript) throws {

@@ -18,7 +18,8 @@ public final class StudioSession: StudioBackend {
     public typealias Terminal = @Sendable (_ line: String, _ isError: Bool) -> Void
 
     let hub = StudioHub()
-    let snapshot: Mutex<StudioState>
+    // Inferred, not spelled `Mutex<StudioState>` (see VRenderCore/TSanMutex.swift); init sets it.
+    let snapshot = Mutex(StudioState(device: "", folder: "", exportsFolder: ""))
     /// What the pages asked for that the capture loop has not shown yet, and the running parts.
     let control = Mutex(Control())
     /// The pages' camera actions, drained by the capture loop before each frame (never full at
@@ -60,7 +61,7 @@ public final class StudioSession: StudioBackend {
         self.terminal = terminal
         var state = StudioState(device: options.device, folder: options.folder, exportsFolder: options.exportsFolder)
         state.filters = FilterRegistry.names
-        snapshot = Mutex(state)
+        snapshot.withLock { $0 = state }
         let hub = self.hub
         prompterLayout = try options.prompter.map { try StudioPrompterLayout(script: $0.script) }
         preview = try PreviewEncoder(maxWidth: options.previewMaxWidth) { frame in hub.send(frame) }

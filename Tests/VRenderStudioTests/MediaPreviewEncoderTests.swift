@@ -10,7 +10,7 @@ import VRenderMedia
 
 /// Collects what the preview delivers, and lets a test wait for a number of pictures.
 private final class Deliveries: Sendable {
-    private let pictures = Mutex<[PreviewFrame]>([])
+    private let pictures = Mutex([PreviewFrame]())
     private let arrived = DispatchSemaphore(value: 0)
 
     func add(_ picture: PreviewFrame) {

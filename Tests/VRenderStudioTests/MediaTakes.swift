@@ -40,7 +40,7 @@ enum MediaTakes {
 
 /// Events from a background worker, and a way to wait for one that matches without sleeping.
 final class EventLog<Event: Sendable>: Sendable {
-    private let events = Mutex<[Event]>([])
+    private let events = Mutex([Event]())
     private let lock = ConditionLock()
 
     func add(_ event: Event) {
