@@ -19,8 +19,6 @@ public final class Studio: Sendable {
     private let serving = Mutex<Task<Void, Never>?>(nil)
     private let stopped = StopSignal()
 
-    /// Addresses that only this machine reaches.
-    public static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
     public static let defaultPort = 8750
 
     /// Throws when the preview's encoder does not open.
@@ -30,7 +28,7 @@ public final class Studio: Sendable {
         self.host = host
         self.port = port
         self.openBrowser = openBrowser
-        token = Self.loopbackHosts.contains(host) ? nil : StudioServer.randomToken()
+        token = RequestGuard.isLoopback(host) ? nil : StudioServer.randomToken()   // the server's own rule
         session = try StudioSession(options: options, terminal: terminal)
     }
 
