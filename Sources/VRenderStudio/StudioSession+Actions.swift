@@ -143,7 +143,7 @@ extension StudioSession {
         control.withLock { $0.export = export }
         update { $0.export = StudioState.ExportInfo(state: "running", filter: filter, fraction: 0, etaSeconds: nil,
                                                     output: nil, url: nil, message: nil) }
-        proxies?.pause()   // the export has the machine; the copies wait for it
+        gateProxies()
         terminal("export: \(export.output)", false)
         export.start()
     }
@@ -156,7 +156,7 @@ extension StudioSession {
         }
         update { $0.export = info }
         guard info.state != "running" else { return }
-        if !snapshot.withLock({ $0.recording }) { proxies?.resume() }
+        gateProxies()
         switch info.state {
         case "done": notify("export finished: \(info.output ?? "") (\(info.message ?? ""))")
         case "failed": notify("export failed: \(info.message ?? "")", isError: true)

@@ -37,7 +37,7 @@ extension StudioSession {
             state.takeSeconds = 0
         }
         if let failure { fail(failure) }
-        proxies?.resume()
+        gateProxies()
     }
 
     /// The studio cannot record: the reason goes to the terminal and every page's banner.
@@ -63,12 +63,12 @@ extension StudioSession {
         case .codecChosen(let choice):
             notify("takes are written as \(choice.codec) (\(choice.reason))")
         case .takeStarted(let index):
-            proxies?.pause()   // recording has the machine; playable copies wait for the take's end
             update { state in
                 state.recording = true
                 state.takeSeconds = 0
                 state.dropped = 0
             }
+            gateProxies()
             terminal("take \(index + 1) recording", false)
         case .takeFinished(let entry):
             terminal("take saved: \(entry.file) (\(ValueSyntax.text(entry.duration)) s, \(entry.frames) frames, \(entry.dropped) dropped)", false)
@@ -79,7 +79,7 @@ extension StudioSession {
             }
             refreshTakes()
             proxies?.enqueue(file: entry.file)
-            if !snapshot.withLock({ $0.recording }) { proxies?.resume() }
+            gateProxies()
         case .notice(let text):
             notify(text)
         case .status(let status):
@@ -90,7 +90,6 @@ extension StudioSession {
     }
 
     private func show(_ status: RecorderStatus) {
-        let wasRecording = snapshot.withLock { $0.recording }
         update { state in
             state.recording = status.recording
             state.takeSeconds = status.seconds
@@ -106,7 +105,7 @@ extension StudioSession {
                                       missingMilliseconds: sound.missingMilliseconds)
             }
         }
-        if wasRecording && !status.recording { proxies?.resume() }
+        gateProxies()
     }
 
     private func show(_ view: PrompterView) {

@@ -178,8 +178,15 @@ public final class StudioSession: StudioBackend {
         refreshTakes()
     }
 
-    /// The proxies, to pause while a take records or an export runs, and go on after.
     var proxies: ProxyMaker? { control.withLock { $0.proxies } }
+
+    /// Playable copies are made only while nothing else wants the machine: no take recording
+    /// and no export running. Derived from the snapshot at every change of either, so a take's
+    /// check or a status report never resumes the copies in the middle of an export.
+    func gateProxies() {
+        let busy = snapshot.withLock { $0.recording || $0.export?.state == "running" }
+        if busy { proxies?.pause() } else { proxies?.resume() }
+    }
 
     /// Reads takes.json again into the snapshot, with each take's proxy state.
     func refreshTakes() {
