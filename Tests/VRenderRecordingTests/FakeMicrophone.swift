@@ -4,7 +4,10 @@ import VRenderCore
 /// A microphone for recorder tests, on the scene clock: 48 kHz mono float, 10 ms periods, quiet
 /// except a full-scale 2 ms click at every whole second of the scene clock. Its sample clock
 /// runs `driftPPM` fast, its timestamps jitter by up to `jitter` seconds (a fixed pattern), and
-/// it loses `gap.length` seconds of sound at scene time `gap.at`. Not live: it delivers at once.
+/// it loses `gap.length` seconds of sound at scene time `gap.at`. With `wander`, its stamps also
+/// run late by up to `wander.amplitude` and back again every `wander.period` seconds (a
+/// triangle, as PulseAudio's drift away and back), and it says so in `timestampWander`.
+/// Not live: it delivers at once.
 final class FakeMicrophone: AudioSource {
     let name = "fake microphone"
     let format: AudioFormat
@@ -14,6 +17,8 @@ final class FakeMicrophone: AudioSource {
     private let driftPPM: Double
     private let jitter: Double
     private let gap: (at: Double, length: Double)?
+    private let wander: (amplitude: Double, period: Double)?
+    let timestampWander: Double
     /// The period ending the source ("the device went away"), if any.
     private let lastPeriod: Int?
     private var period = 0
@@ -23,13 +28,16 @@ final class FakeMicrophone: AudioSource {
     /// Frames per period: 10 ms.
     private var periodFrames: Int { format.sampleRate / 100 }
 
-    init(driftPPM: Double = 0, jitter: Double = 0, gap: (at: Double, length: Double)? = nil, lastPeriod: Int? = nil,
+    init(driftPPM: Double = 0, jitter: Double = 0, gap: (at: Double, length: Double)? = nil,
+         wander: (amplitude: Double, period: Double)? = nil, reportedWander: Double = 0.0025, lastPeriod: Int? = nil,
          format: AudioFormat = AudioFormat(sampleRate: 48_000, channels: 1, sampleFormat: .f32)) {
         self.format = format
         buffer = .allocate(byteCount: format.sampleRate / 100 * format.bytesPerFrame, alignment: 8)
         self.driftPPM = driftPPM
         self.jitter = jitter
         self.gap = gap
+        self.wander = wander
+        timestampWander = reportedWander
         self.lastPeriod = lastPeriod
     }
 
@@ -61,7 +69,11 @@ final class FakeMicrophone: AudioSource {
         }
         deviceSample += periodFrames
         // A fixed jitter pattern: +j, −j, 0, …
-        let wobble = [jitter, -jitter, 0][period % 3]
+        var wobble = [jitter, -jitter, 0][period % 3]
+        if let wander {
+            let phase = first / wander.period
+            wobble += wander.amplitude * 2 * abs(phase - (phase + 0.5).rounded(.down))
+        }
         period += 1
         return AudioPeriod(samples: UnsafeRawBufferPointer(buffer), frames: periodFrames, time: first + wobble)
     }

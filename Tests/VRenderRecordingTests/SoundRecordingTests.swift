@@ -48,6 +48,19 @@ import VRenderTestSupport
         #expect(sound.missingMilliseconds == 0)
     }
 
+    /// PulseAudio's stamps drift 10 ms away and back over seconds although its samples keep
+    /// time: a device that says its stamps wander that far is not stretched after them (followed
+    /// with the default 2.5 ms tolerance, the clicks' spacing was off by 2–3 ms per second).
+    @Test func stampsThatWanderWithinTheDevicesToleranceLeaveTheSoundsRateAlone() throws {
+        let microphone = FakeMicrophone(wander: (amplitude: 0.010, period: 4), reportedWander: 0.015)
+        let (_, path) = try record(microphone, seconds: 10)
+        let onsets = try clicks(path).filter { $0 < 9.9 }
+        #expect(onsets.count == 9, "\(onsets)")
+        for (earlier, later) in zip(onsets, onsets.dropFirst()) {
+            #expect(abs(later - earlier - 1) < 0.001, "clicks at \(earlier) and \(later)")
+        }
+    }
+
     @Test func lostSoundBecomesSilenceOfItsLengthAndLaterSoundStaysInPlace() throws {
         let (take, path) = try record(FakeMicrophone(gap: (at: 2.5, length: 0.2)), seconds: 5)
         let onsets = try clicks(path).filter { $0 < 4.9 }

@@ -85,6 +85,10 @@ public protocol AudioSource: AnyObject {
     /// microphone paced to real time): the recorder never waits for such a source to catch up.
     var isLive: Bool { get }
     var clock: AudioClockDomain { get }
+    /// How far the device's period timestamps wander from the truth, in seconds: timing errors
+    /// within it are taken for that wander and left alone, larger ones are worked off slowly.
+    /// Defaults to 2.5 ms (ALSA's and the synthetic microphone's stamps jitter by a fraction of that).
+    var timestampWander: Double { get }
     /// Why `read()` returned nil ("the device went away: …"); nil while it has not, or when it
     /// was stopped.
     var endReason: String? { get }
@@ -93,4 +97,8 @@ public protocol AudioSource: AnyObject {
     /// The next period, blocking until the device delivers one; nil when the source ended.
     func read() throws -> AudioPeriod?
     func stop()
+}
+
+extension AudioSource {
+    public var timestampWander: Double { 0.0025 }
 }

@@ -21,15 +21,17 @@ final class AudioCapture: @unchecked Sendable {
     private let deviceLost: @Sendable () -> Void
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Output samples over which a timing error is worked off, and the largest stretch allowed
-    /// (5 per mille: inaudible on speech, four times a bad crystal's 1000 ppm). One second: a
-    /// millisecond the clock's estimate moves by changes the sound's rate by one per mille,
-    /// and a drift the clock has not measured yet lags by its ppm × 1 s (1 ms at 1000 ppm).
+    /// Seconds over which a timing error is worked off, and the largest stretch allowed
+    /// (5 per mille: inaudible on speech, four times a bad crystal's 1000 ppm). One second for a
+    /// device whose stamps wander by the default 2.5 ms: a millisecond the clock's estimate
+    /// moves by changes the sound's rate by one per mille, and a drift the clock has not
+    /// measured yet lags by its ppm × 1 s (1 ms at 1000 ppm). A device whose stamps wander
+    /// further gets proportionally longer (`SoundPlacement.workOffSeconds`), so that following
+    /// its wander keeps the rate within about a per mille.
     static let compensationSeconds = 1.0
     static let maximumStretch = 0.005
-    /// Timing errors within this are left alone: a device's stamps wander by up to that (PulseAudio's
-    /// by a millisecond or two), and following them would change the sound's rate for nothing.
-    static let jitterSeconds = 0.0025
+    /// The stamp wander `compensationSeconds` is meant for.
+    static let standardWander = 0.0025
     /// A timing error beyond this is not resampled away but cut or filled at once.
     static let hardCorrectionSeconds = 0.02
 
@@ -74,7 +76,7 @@ final class AudioCapture: @unchecked Sendable {
     private func run() {
         var placement: SoundPlacement
         do {
-            placement = try SoundPlacement(source: source.format, timeline: timeline)
+            placement = try SoundPlacement(source: source.format, timestampWander: source.timestampWander, timeline: timeline)
         } catch {
             end(reason: "\(source.name): \(error)")
             return
@@ -126,10 +128,17 @@ struct SoundPlacement {
 
     /// The device's format, for reading its samples' level.
     private let format: AudioFormat
+    /// Timing errors within this are left alone: the device's stamps wander by that much
+    /// (`AudioSource.timestampWander`), and following them would change the sound's rate for nothing.
+    private let tolerance: Double
+    /// Seconds over which an error beyond `tolerance` is worked off.
+    private let workOffSeconds: Double
 
-    init(source: AudioFormat, timeline: AudioTimeline) throws {
+    init(source: AudioFormat, timestampWander: Double, timeline: AudioTimeline) throws {
         format = source
-        clock = AudioClock(nominalRate: source.sampleRate)
+        tolerance = timestampWander
+        workOffSeconds = AudioCapture.compensationSeconds * Swift.max(1, timestampWander / AudioCapture.standardWander)
+        clock = AudioClock(nominalRate: source.sampleRate, timestampWander: timestampWander)
         resampler = try DriftResampler(inputRate: source.sampleRate, inputChannels: source.channels,
                                        inputFormat: source.sampleFormat, outputRate: timeline.rate,
                                        outputChannels: timeline.channels)
@@ -170,9 +179,9 @@ struct SoundPlacement {
         } else {
             // The drift measured, removed up front (without it a steady drift would leave a
             // steady error behind), plus the error beyond jitter, worked off over `distance`.
-            let distance = Int(AudioCapture.compensationSeconds * rate)
+            let distance = Int(workOffSeconds * rate)
             let limit = Double(distance) * AudioCapture.maximumStretch
-            let beyond = Swift.max(0, abs(error) - AudioCapture.jitterSeconds * rate)
+            let beyond = Swift.max(0, abs(error) - tolerance * rate)
             let samples = (error < 0 ? -beyond : beyond) - clock.driftPPM * 1e-6 * Double(distance)
             try resampler.compensate(samples: Int(Swift.min(limit, Swift.max(-limit, samples)).rounded()), over: distance)
         }

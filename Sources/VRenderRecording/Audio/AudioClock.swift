@@ -29,6 +29,8 @@ struct AudioClock {
 
     let nominalRate: Double
     let windowSeconds: Double
+    /// The span of stamps the slope is fitted over at the least (see `slopeSeconds(wander:)`).
+    let slopeSeconds: Double
     /// The fitted line: capture time `time` at device sample `sample`, `secondsPerSample` on.
     private var line: (sample: Double, time: Double, secondsPerSample: Double)?
     /// Stamps in the window, oldest first from `first`.
@@ -41,15 +43,17 @@ struct AudioClock {
     /// A drift beyond this is not a crystal (the worst run ±1000 ppm) but a clock that
     /// misreads: the fit is held to it.
     static let maximumDriftPPM = 2500.0
-    /// The span of stamps the slope is fitted over at the least: PulseAudio's stamps wander by
-    /// a millisecond or two for seconds (its latency readings step as the server re-reads its
-    /// clock), which over a few seconds reads as a drift of 700 to 2300 ppm; over eight and
-    /// more, as the tens of ppm it is.
-    static let slopeSeconds = 8.0
+    /// The span of stamps the slope is fitted over at the least, for stamps that wander by
+    /// `wander` seconds: long enough that the wander moves the slope by a third of a per mille at
+    /// most, and at least eight seconds. Stamps wander for seconds at a time (PulseAudio's latency
+    /// readings step as the server re-reads its clock, and drift by 10 ms over the stream's first
+    /// seconds), which over a few seconds reads as a drift of 700 to 2300 ppm.
+    static func slopeSeconds(wander: Double) -> Double { Swift.max(8, wander * 3000) }
 
-    init(nominalRate: Int, windowSeconds: Double = 20) {
+    init(nominalRate: Int, timestampWander: Double = 0.0025) {
         self.nominalRate = Double(nominalRate)
-        self.windowSeconds = windowSeconds
+        slopeSeconds = Self.slopeSeconds(wander: timestampWander)
+        windowSeconds = Swift.max(20, 2 * slopeSeconds)
     }
 
     /// Estimated seconds per sample of the device's clock.
@@ -107,7 +111,7 @@ struct AudioClock {
     private mutating func fit() {
         periodsSinceFit = 0
         var window = stamps[first...]
-        if let newest = window.last, let oldest = window.first, newest.sample - oldest.sample < Self.slopeSeconds * nominalRate {
+        if let newest = window.last, let oldest = window.first, newest.sample - oldest.sample < slopeSeconds * nominalRate {
             // Offset only: from the last half second, so that a drift not yet measured lags
             // by a quarter second's worth, not by half the window's.
             window = window.drop { $0.sample < newest.sample - nominalRate / 2 }
@@ -116,7 +120,7 @@ struct AudioClock {
         let meanSample = window.reduce(0) { $0 + $1.sample } / count
         let meanTime = window.reduce(0) { $0 + $1.time } / count
         var slope = secondsPerSample
-        if let oldest = window.first, let newest = window.last, newest.sample - oldest.sample >= Self.slopeSeconds * nominalRate {
+        if let oldest = window.first, let newest = window.last, newest.sample - oldest.sample >= slopeSeconds * nominalRate {
             var covariance = 0.0
             var variance = 0.0
             for stamp in window {

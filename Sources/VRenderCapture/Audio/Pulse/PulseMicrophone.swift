@@ -13,6 +13,11 @@ public final class PulseMicrophone: AudioSource, @unchecked Sendable {
     public let format: AudioFormat
     public let isLive = true
     public let clock = AudioClockDomain.monotonic
+    /// PulseAudio's interpolated latency wanders: on a null sink's monitor, whose samples have
+    /// no drift at all, the stamps ran 10 ms late over the stream's first 4 s, stepped by 1–4 ms
+    /// every few seconds, and read as a 500 ppm drift over 10 s; on a loaded machine they wandered
+    /// by 13 ms. Following that would stretch the sound by milliseconds per second.
+    public let timestampWander = 0.015
     public var endReason: String? { loop.locked { ended } }
 
     private let loop: PulseLoop
