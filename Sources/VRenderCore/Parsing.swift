@@ -24,6 +24,20 @@ public enum ValueSyntax {
         return value * scale
     }
 
+    /// Parses a time as FFmpeg writes one (`[HH:]MM:SS[.m...]`) or as `seconds(_:)` does
+    /// (`90`, `1.5s`, `1500ms`). Returns nil for anything else, including negative times.
+    public static func clockSeconds(_ text: String) -> Double? {
+        let parts = text.trimmingWhitespace().split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count > 1 else { return seconds(text) }
+        guard parts.count <= 3, let last = Double(parts[parts.count - 1]), last >= 0, last < 60 else { return nil }
+        var total = last
+        for (scale, part) in zip([60.0, 3600.0], parts.dropLast().reversed()) {
+            guard let whole = Int(part), whole >= 0 else { return nil }
+            total += Double(whole) * scale
+        }
+        return total.isFinite ? total : nil
+    }
+
     /// Parses `WxH` with both sides positive and even (4:2:0 video needs even sizes).
     public static func size(_ text: String) -> (width: Int, height: Int)? {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
@@ -51,7 +65,7 @@ public enum ValueSyntax {
 }
 
 extension String {
-    func trimmingWhitespace() -> String {
+    public func trimmingWhitespace() -> String {
         var view = Substring(self)
         while let first = view.first, first.isWhitespace { view = view.dropFirst() }
         while let last = view.last, last.isWhitespace { view = view.dropLast() }

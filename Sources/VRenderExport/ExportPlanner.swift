@@ -63,6 +63,7 @@ public enum ExportPlanner {
         }
 
         let copyBlocker = videoMismatch ?? CopyCompatibility.hiddenFramesMismatch(takes, container: container) ?? refusal?.video
+            ?? TrimCopy.refusal(takes)
         switch options.codec {
         case .copy:
             if let reason = copyBlocker ?? audioMismatch ?? refusal?.audio {

@@ -78,29 +78,50 @@ public final class Exporter: Sendable {
         return plan
     }
 
-    /// Inputs as files: a takes folder becomes its takes in recording order. Notices say how
-    /// a folder was read.
-    public func resolveInputs() throws -> (paths: [String], notices: [String]) {
-        var paths: [String] = []
+    /// One take to join: its file, and the part of it to use.
+    public struct Input: Sendable, Equatable {
+        public var path: String
+        public var trim: TakeTrim?
+    }
+
+    /// Inputs as files: a takes folder becomes its takes in recording order (with the trims
+    /// takes.json gives them), a concat list (`ConcatList`) its files with their in and out
+    /// points. Notices say how a folder or a list was read.
+    public func resolveInputs() throws -> (takes: [Input], notices: [String]) {
+        var takes: [Input] = []
         var notices: [String] = []
         for input in options.inputs {
-            guard let status = FileNames.status(input), status.st_mode & S_IFMT == S_IFDIR else {
-                paths.append(input)
-                continue
-            }
-            let folder = try TakesFolder.takePaths(in: input)
-            paths += folder.paths
-            if folder.order == .fileNames {
-                notices.append("\(input): no takes.json, so its \(folder.paths.count) video file(s) are joined in file-name order")
+            if let status = FileNames.status(input), status.st_mode & S_IFMT == S_IFDIR {
+                let folder = try TakesFolder.takeInputs(in: input)
+                takes += folder.takes.map { Input(path: $0.path, trim: $0.trim) }
+                if folder.order == .fileNames {
+                    notices.append("\(input): no takes.json, so its \(folder.takes.count) video file(s) are joined in file-name order")
+                }
+            } else if ConcatList.isList(input) {
+                let list = try ConcatList(path: input)
+                takes += list.entries.map { Input(path: $0.path, trim: $0.trim) }
+                notices += list.notices
+            } else {
+                takes.append(Input(path: input, trim: nil))
             }
         }
-        return (paths, notices)
+        let trimmed = takes.filter { $0.trim != nil }
+        if !trimmed.isEmpty {
+            notices.append("trims: " + takes.enumerated().compactMap { index, take in
+                take.trim.map { "take \(index + 1) \($0)" }
+            }.joined(separator: ", "))
+        }
+        return (takes, notices)
     }
 
     /// Probes every input; the first unusable one stops everything before any output exists.
     private func probeInputs() throws -> (takes: [MediaInfo], notices: [String]) {
         let inputs = try resolveInputs()
-        return (try inputs.paths.map { try Probe.probe($0) }, inputs.notices)
+        let takes = try inputs.takes.map { input in
+            let info = try Probe.probe(input.path)
+            return try input.trim.map { try info.trimmed($0) } ?? info
+        }
+        return (takes, inputs.notices)
     }
 
     /// Executes `plan`. The output appears only on success. A copy that finds damage in a take

@@ -30,6 +30,25 @@ struct PacketRetimer {
         /// The take's video start and length in its file, in seconds.
         var videoStart: Double
         var takeDuration: Double
+        /// Seconds (from `videoStart`) of the video packets kept; nil keeps every one. A trimmed
+        /// take's: a copy trims only on clean keyframes (`TrimCopy`), so what falls outside is
+        /// whole groups of pictures that nothing kept refers to.
+        var videoWindow: Range<Double>?
+
+        init(takeOffset: Double, videoStart: Double, takeDuration: Double) {
+            self.takeOffset = takeOffset
+            self.videoStart = videoStart
+            self.takeDuration = takeDuration
+        }
+
+        /// Take `take` placed `offset` seconds into the output, its trim applied.
+        init(take: MediaInfo, offset: Double) {
+            self.init(takeOffset: offset, videoStart: take.video.startTime, takeDuration: take.duration)
+            if take.trim != nil {
+                let halfFrame = 0.5 / take.video.frameRate.doubleValue
+                videoWindow = -halfFrame..<(take.duration - halfFrame)
+            }
+        }
     }
 
     /// Shifts `packet` (in `timeBase`) into output stream `stream`. Returns false when it must
@@ -40,6 +59,7 @@ struct PacketRetimer {
     mutating func retime(_ packet: Packet, stream: Int, isAudio: Bool, timeBase: Rational, _ placement: Placement,
                          audioFrameDuration: Int64? = nil) -> Bool {
         let seconds = { (ticks: Int64) in Double(ticks) * timeBase.doubleValue - placement.videoStart }
+        if !isAudio, let window = placement.videoWindow, let pts = packet.pts, !window.contains(seconds(pts)) { return false }
         if isAudio, let pts = packet.pts {
             let start = seconds(pts), end = seconds(pts + Swift.max(packet.duration, 0))
             if start >= placement.takeDuration { return false }          // after the last picture

@@ -75,8 +75,7 @@ struct StreamCopy {
         let videoBase = demuxer.timeBase(ofStream: take.video.index)
         var takeEnd = take.video.startTime
         var check = PresentationCheck(for: take.video)
-        let placement = PacketRetimer.Placement(takeOffset: out.offsetSeconds, videoStart: take.video.startTime,
-                                                takeDuration: take.duration)
+        let placement = PacketRetimer.Placement(take: take, offset: out.offsetSeconds)
         var inspector = try CopyInspector(take: take, demuxer: demuxer,
                                           audioStreams: routes.keys.filter { $0 != take.video.index }.sorted())
         let packet = Packet()
@@ -86,13 +85,12 @@ struct StreamCopy {
             let isVideo = packet.streamIndex == take.video.index
             try inspector.check(packet, of: demuxer)
             if isVideo { check.repair(packet) }
-            if isVideo, let pts = packet.pts {
-                takeEnd = Swift.max(takeEnd, Double(pts + Swift.max(packet.duration, 0)) * videoBase.doubleValue)
-            }
+            let end = isVideo ? packet.pts.map { Double($0 + Swift.max(packet.duration, 0)) * videoBase.doubleValue } : nil
             guard out.retimer.retime(packet, stream: outIndex, isAudio: !isVideo,
                                      timeBase: demuxer.timeBase(ofStream: packet.streamIndex), placement,
                                      audioFrameDuration: isVideo ? nil : demuxer.audioFrameDuration(ofStream: packet.streamIndex))
             else { continue }
+            if let end { takeEnd = Swift.max(takeEnd, end) }
             if isVideo, !packet.isDiscarded {  // a frame the output's edit list hides is not shown
                 out.frames += 1
                 progress.update(framesDone: out.frames)

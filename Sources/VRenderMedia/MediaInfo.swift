@@ -89,6 +89,8 @@ public struct MediaInfo: Sendable, Equatable {
     public var audioTracks: [AudioStreamInfo]
     /// Subtitles, chapters, timecode and other streams beside the video and audio.
     public var side = SideStreamInfo()
+    /// The in and out points an export applies (`trimmed(_:)`); nil: the whole take.
+    public var trim: TakeTrim?
 
     public init(path: String, container: String, video: VideoStreamInfo, audioTracks: [AudioStreamInfo]) {
         self.path = path

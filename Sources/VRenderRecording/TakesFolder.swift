@@ -104,12 +104,18 @@ public enum TakesFolder {
     /// Holds the folder's lock shared while it reads, so a `takes rm` or a capture's change is
     /// either all in what it reads or not at all.
     public static func takePaths(in directory: String) throws -> (paths: [String], order: Order) {
-        let directory = trimmingTrailingSlashes(directory)
-        let folder = try openFolder(directory)
-        return try FolderLock.with(folder, .shared, for: "vrender concat") { try takePathsLocked(in: folder) }
+        let inputs = try takeInputs(in: directory)
+        return (inputs.takes.map(\.path), inputs.order)
     }
 
-    private static func takePathsLocked(in folder: FolderHandle) throws -> (paths: [String], order: Order) {
+    /// As `takePaths(in:)`, with each take's trim from takes.json (none from a folder without one).
+    public static func takeInputs(in directory: String) throws -> (takes: [(path: String, trim: TakeTrim?)], order: Order) {
+        let directory = trimmingTrailingSlashes(directory)
+        let folder = try openFolder(directory)
+        return try FolderLock.with(folder, .shared, for: "vrender concat") { try takeInputsLocked(in: folder) }
+    }
+
+    private static func takeInputsLocked(in folder: FolderHandle) throws -> (takes: [(path: String, trim: TakeTrim?)], order: Order) {
         let directory = folder.path
         if folder.status(TakesManifest.fileName) != nil {
             let manifest = try checkedManifest(in: folder)
@@ -122,7 +128,7 @@ public enum TakesFolder {
             for (path, entry) in paths where !FileManager.default.fileExists(atPath: path) {
                 throw VRenderError.input(path, "listed in \(TakesManifest.fileName) (entry \(entry)) but missing")
             }
-            return (paths.map(\.path), .manifest)
+            return (zip(paths, manifest.takes).map { ($0.path, $1.trim) }, .manifest)
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { name in
             guard !name.hasPrefix("."), videoExtensions.contains((name as NSString).pathExtension.lowercased()) else { return false }
@@ -135,7 +141,7 @@ public enum TakesFolder {
         }
         // Byte order, not Swift's Unicode order or the locale's: what `ls` shows with LC_ALL=C.
         let sorted = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        return (sorted.map { join(directory, $0) }, .fileNames)
+        return (sorted.map { (join(directory, $0), nil) }, .fileNames)
     }
 
     /// A contact sheet: every take's frame at 0.05 s (the seed's thumbnail time), `width` pixels

@@ -136,6 +136,11 @@ private struct EntryCheck {
         }
         if let prompter = take.prompter { try fields(of: prompter) }
         if let audio = take.audio { try fields(of: audio) }
+        if let trim = take.trim {
+            if let refusal = trim.refusal { throw refuse("trim: \(refusal)") }
+            try number("trim.in", trim.start, Self.seconds)
+            if let end = trim.end { try number("trim.out", end, Self.seconds) }
+        }
     }
 
     /// The take's sound: rates and channel counts a device can have, a peak near or under full

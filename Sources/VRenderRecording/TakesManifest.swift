@@ -1,6 +1,7 @@
 import Foundation
 import VRenderCapture
 import VRenderCore
+import VRenderMedia
 import VRenderPrompter
 
 /// One recorded take, as `takes.json` lists it.
@@ -48,6 +49,8 @@ public struct TakeEntry: Sendable, Codable, Equatable {
     /// The take's sound (`--audio`): absent for a silent take, and in takes recorded before
     /// vrender recorded sound.
     public var audio: TakeSound? = nil
+    /// In and out points an export applies (`vrender takes trim`); absent: the whole take.
+    public var trim: TakeTrim? = nil
 }
 
 /// A take's sound as takes.json lists it.

@@ -19,12 +19,15 @@ enum TakeSeek {
                      packets: ObjectPool<Packet>) throws -> (demuxer: Demuxer, firstPacket: Packet?) {
         let demuxer = try openDemuxer(take.path)
         let slot = firstFrame - plan.timeline.takes[takeIndex].firstSlot
-        guard slot > 0 else { return (demuxer, nil) }
+        guard slot > 0 || take.trim != nil else { return (demuxer, nil) }
         let video = take.video
+        // A trimmed take's sound from its in point on may be stored a little before the video
+        // keyframe: start half a second earlier (what comes before the take is cut anyway).
+        let margin = take.trim != nil ? 0.5 : 0
         // Back off one second, then ten, when the container lands after the frame wanted.
         for backoff in [0.0, 1.0, 10.0] {
-            let target = video.startTime + Double(slot) / plan.frameRate.doubleValue - backoff
-            if target <= video.startTime { break }
+            let target = video.startTime + Double(Swift.max(slot, 0)) / plan.frameRate.doubleValue - backoff - margin
+            if target <= take.fileVideoStart { break }
             guard demuxer.seek(stream: video.index, toSeconds: target) else { break }
             let packet = try packets.obtain()
             guard let landed = firstVideoPacket(demuxer, into: packet, stream: video.index) else {
@@ -62,13 +65,22 @@ enum TakeSeek {
         private let endSlot: Int
         private let plan: ExportPlan
 
-        /// nil when the take ends within the chunk (read it all).
+        /// The take's part ends at its trim's out point, or within the chunk: nil when neither
+        /// (read it all).
         init?(_ take: MediaInfo, takeIndex: Int, plan: ExportPlan, frames: Range<Int>) {
             let span = plan.timeline.takes[takeIndex]
-            guard frames.upperBound < span.firstSlot + span.slotCount else { return nil }
+            guard frames.upperBound < span.firstSlot + span.slotCount || take.trim?.end != nil else { return nil }
             video = take.video
-            endSlot = frames.upperBound - span.firstSlot
+            endSlot = Swift.min(frames.upperBound - span.firstSlot, span.slotCount)
             self.plan = plan
+        }
+
+        /// True when `packet` is sound that starts over half a second after the part's end: by
+        /// then every packet of sound the part needs has been read (files interleave their
+        /// streams far closer than that).
+        func isSoundPast(_ packet: Packet, timeBase: Rational) -> Bool {
+            guard packet.streamIndex != video.index, let pts = packet.pts else { return false }
+            return Double(pts) * timeBase.doubleValue - video.startTime > Double(endSlot) / plan.frameRate.doubleValue + 0.5
         }
 
         func isPast(_ packet: Packet) -> Bool {

@@ -54,15 +54,20 @@ struct ReaderStage {
             // Video copied unchanged (`.copyVideo`) is checked as a stream copy checks it: damage
             // stops the copy and the export is transcoded (`Exporter.run`). Decoded video conceals it.
             var inspector = plan.mode == .copyVideo ? try CopyInspector(take: take, demuxer: demuxer, audioStreams: []) : nil
+            // Past the part's end the video is done; a run with sound reads on until the sound is too.
+            var videoDone = false
             while true {
                 let packet = try packets.obtain()
-                guard timer.timedRead(demuxer, into: packet, video: take.video.index),
-                      end?.isPast(packet) != true else {
+                let read = timer.timedRead(demuxer, into: packet, video: take.video.index)
+                if read, end?.isPast(packet) == true { videoDone = true }
+                let soundDone = audio.isEmpty
+                    || end?.isSoundPast(packet, timeBase: demuxer.timeBase(ofStream: packet.streamIndex)) == true
+                guard read, !(videoDone && soundDone) else {
                     packet.unref()
                     packets.recycle(packet)
                     break
                 }
-                guard let target = routes[packet.streamIndex] else {
+                guard let target = routes[packet.streamIndex], !(videoDone && packet.streamIndex == take.video.index) else {
                     packet.unref()
                     packets.recycle(packet)
                     continue

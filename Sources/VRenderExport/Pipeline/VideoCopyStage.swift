@@ -23,8 +23,7 @@ struct VideoCopyStage {
                 let take = plan.takes[index]
                 timeBase = take.video.timeBase
                 let firstSlot = plan.timeline.takes[index].firstSlot
-                placement = PacketRetimer.Placement(takeOffset: Double(firstSlot) / plan.frameRate.doubleValue,
-                                                    videoStart: take.video.startTime, takeDuration: take.duration)
+                placement = PacketRetimer.Placement(take: take, offset: Double(firstSlot) / plan.frameRate.doubleValue)
             case .packet(let packet):
                 guard retimer.retime(packet, stream: 0, isAudio: false, timeBase: timeBase, placement) else { continue }
                 if !packet.isDiscarded { frames += 1 }  // hidden by the output's edit list: not shown

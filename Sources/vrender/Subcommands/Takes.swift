@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VRenderCore
+import VRenderMedia
 import VRenderRecording
 
 extension VRender {
@@ -8,8 +9,8 @@ extension VRender {
     /// VRenderRecording's `TakesFolder`; errors go up to `VRender.main`, which prints them.
     struct Takes: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List, remove, preview or recover the takes in a folder.",
-            subcommands: [List.self, Remove.self, Thumbs.self, Recover.self])
+            abstract: "List, trim, remove, preview or recover the takes in a folder.",
+            subcommands: [List.self, Trim.self, Remove.self, Thumbs.self, Recover.self])
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List takes: duration, frames, drops, codec.")
@@ -27,6 +28,50 @@ extension VRender {
                 } else {
                     print(TakesTable.text(manifest.takes))
                 }
+            }
+        }
+
+        struct Trim: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Set a take's in and out points (kept in takes.json; the file is never changed).",
+                discussion: """
+                    'concat DIR' then uses only the part from IN to OUT: the first picture is the \
+                    one shown at IN, OUT itself is left out, and the sound is cut at the same \
+                    instants. IN and OUT are times (1.5, 1.5s, 1500ms, 0:01.5) or frame numbers \
+                    counted from 0 at the take's frame rate (45f); OUT may be 'end'. \
+                    'vrender takes trim DIR N --clear' uses the whole take again.
+                    """)
+
+            @Argument(help: ArgumentHelp("Folder with takes.json.", valueName: "dir"))
+            var directory: String
+
+            @Argument(help: ArgumentHelp("The take: its number as 'takes list' shows it, or its file name.", valueName: "take"))
+            var take: String
+
+            @Argument(help: ArgumentHelp("First picture used: a time or a frame number (45f).", valueName: "in"))
+            var start: String?
+
+            @Argument(help: ArgumentHelp("Where the part used ends (left out): a time, a frame number or 'end'.", valueName: "out"))
+            var end: String?
+
+            @Flag(help: "Remove the take's trim.")
+            var clear = false
+
+            func validate() throws {
+                if clear, start != nil { throw ValidationError("--clear takes no IN or OUT") }
+                if !clear, start == nil || end == nil { throw ValidationError("give IN and OUT (or --clear)") }
+                if let start, TrimPoint(start) == nil || TrimPoint(start) == .end {
+                    throw ValidationError("IN '\(start)' is not a time (1.5, 1.5s, 0:01.5) or a frame number (45f)")
+                }
+                if let end, TrimPoint(end) == nil {
+                    throw ValidationError("OUT '\(end)' is not a time (4, 4s, 0:04), a frame number (120f) or 'end'")
+                }
+            }
+
+            func run() throws {
+                let entry = try TakesFolder.setTrim(of: take, in: directory, from: start.flatMap(TrimPoint.init),
+                                                    to: end.flatMap(TrimPoint.init))
+                print(entry.trim.map { "\(entry.file): trim \($0)" } ?? "\(entry.file): whole take")
             }
         }
 

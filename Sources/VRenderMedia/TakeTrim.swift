@@ -1,0 +1,97 @@
+import VRenderCore
+
+/// A take's in and out points: the part of it an export uses, in seconds from the take's first
+/// picture. Non-destructive: the file is never touched; takes.json (`vrender takes trim`) or a
+/// concat list (`inpoint`/`outpoint`) carries them to the export.
+///
+/// The first picture used is the one shown at `start` (the nearest frame), the last the one
+/// before `end` (`end` itself is left out, as FFmpeg's `outpoint`), and the sound is cut at the
+/// same two instants.
+public struct TakeTrim: Sendable, Codable, Equatable, CustomStringConvertible {
+    /// Seconds from the take's first picture to the first picture used.
+    public var start: Double
+    /// Seconds from the take's first picture to the end of the part used; nil: the take's end.
+    public var end: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case start = "in", end = "out"
+    }
+
+    public init(start: Double, end: Double?) {
+        self.start = start
+        self.end = end
+    }
+
+    /// Why this trim is impossible on its own (before the take's length is known), or nil.
+    public var refusal: String? {
+        guard start.isFinite, start >= 0 else { return "its in point \(start) is not a time" }
+        if let end {
+            guard end.isFinite else { return "its out point \(end) is not a time" }
+            guard end > start else { return "its out point (\(Self.text(end)) s) is not after its in point (\(Self.text(start)) s)" }
+        }
+        return nil
+    }
+
+    /// "1.500–4.000 s", "from 1.500 s".
+    public var description: String {
+        end.map { "\(Self.text(start))–\(Self.text($0)) s" } ?? "from \(Self.text(start)) s"
+    }
+
+    /// Seconds as trims print them: "1.500".
+    public static func text(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+}
+
+extension MediaInfo {
+    /// The take as an export sees it with `trim` applied: its video starts `trim.start` later and
+    /// lasts to `trim.end`, so that everything that measures a take from `video.startTime` for
+    /// `duration` (the timeline, the reader, the audio fitting, the copy's retiming) uses the
+    /// trimmed part. Refused, naming the file, when the trim leaves no frame or starts past the end.
+    public func trimmed(_ trim: TakeTrim) throws -> MediaInfo {
+        if let refusal = trim.refusal { throw VRenderError.input(path, "cannot be trimmed: \(refusal)") }
+        let frame = 1 / video.frameRate.doubleValue
+        let end = Swift.min(trim.end ?? video.duration, video.duration)
+        guard end - trim.start >= frame / 2 else {
+            throw VRenderError.input(path, "cannot be trimmed to \(trim): it lasts \(TakeTrim.text(video.duration)) s, "
+                                     + "so the trim leaves no frame")
+        }
+        var trimmed = self
+        trimmed.video.startTime += trim.start
+        trimmed.video.duration = end - trim.start
+        trimmed.trim = TakeTrim(start: trim.start, end: trim.end.map { _ in end })
+        return trimmed
+    }
+
+    /// Where the take's video starts in its file, before any trim.
+    public var fileVideoStart: Double { video.startTime - (trim?.start ?? 0) }
+}
+
+/// An in or out point as people write one: a time (`1.5`, `1.5s`, `1500ms`, `1:02.5`) or a frame
+/// number (`45f`: the take's 46th picture, counted at its frame rate from 0), or `end` (out only).
+public enum TrimPoint: Sendable, Equatable {
+    case seconds(Double)
+    case frame(Int)
+    case end
+
+    /// Parses one; nil when it is none of the above.
+    public init?(_ text: String) {
+        let trimmed = text.trimmingWhitespace().lowercased()
+        if trimmed == "end" {
+            self = .end
+        } else if trimmed.hasSuffix("f"), let frame = Int(trimmed.dropLast()), frame >= 0 {
+            self = .frame(frame)
+        } else if let seconds = ValueSyntax.clockSeconds(trimmed) {
+            self = .seconds(seconds)
+        } else {
+            return nil
+        }
+    }
+
+    /// Seconds from the take's first picture at `frameRate`; nil for `end`.
+    public func seconds(frameRate: Rational) -> Double? {
+        switch self {
+        case .seconds(let seconds): seconds
+        case .frame(let frame): Double(frame) / frameRate.doubleValue
+        case .end: nil
+        }
+    }
+}

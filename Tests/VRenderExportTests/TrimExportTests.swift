@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import VRenderCore
+import VRenderMedia
+import VRenderTestSupport
+@testable import VRenderExport
+
+/// Frame-exact trims, judged by ffmpeg: the export's decoded frames (FFV1, lossless) are the
+/// very frames ffmpeg decodes from the inputs between the in and out points, and the sound is
+/// as long as the pictures.
+@Suite struct TrimExportTests {
+    let directory = TestMedia.scratchDirectory()
+
+    /// Three 4 s takes at 30 fps with B-frames and long groups of pictures: H.264 (3 B-frames,
+    /// GOP 50), HEVC (4 B-frames, GOP 60) and VP9 (alt-ref frames, GOP 60), with a 440 Hz tone.
+    private func makeTakes() throws -> [String] {
+        let variants: [(String, [String])] = [
+            ("h264.mp4", ["-c:v", "libx264", "-bf", "3", "-g", "50", "-preset", "ultrafast", "-tune", "zerolatency", "-x264-params", "bframes=3"]),
+            ("hevc.mov", ["-c:v", "libx265", "-x265-params", "bframes=4:keyint=60:min-keyint=60:log-level=error", "-preset", "ultrafast", "-tag:v", "hvc1"]),
+            ("vp9.webm", ["-c:v", "libvpx-vp9", "-g", "60", "-auto-alt-ref", "1", "-lag-in-frames", "16", "-deadline", "realtime", "-cpu-used", "8"]),
+        ]
+        return try variants.map { name, codec in
+            let path = directory + "/" + name
+            let audio = name.hasSuffix(".webm") ? ["-c:a", "libopus"] : ["-c:a", "aac"]
+            let run = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=192x108:rate=30",
+                                                          "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+                                                          "-t", "4", "-pix_fmt", "yuv420p"] + codec + audio + ["-shortest", path])
+            try #require(run.status == 0, "\(run.standardError)")
+            return path
+        }
+    }
+
+    /// ffmpeg's frame hashes of `path`'s frames `first...last` (display order, from 0).
+    private func expectedHashes(_ path: String, frames: ClosedRange<Int>) -> [String] {
+        hashes(ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0:v", "-vf",
+                                                  "select='between(n,\(frames.lowerBound),\(frames.upperBound))'",
+                                                  "-fps_mode", "passthrough", "-f", "framemd5", "-"]).standardOutput)
+    }
+
+    private func hashes(_ framemd5: String) -> [String] {
+        framemd5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    @Test func twentyRandomTrimsGiveExactlyTheFramesAskedFor() throws {
+        let takes = try makeTakes()
+        var random = SplitMix64(seed: 24)
+        var list = "ffconcat version 1.0\n"
+        var expected: [String] = []
+        for index in 0..<20 {
+            let take = takes[index % takes.count]
+            let first = Int(random.next() % 100)              // frames 0...99 of 120
+            let count = 1 + Int(random.next() % UInt64(120 - first - 1))
+            // As times (frame k starts at k/30 s) and as a list with a duration, half each.
+            list += "file '\(take)'\ninpoint \(Double(first) / 30)\n"
+            list += index.isMultiple(of: 2) ? "outpoint \(Double(first + count) / 30)\n" : "duration \(Double(count) / 30)\n"
+            expected += expectedHashes(take, frames: first...(first + count - 1))
+        }
+        let listPath = directory + "/trims.txt"
+        try list.write(toFile: listPath, atomically: true, encoding: .utf8)
+        let output = directory + "/trimmed.mov"
+        let options = ExportOptions(inputs: [listPath], output: output, codec: .encode(.ffv1))
+        let summary = try Exporter(options: options).export()
+        let got = hashes(ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", output, "-map", "0:v", "-fps_mode", "passthrough",
+                                                            "-f", "framemd5", "-"]).standardOutput)
+        #expect(got.count == expected.count && summary.frames == expected.count)
+        for (index, pair) in zip(got, expected).enumerated() where pair.0 != pair.1 {
+            Issue.record("output frame \(index) is not the input frame asked for")
+            break
+        }
+        let video = Double(ProgramRun.ffprobe(output, stream: "v", entries: "stream=duration")) ?? 0
+        let audio = Double(ProgramRun.ffprobe(output, stream: "a", entries: "stream=duration")) ?? 0
+        #expect(abs(video - Double(expected.count) / 30) < 0.001)
+        #expect(abs(audio - video) < 0.001, "audio \(audio) s, video \(video) s")
+    }
+
+    @Test func trimsOnKeyframesKeepTheStreamCopyAndOthersSayWhyTheyTranscode() throws {
+        let take = try makeTakes()[0]   // H.264, keyframes at 0, 50 and 100 (1.667 s, 3.333 s)
+        let onKeyframes = directory + "/keys.txt"
+        try "file '\(take)'\ninpoint \(50.0 / 30)\noutpoint \(100.0 / 30)\nfile '\(take)'\ninpoint \(100.0 / 30)\n"
+            .write(toFile: onKeyframes, atomically: true, encoding: .utf8)
+        let output = directory + "/copied.mp4"
+        let summary = try Exporter(options: ExportOptions(inputs: [onKeyframes], output: output)).export()
+        #expect(summary.mode == "stream-copy")
+        let got = hashes(ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", output, "-map", "0:v", "-f", "framemd5", "-"]).standardOutput)
+        #expect(got == expectedHashes(take, frames: 50...99) + expectedHashes(take, frames: 100...119))
+
+        let between = directory + "/between.txt"
+        try "file '\(take)'\ninpoint 1\n".write(toFile: between, atomically: true, encoding: .utf8)
+        let plan = try Exporter(options: ExportOptions(inputs: [between], output: directory + "/x.mp4")).prepare()
+        #expect(plan.mode == .transcode)
+        #expect(plan.reason == "transcode: take 1's trim starts at 1.000 s, between keyframes (0.000 s and 1.667 s): "
+                + "a frame-exact cut there needs re-encoding")
+    }
+}
