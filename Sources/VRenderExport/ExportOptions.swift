@@ -44,6 +44,12 @@ public struct ExportOptions: Sendable {
     /// Processors the codecs may use (nil: the machine's); a chunk worker that shares its
     /// machine with others gets its share (`vrender chunk render --threads`).
     public var processors: Int?
+    /// `--trim-silence` / `--cut-pauses`: each take's silences cut (nil: none).
+    public var silence: SilenceTrimRequest?
+    /// The in and out points of `inputs`, one each, from a caller that resolved them already
+    /// (a chunk plan's recipe, whose inputs are the plan's takes); nil: none beyond what takes
+    /// folders and concat lists give.
+    public var inputTrims: [TakeTrim?]?
 
     public init(inputs: [String], output: String, outputIsDefault: Bool = false, audioTrack: Int? = nil,
                 filter: FilterChain = FilterChain([]),

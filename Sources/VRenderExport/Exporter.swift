@@ -90,6 +90,12 @@ public final class Exporter: Sendable {
     public func resolveInputs() throws -> (takes: [Input], notices: [String]) {
         var takes: [Input] = []
         var notices: [String] = []
+        if let trims = options.inputTrims {
+            guard trims.count == options.inputs.count else {
+                throw VRenderError.option("inputs", "\(trims.count) trims for \(options.inputs.count) inputs")
+            }
+            return (zip(options.inputs, trims).map { Input(path: $0, trim: $1) }, [])
+        }
         for input in options.inputs {
             if let status = FileNames.status(input), status.st_mode & S_IFMT == S_IFDIR {
                 let folder = try TakesFolder.takeInputs(in: input)
@@ -117,11 +123,19 @@ public final class Exporter: Sendable {
     /// Probes every input; the first unusable one stops everything before any output exists.
     private func probeInputs() throws -> (takes: [MediaInfo], notices: [String]) {
         let inputs = try resolveInputs()
-        let takes = try inputs.takes.map { input in
+        var takes: [MediaInfo] = []
+        var notices = inputs.notices
+        for (index, input) in inputs.takes.enumerated() {
             let info = try Probe.probe(input.path)
-            return try input.trim.map { try info.trimmed($0) } ?? info
+            guard let silence = options.silence else {
+                takes.append(try input.trim.map { try info.trimmed($0) } ?? info)
+                continue
+            }
+            let trimmed = try SilenceCuts.apply(silence, to: info, trim: input.trim, number: index + 1, audioTrack: options.audioTrack)
+            takes += trimmed.parts
+            notices += trimmed.note.map { [$0] } ?? []
         }
-        return (takes, inputs.notices)
+        return (takes, notices)
     }
 
     /// Executes `plan`. The output appears only on success. A copy that finds damage in a take

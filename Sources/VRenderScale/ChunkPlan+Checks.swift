@@ -74,6 +74,10 @@ extension ExportRecipe {
     func validate(_ check: FieldCheck) throws {
         try check.require(!inputs.isEmpty && inputs.count <= 100_000, "recipe.inputs", "does not list 1 to 100000 takes")
         try check.require(inputs.allSatisfy(Self.isAbsolute), "recipe.inputs", "holds a path that is not absolute")
+        if let trims {
+            try check.require(trims.count == inputs.count, "recipe.trims", "does not give one trim per input")
+            try check.require(trims.allSatisfy { $0?.refusal == nil }, "recipe.trims", "holds a trim whose out point is not after its in point")
+        }
         try check.require(Self.isAbsolute(output) && !output.hasSuffix("/"), "recipe.output", "is not an absolute file name")
         if let audioTrack { try check.require((1...1000).contains(audioTrack), "recipe.audioTrack", "is \(audioTrack), not 1 to 1000") }
         try check.require((try? FilterRegistry.chain(filter)) != nil, "recipe.filter", "'\(filter)' is not a filter chain")

@@ -25,6 +25,9 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
     public var gpu: String
     public var filterThreads: Int
     public var prompter: Prompter?
+    /// Each input's in and out points (trims and silence cuts already worked out: workers do
+    /// not measure the sound again); nil when no take is trimmed.
+    public var trims: [TakeTrim?]?
 
     /// `--prompter-overlay`: the script's path (read again by every worker), its settings and box.
     public struct Prompter: Codable, Sendable, Equatable {
@@ -33,9 +36,11 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
         public var box: [Int]?
     }
 
-    /// The recipe of `options`, whose inputs are `inputs` (takes folders already resolved).
-    public init(options: ExportOptions, inputs: [String]) throws {
+    /// The recipe of `options`, whose inputs are `inputs` (takes folders, lists and silence
+    /// already resolved), with their `trims`.
+    public init(options: ExportOptions, inputs: [String], trims: [TakeTrim?] = []) throws {
         self.inputs = inputs.map(FileNames.absolute)
+        self.trims = trims.contains { $0 != nil } ? trims : nil
         output = FileNames.absolute(options.output)
         overwrite = options.overwrite
         audioTrack = options.audioTrack
@@ -72,6 +77,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
                                     filter: try FilterRegistry.chain(filter), codec: request, crf: crf, preset: preset,
                                     size: size.map { ($0[0], $0[1]) }, frameRate: frameRate, overwrite: overwrite,
                                     filterThreads: filterThreads, gpu: gpu)
+        options.inputTrims = trims
         if let prompter {
             let box = prompter.box.map { PixelRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
             options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: prompter.script),

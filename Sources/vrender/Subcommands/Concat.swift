@@ -169,6 +169,14 @@ struct ExportArguments: ParsableArguments {
 
     @OptionGroup var prompter: PrompterArguments
 
+    @Option(name: .customLong("trim-silence"), parsing: .unconditional,
+            help: ArgumentHelp("Cut each take's leading and trailing silence, measured on its own sound: quieter than DB dBFS (default -40), keeping MARGIN of quiet beside the sound (default 0.25 s). The value may be left out.", valueName: "db[:margin]"))
+    var trimSilence: String?
+
+    @Option(name: .customLong("cut-pauses"), parsing: .unconditional,
+            help: ArgumentHelp("With --trim-silence: also cut pauses longer than this inside a take (e.g. 1.5s).", valueName: "time"))
+    var cutPauses: String?
+
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
     func validate() throws {
@@ -187,8 +195,26 @@ struct ExportArguments: ParsableArguments {
         if let prompterBox, Self.box(prompterBox) == nil {
             throw ValidationError("--prompter-box '\(prompterBox)' is not X,Y,W,H in pixels (e.g. 64,40,1152,240)")
         }
+        if let trimSilence { _ = try silence(trimSilence) }
+        if cutPauses != nil, trimSilence == nil { throw ValidationError("--cut-pauses needs --trim-silence") }
         if prompterOverlay == nil && (prompterBox != nil || prompter.isChanged) {
             throw ValidationError("--prompter-box, --prompter-speed, --prompter-font and --prompter-end need --prompter-overlay SCRIPT")
+        }
+    }
+
+    /// `--trim-silence`'s request, with `--cut-pauses`.
+    private func silence(_ value: String) throws -> SilenceTrimRequest {
+        var pause: Double?
+        if let cutPauses {
+            guard let seconds = ValueSyntax.seconds(cutPauses), seconds > 0 else {
+                throw ValidationError("--cut-pauses '\(cutPauses)' is not a time above 0 (e.g. 1.5s)")
+            }
+            pause = seconds
+        }
+        do {
+            return try SilenceTrimRequest.parse(value == OptionalValues.defaultValue ? "" : value, pause: pause)
+        } catch let error as VRenderError {
+            throw ValidationError(error.description)
         }
     }
 
@@ -218,6 +244,7 @@ struct ExportArguments: ParsableArguments {
         var options = ExportOptions(inputs: inputs, output: "export.mov", audioTrack: audioTrack,
                                     filter: try FilterRegistry.chain(filter), codec: codec.request, crf: crf, preset: preset,
                                     size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate), gpu: gpu)
+        options.silence = try trimSilence.map(silence)
         if let script = prompterOverlay {
             let (settings, notices) = prompter.settings
             options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: script), settings: settings,

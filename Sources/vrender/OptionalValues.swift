@@ -1,0 +1,39 @@
+/// Options whose value may be left out (`--trim-silence` alone, or `--trim-silence -35:0.1`),
+/// which ArgumentParser cannot express: before parsing, such an option not followed by a value
+/// of its own syntax gets its `default` value written in (`--trim-silence=default`), so that
+/// `--trim-silence takes/` still reads `takes/` as an input.
+enum OptionalValues {
+    /// Each option and whether a word is a value of it.
+    static let options: [String: @Sendable (String) -> Bool] = [
+        "--trim-silence": { word in
+            // A level (negative dBFS, or 0), with an optional margin: "-40", "-35:0.1", "0".
+            guard let first = word.split(separator: ":").first else { return false }
+            return Double(first.lowercased().replacingOccurrences(of: "dbfs", with: "").replacingOccurrences(of: "db", with: "")) != nil
+        },
+    ]
+
+    /// The marker written for a left-out value.
+    static let defaultValue = "default"
+
+    static func normalize(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            result.append(argument)
+            index += 1
+            if argument == "--" {
+                result += arguments[index...]
+                break
+            }
+            guard let isValue = options[argument] else { continue }
+            if index < arguments.count, isValue(arguments[index]) {
+                result.append(arguments[index])
+                index += 1
+            } else {
+                result.append(defaultValue)
+            }
+        }
+        return result
+    }
+}
