@@ -269,7 +269,7 @@ public final class Exporter: Sendable {
     private func makeSummary(_ plan: ExportPlan, output: OutputFile, frames: Int, duration: Double,
                              videoCodec: String, audioCodec: String?, filterBackend: String?) -> ExportSummary {
         let upright = plan.uprightCanvas
-        return ExportSummary(
+        var summary = ExportSummary(
             output: output.path, mode: plan.mode.summaryName,
             reason: plan.reason, inputs: plan.takes.map(\.path),
             width: upright.width, height: upright.height, frameRate: plan.frameRate.description,
@@ -280,6 +280,8 @@ public final class Exporter: Sendable {
             colour: plan.mode == .transcode ? plan.colour.output.description : nil,
             rotation: plan.rotation == .uprightPixels ? 0 : plan.uprightRotationDegrees,
             audioTracks: plan.audio.trackCount)
+        if plan.takes.contains(where: { $0.trim != nil }) { summary.trims = plan.takes.map(\.trim) }
+        return summary
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import VRenderCore
+import VRenderMedia
 
 /// A snapshot of a running export, delivered to the progress reporter.
 public struct ExportProgress: Sendable {
@@ -51,6 +52,9 @@ public struct ExportSummary: Sendable, Codable {
     /// Rotation stored as metadata, as ffprobe shows it (0: none; pixels are upright).
     public var rotation: Int
     public var audioTracks: Int
+    /// Each input's in and out points (trims, silence cuts), one per `inputs` entry; nil when
+    /// every take was used whole.
+    public var trims: [TakeTrim?]? = nil
 }
 
 /// Calls a reporter at most every `interval` seconds (and always for the final snapshot), so
