@@ -5,7 +5,7 @@ import VRenderRecording
 /// What an export knows of the prompter in each take: its pre-roll and what `--prompter`
 /// recorded, read from the takes.json beside each take file. A take without an entry (not
 /// recorded by vrender, or before takes.json kept the prompter) scrolls from its first frame
-/// with the export's settings.
+/// with the export's settings. A trimmed take is placed at its in point.
 enum PrompterTakes {
     /// The timeline's takes for `plan`, and a notice per takes.json that could not be read.
     static func takes(of plan: ExportPlan) -> (takes: [PrompterTimeline.Take], notices: [String]) {
@@ -25,7 +25,10 @@ enum PrompterTakes {
             }
             let entry = manifests[directory]??.takes.first { $0.file == name }
             let duration = Double(plan.timeline.takes[index].slotCount) / frameRate
-            return PrompterTimeline.Take(preroll: entry?.preroll ?? 0, duration: duration, record: entry?.prompter)
+            // A trimmed recorded take shows the scroll the presenter saw at its in point: its
+            // timeline starts that much later (a pre-roll shortened, or negative).
+            let shift = entry?.prompter != nil ? take.trim?.start ?? 0 : 0
+            return PrompterTimeline.Take(preroll: (entry?.preroll ?? 0) - shift, duration: duration, record: entry?.prompter)
         }
         return (takes, notices)
     }

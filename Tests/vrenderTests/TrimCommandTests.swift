@@ -41,6 +41,29 @@ import VRenderTestSupport
         #expect(frames(whole) == frames(chunked))
     }
 
+    /// A trimmed take burns in the scroll the presenter saw from its in point on: its frames are
+    /// the untrimmed export's from there.
+    @Test func aTrimmedTakeShowsThePrompterWhereItWasAtTheInPoint() throws {
+        let script = directory + "/script.txt"
+        try "Welcome to the talk. This script has words enough to scroll while the presenter reads.\nA second paragraph.\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let takes = directory + "/prompted"
+        let capture = vrender(["capture", "--device", "synthetic", "--takes", "1", "--duration", "2s", "--size", "160x120",
+                               "--codec", "h264", "--prompter", script, "--out", takes])
+        try #require(capture.status == 0, "\(capture.standardError)")
+        let export = { (name: String) -> [Substring] in
+            let output = self.directory + "/" + name
+            let run = self.vrender(["concat", takes, "--prompter-overlay", script, "--codec", "ffv1", "-o", output, "--progress", "none"])
+            #expect(run.status == 0, "\(run.standardError)")
+            return ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", output, "-map", "0:v", "-f", "framemd5", "-"]).standardOutput
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last }
+        }
+        let whole = export("whole.mkv")
+        #expect(vrender(["takes", "trim", takes, "1", "20f", "end"]).status == 0)
+        let trimmed = export("trimmed.mkv")
+        #expect(whole.count == 60 && Array(whole.dropFirst(20)) == trimmed)
+    }
+
     @Test func trimSilenceTakesAnOptionalValue() throws {
         let take = TestMedia.path("small_a.mov")
         for arguments in [["--trim-silence", take], ["--trim-silence", "-30:0.1", take], [take, "--trim-silence"]] {
