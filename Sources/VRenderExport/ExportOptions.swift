@@ -44,6 +44,9 @@ public struct ExportOptions: Sendable {
     /// Processors the codecs may use (nil: the machine's); a chunk worker that shares its
     /// machine with others gets its share (`vrender chunk render --threads`).
     public var processors: Int?
+    /// `--loudness LUFS`: the integrated loudness the sound is brought to (one gain per track,
+    /// then a true-peak limiter at -1 dBTP); nil leaves the sound as it is.
+    public var loudness: Double?
 
     public init(inputs: [String], output: String, outputIsDefault: Bool = false, audioTrack: Int? = nil,
                 filter: FilterChain = FilterChain([]),

@@ -51,6 +51,9 @@ public struct ExportSummary: Sendable, Codable {
     /// Rotation stored as metadata, as ffprobe shows it (0: none; pixels are upright).
     public var rotation: Int
     public var audioTracks: Int
+    /// `--loudness`: the target, each track's measured loudness, true peak and gain, and how
+    /// long measuring took; nil when not asked or the export has no sound.
+    public var loudness: LoudnessPlan? = nil
 }
 
 /// Calls a reporter at most every `interval` seconds (and always for the final snapshot), so

@@ -25,6 +25,8 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
     public var gpu: String
     public var filterThreads: Int
     public var prompter: Prompter?
+    /// `--loudness` (the join measures the whole export's sound and applies it).
+    public var loudness: Double?
 
     /// `--prompter-overlay`: the script's path (read again by every worker), its settings and box.
     public struct Prompter: Codable, Sendable, Equatable {
@@ -51,6 +53,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
         frameRate = options.frameRate
         gpu = options.gpu.rawValue
         filterThreads = options.filterThreads
+        loudness = options.loudness
         prompter = options.prompter.map { request in
             Prompter(script: FileNames.absolute(request.script.name), settings: request.settings,
                      box: request.box.map { [$0.x, $0.y, $0.width, $0.height] })
@@ -72,6 +75,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
                                     filter: try FilterRegistry.chain(filter), codec: request, crf: crf, preset: preset,
                                     size: size.map { ($0[0], $0[1]) }, frameRate: frameRate, overwrite: overwrite,
                                     filterThreads: filterThreads, gpu: gpu)
+        options.loudness = loudness
         if let prompter {
             let box = prompter.box.map { PixelRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
             options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: prompter.script),
