@@ -27,7 +27,9 @@ struct TruePeakLimiter {
     /// The most an interpolated point can exceed the largest sample it is made from: windows
     /// quieter than `ceiling / phaseGain` need no interpolation.
     private let phaseGain: Float
-    private let release: Float
+    /// Per sample, the share of the way back to the needed gain (Double: in Float a gain near 1
+    /// would stop short of it, its steps below Float's resolution).
+    private let release: Double
 
     /// The last `taps` input samples per channel, for the interpolator (ring).
     private var history: [[Float]] = [[Float](repeating: 0, count: taps), [Float](repeating: 0, count: taps)]
@@ -40,7 +42,7 @@ struct TruePeakLimiter {
     private var boxValues: [Float]
     private var boxSum: Double
     private var boxAt = 0
-    private var gain: Float = 1
+    private var gain: Double = 1
     /// Input samples not yet sent out (stereo pairs), for the delay.
     private var delay: [Float]
     private var delayAt = 0
@@ -50,7 +52,7 @@ struct TruePeakLimiter {
     init(ceilingDecibels: Double, sampleRate: Int) {
         ceiling = Float(pow(10, ceilingDecibels / 20))
         lookahead = Swift.max(1, sampleRate / 200)
-        release = Float(1 - exp(-1 / (0.080 * Double(sampleRate))))
+        release = 1 - exp(-1 / (0.080 * Double(sampleRate)))
         var phases: [[Float]] = []
         for phase in 1..<Self.oversampling {
             let position = Double(phase) / Double(Self.oversampling)
@@ -94,12 +96,15 @@ struct TruePeakLimiter {
         boxSum += Double(least) - Double(boxValues[boxAt])
         boxValues[boxAt] = least
         boxAt = (boxAt + 1) % lookahead
-        let average = Float(boxSum / Double(lookahead))
+        let average = boxSum / Double(lookahead)
         gain = average < gain ? average : gain + (average - gain) * release
+        // The release only nears 1: snapped there (a step of -80 dB) so that sound long after
+        // a peak is passed through exactly.
+        if gain > 0.9999 && average > 0.9999 { gain = 1 }
         count += 1
         // The sample that gain belongs to: `latency` samples ago (the ring holds that many).
         let slot = delayAt
-        let out = (delay[2 * slot] * gain, delay[2 * slot + 1] * gain)
+        let out = (delay[2 * slot] * Float(gain), delay[2 * slot + 1] * Float(gain))
         delay[2 * slot] = left
         delay[2 * slot + 1] = right
         delayAt = (delayAt + 1) % latency
