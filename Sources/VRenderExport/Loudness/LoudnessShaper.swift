@@ -10,7 +10,7 @@ import Foundation
 struct LoudnessShaper {
     /// The ceiling the limiter holds the samples' true peak under. Below -1 dBTP by the
     /// margin an AAC or Opus encoder's own overshoot needs (measured: `LoudnessTests`).
-    static let limiterCeiling = -1.5
+    static let limiterCeiling = -2.0
 
     private let gain: Float
     private var limiter: TruePeakLimiter
