@@ -22,7 +22,8 @@
 //   VRenderRecording  frame ring, take scheduler, take writer, takes.json, takes folder,
 //                     the capture job                                              <- Capture, Media, Imaging
 //   VRenderExport     plan, timeline, stream copy, transcode pipeline, audio aligner,
-//                     filter previews, the demo job                                <- Recording, Vulkan, ...
+//                     loudness (measure, gain, limiter), filter previews, the demo job
+//                                                                                  <- Recording, Vulkan, CEBUR128, ...
 //   VRenderScale      chunked exports: the chunk plan, the work folder, chunk workers, the
 //                     local and Slurm engines                                       <- Export, Media, ...
 //   VRenderVerify     golden frames: per-frame hash lines, reference PNGs, PSNR/SSIM,

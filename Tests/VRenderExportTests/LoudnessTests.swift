@@ -173,3 +173,16 @@ import VRenderTestSupport
         #expect(zip(output, input).allSatisfy { abs($0 - 2 * $1) < 1e-5 })
     }
 }
+
+/// The plan's loudness lines.
+@Suite struct LoudnessPlanLineTests {
+    @Test func linesSayMeasuredTargetAndGain() {
+        let plain = LoudnessPlan(target: -16, measured: [(-27.3, -9.1)], gains: [11.3], measureSeconds: 0)
+        #expect(plain.lines == ["loudness: measured -27.3 LUFS, true peak -9.1 dBTP -> target -16.0 LUFS (gain +11.3 dB, limiter at -1 dBTP)"])
+        let limited = LoudnessPlan(target: -16, measured: [(-24.4, -2.9), (nil, nil)], gains: [13.7, nil], measureSeconds: 0)
+        #expect(limited.lines == [
+            "loudness: track 1: measured -24.4 LUFS, true peak -2.9 dBTP -> target -16.0 LUFS (gain +13.7 dB with +5.3 dB for what the limiter takes, limiter at -1 dBTP)",
+            "loudness: track 2: measured silence (below -70 LUFS), true peak none -> left as it is (target -16.0 LUFS: silence is not amplified)",
+        ])
+    }
+}

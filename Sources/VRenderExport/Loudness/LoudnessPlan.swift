@@ -40,8 +40,11 @@ public struct LoudnessPlan: Sendable, Equatable, Codable {
                 return prefix + "measured silence (below -70 LUFS), true peak \(peak) -> left as it is "
                     + String(format: "(target %.1f LUFS: silence is not amplified)", target)
             }
-            return prefix + String(format: "measured %.1f LUFS, true peak %@ -> target %.1f LUFS (gain %+.1f dB, limiter at %.0f dBTP)",
-                                   measured, peak, target, gain, Self.truePeakLimit)
+            // What the gain adds beyond target - measured: the loudness the limiter takes away.
+            let makeUp = gain - (target - measured)
+            let share = abs(makeUp) >= 0.05 ? String(format: " with %+.1f dB for what the limiter takes", makeUp) : ""
+            return prefix + String(format: "measured %.1f LUFS, true peak %@ -> target %.1f LUFS (gain %+.1f dB%@, limiter at %.0f dBTP)",
+                                   measured, peak, target, gain, share, Self.truePeakLimit)
         }
     }
 }

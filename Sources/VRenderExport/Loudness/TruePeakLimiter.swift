@@ -22,8 +22,9 @@ struct TruePeakLimiter {
     let ceiling: Float
     let lookahead: Int
     var latency: Int { Self.halfTaps + lookahead - 1 }
-    /// Interpolator coefficients for points 1/4, 2/4 and 3/4 of the way from a sample to the next.
-    private let phases: [[Float]]
+    /// Interpolator coefficients for points 1/4, 2/4 and 3/4 of the way from a sample to the
+    /// next, `taps` each.
+    private let phases: [Float]
     /// The most an interpolated point can exceed the largest sample it is made from: windows
     /// quieter than `ceiling / phaseGain` need no interpolation.
     private let phaseGain: Float
@@ -31,9 +32,12 @@ struct TruePeakLimiter {
     /// would stop short of it, its steps below Float's resolution).
     private let release: Double
 
-    /// The last `taps` input samples per channel, for the interpolator (ring).
-    private var history: [[Float]] = [[Float](repeating: 0, count: taps), [Float](repeating: 0, count: taps)]
+    /// The last `taps` input samples per channel, each written twice (at `at` and `at + taps`)
+    /// so that the window is always one contiguous run: channel c's is at `c * 2 * taps + at + 1`.
+    private var history = [Float](repeating: 0, count: 4 * taps)
     private var historyAt = 0
+    /// The step until which the window holds a sample loud enough to need interpolating.
+    private var loudUntil = -1
     /// The peak of the interval that ended at the sample before.
     private var previousInterval: Float = 0
     /// Sliding minimum of the needed gain over the look-ahead: (sample number, gain), gains rising.
@@ -53,19 +57,22 @@ struct TruePeakLimiter {
         ceiling = Float(pow(10, ceilingDecibels / 20))
         lookahead = Swift.max(1, sampleRate / 200)
         release = 1 - exp(-1 / (0.080 * Double(sampleRate)))
-        var phases: [[Float]] = []
+        var phases: [Float] = []
+        var phaseGain: Float = 0
         for phase in 1..<Self.oversampling {
             let position = Double(phase) / Double(Self.oversampling)
-            phases.append((0..<Self.taps).map { tap in
+            let coefficients = (0..<Self.taps).map { tap in
                 // The distance from the point to the tap's sample, which is x(t - halfTaps + 1 + tap).
                 let distance = Double(Self.halfTaps - 1) + position - Double(tap)
                 let sinc = distance == 0 ? 1 : sin(Double.pi * distance) / (Double.pi * distance)
                 let window = 0.5 * (1 + cos(Double.pi * distance / Double(Self.halfTaps)))
                 return Float(sinc * window)
-            })
+            }
+            phases += coefficients
+            phaseGain = Swift.max(phaseGain, coefficients.reduce(0) { $0 + abs($1) })
         }
         self.phases = phases
-        phaseGain = phases.map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 1
+        self.phaseGain = phaseGain
         boxValues = [Float](repeating: 1, count: lookahead)
         boxSum = Double(lookahead)
         delay = [Float](repeating: 0, count: 2 * (Self.halfTaps + lookahead - 1))
@@ -83,11 +90,15 @@ struct TruePeakLimiter {
 
     /// One stereo sample in, the one `latency` samples earlier out, limited.
     private mutating func step(_ left: Float, _ right: Float) -> (Float, Float) {
-        history[0][historyAt] = left
-        history[1][historyAt] = right
-        historyAt = (historyAt + 1) % Self.taps
+        let taps = Self.taps
+        historyAt = (historyAt + 1) % taps
+        history[historyAt] = left
+        history[historyAt + taps] = left
+        history[2 * taps + historyAt] = right
+        history[3 * taps + historyAt] = right
+        if Swift.max(abs(left), abs(right)) * phaseGain > ceiling { loudUntil = count + taps }
         // The interval from sample t = count - halfTaps to t + 1.
-        let interval = intervalPeak()
+        let interval = intervalPeak(interpolating: count < loudUntil)
         let peak = Swift.max(interval, previousInterval)
         previousInterval = interval
         let needed = peak > ceiling ? ceiling / peak : 1
@@ -111,28 +122,29 @@ struct TruePeakLimiter {
         return out
     }
 
-    /// The largest magnitude of both channels between the history's two middle samples,
-    /// those two included, at 4x the rate.
-    private func intervalPeak() -> Float {
-        var peak: Float = 0
-        var loudest: Float = 0
-        for channel in 0..<2 {
-            let ring = history[channel]
-            let here = ring[(historyAt + Self.halfTaps - 1) % Self.taps]
-            let next = ring[(historyAt + Self.halfTaps) % Self.taps]
-            peak = Swift.max(peak, abs(here), abs(next))
-            for value in ring { loudest = Swift.max(loudest, abs(value)) }
-        }
-        guard loudest * phaseGain > ceiling else { return peak }
-        for channel in 0..<2 {
-            let ring = history[channel]
-            for coefficients in phases {
-                var sum: Float = 0
-                for tap in 0..<Self.taps { sum += coefficients[tap] * ring[(historyAt + tap) % Self.taps] }
-                peak = Swift.max(peak, abs(sum))
+    /// The largest magnitude of both channels between the window's two middle samples, those
+    /// two included, at 4x the rate when `interpolating` (otherwise no point between them can
+    /// reach the ceiling).
+    private func intervalPeak(interpolating: Bool) -> Float {
+        let taps = Self.taps
+        return history.withUnsafeBufferPointer { history in
+            phases.withUnsafeBufferPointer { phases in
+                var peak: Float = 0
+                for channel in 0..<2 {
+                    // The window, oldest first: x(t - halfTaps + 1) ... x(t + halfTaps).
+                    let window = history.baseAddress! + channel * 2 * taps + historyAt + 1
+                    peak = Swift.max(peak, abs(window[Self.halfTaps - 1]), abs(window[Self.halfTaps]))
+                    guard interpolating else { continue }
+                    for phase in 0..<(Self.oversampling - 1) {
+                        let coefficients = phases.baseAddress! + phase * taps
+                        var sum: Float = 0
+                        for tap in 0..<taps { sum += coefficients[tap] * window[tap] }
+                        peak = Swift.max(peak, abs(sum))
+                    }
+                }
+                return peak
             }
         }
-        return peak
     }
 }
 
