@@ -8,6 +8,7 @@
 //   VRenderCore       pure Swift: errors, parsing, geometry, chroma geometry, picture views and
 //                     ops, bounded queues/locks, pools, stage threads, atomic file writes
 //   CFreeType         FreeType (the teleprompter's text)
+//   CEBUR128          libebur128 (an export's loudness, `concat --loudness`)
 //   VRenderImaging    RGB pictures, PNG read/write (libpng), bitmap text, FreeType text
 //                     layout and text/box blending onto YUV pictures                <- Core
 //   VRenderPrompter   the teleprompter: settings, pure scroll model, per-take scroll
@@ -21,7 +22,8 @@
 //   VRenderRecording  frame ring, take scheduler, take writer, takes.json, takes folder,
 //                     the capture job                                              <- Capture, Media, Imaging
 //   VRenderExport     plan, timeline, stream copy, transcode pipeline, audio aligner,
-//                     filter previews, the demo job                                <- Recording, Vulkan, ...
+//                     loudness (measure, gain, limiter), filter previews, the demo job
+//                                                                                  <- Recording, Vulkan, CEBUR128, ...
 //   VRenderScale      chunked exports: the chunk plan, the work folder, chunk workers, the
 //                     local and Slurm engines                                       <- Export, Media, ...
 //   VRenderVerify     golden frames: per-frame hash lines, reference PNGs, PSNR/SSIM,
@@ -84,6 +86,8 @@ let package = Package(
         // No pkgConfig: libpulse.pc's -D_REENTRANT -pthread make SwiftPM warn; the headers are in
         // /usr/include and the module map links libpulse.
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        // libebur128: integrated loudness and true peak (ITU-R BS.1770 / EBU R128) for `--loudness`.
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .target(name: "VRenderCore"),
         .target(name: "VRenderFilters", dependencies: ["VRenderCore"]),
         .target(name: "VRenderImaging", dependencies: ["CPNG", "CFreeType", "VRenderCore"]),
@@ -96,7 +100,7 @@ let package = Package(
         // Export reads a takes folder through its manifest (VRenderRecording's TakesFolder) and
         // runs the demo (a capture job, then an export).
         .target(name: "VRenderExport",
-                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
+                dependencies: ["CEBUR128", "VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
                                "VRenderCapture", "VRenderRecording", "VRenderPrompter"]),
         // Chunked exports (`concat --engine local|slurm`, `vrender chunk`): one export rendered
         // as chunks by child processes or a Slurm job array, joined by stream copy.

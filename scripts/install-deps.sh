@@ -26,6 +26,7 @@ packages=(
   libavformat-dev libavcodec-dev libswscale-dev libswresample-dev libavutil-dev
   libpng-dev
   libfreetype-dev fonts-dejavu-core fonts-wqy-microhei
+  libebur128-dev
   tmux
   ffmpeg
   libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers

@@ -50,6 +50,9 @@ public struct ExportOptions: Sendable {
     /// (a chunk plan's recipe, whose inputs are the plan's takes); nil: none beyond what takes
     /// folders and concat lists give.
     public var inputTrims: [TakeTrim?]?
+    /// `--loudness LUFS`: the integrated loudness the sound is brought to (one gain per track,
+    /// then a true-peak limiter at -1 dBTP); nil leaves the sound as it is.
+    public var loudness: Double?
 
     public init(inputs: [String], output: String, outputIsDefault: Bool = false, audioTrack: Int? = nil,
                 filter: FilterChain = FilterChain([]),

@@ -48,6 +48,9 @@ public struct ExportPlan: Sendable {
     public var prompter: PrompterPlan?
     /// Subtitles, chapters and timecode carried beside picture and sound (`SideStreamPlan`).
     public var side = SideStreamPlan()
+    /// `--loudness`: the measured sound and the gain per track; nil when not asked, when the
+    /// export has no sound, or before the measuring pass (`Exporter.prepare`).
+    public var loudness: LoudnessPlan?
 
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }

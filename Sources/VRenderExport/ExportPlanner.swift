@@ -66,6 +66,9 @@ public enum ExportPlanner {
             ?? TrimCopy.refusal(takes)
         switch options.codec {
         case .copy:
+            if options.loudness != nil {
+                throw VRenderError.option("--codec copy", "copies the sound unchanged, and --loudness changes it: drop one of them")
+            }
             if let reason = copyBlocker ?? audioMismatch ?? refusal?.audio {
                 throw VRenderError.option("--codec copy", "cannot stream-copy: \(reason)")
             }
@@ -76,6 +79,9 @@ public enum ExportPlanner {
         case .auto where copyBlocker == nil && !wantsChange:
             if let audioReason = audioMismatch ?? refusal?.audio {
                 return builder.copy(.copyVideo, reason: "video copied, audio re-encoded: \(audioReason)")
+            }
+            if options.loudness != nil, audio.trackCount > 0 {
+                return builder.copy(.copyVideo, reason: "video copied, audio re-encoded: --loudness changes the sound")
             }
             return builder.copy(.streamCopy,
                                 reason: "stream copy: every take is \(CopyCompatibility.describe(takes[0])) and no filter was asked")
@@ -106,7 +112,9 @@ public enum ExportPlanner {
         var builder = PlanBuilder(takes: plan.takes, options: options, output: plan.output, container: plan.container,
                                   audio: plan.audio)
         builder.notices = plan.notices + [damage.fallbackNote]
-        return try builder.transcode(reason: "transcode: \(damage.fallbackNote)")
+        var fallback = try builder.transcode(reason: "transcode: \(damage.fallbackNote)")
+        fallback.loudness = plan.loudness  // the same sound, measured already
+        return fallback
     }
 
     /// Why `container` cannot hold a copy of the first take's video or of an audio track.

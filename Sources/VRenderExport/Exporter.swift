@@ -64,7 +64,9 @@ public final class Exporter: Sendable {
     /// The plan's notices begin with how takes folders were read.
     /// `checkingOutput: false`: the output is not looked at (a chunk worker, which writes a
     /// chunk file, plans the export whole to know the timeline).
-    public func prepare(checkingOutput: Bool = true) throws -> ExportPlan {
+    /// `measuringLoudness: false`: no `--loudness` measuring pass (a chunk worker, which writes
+    /// no sound).
+    public func prepare(checkingOutput: Bool = true, measuringLoudness: Bool = true) throws -> ExportPlan {
         if checkingOutput { _ = try OutputFile(path: options.output, inputs: options.inputs, overwrite: options.overwrite) }
         try checkTimingsOutput()
         let probed = try probeInputs()
@@ -74,6 +76,13 @@ public final class Exporter: Sendable {
             let prompter = PrompterPlan.make(request: request, plan: plan)
             plan.prompter = prompter.plan
             plan.notices += prompter.notices
+        }
+        if let target = options.loudness, measuringLoudness {
+            if plan.hasAudio {
+                plan.loudness = try LoudnessMeasurement.plan(for: plan, target: target)
+            } else {
+                plan.notices.append("--loudness: the takes have no sound; nothing to measure or change")
+            }
         }
         return plan
     }
@@ -279,7 +288,7 @@ public final class Exporter: Sendable {
             wallSeconds: 0, damagedFrames: [:], warnings: [], notices: plan.notices,
             colour: plan.mode == .transcode ? plan.colour.output.description : nil,
             rotation: plan.rotation == .uprightPixels ? 0 : plan.uprightRotationDegrees,
-            audioTracks: plan.audio.trackCount)
+            audioTracks: plan.audio.trackCount, loudness: plan.loudness)
         if plan.takes.contains(where: { $0.trim != nil }) { summary.trims = plan.takes.map(\.trim) }
         return summary
     }

@@ -55,6 +55,9 @@ public struct ExportSummary: Sendable, Codable {
     /// Each input's in and out points (trims, silence cuts), one per `inputs` entry; nil when
     /// every take was used whole.
     public var trims: [TakeTrim?]? = nil
+    /// `--loudness`: the target, each track's measured loudness, true peak and gain, and how
+    /// long measuring took; nil when not asked or the export has no sound.
+    public var loudness: LoudnessPlan? = nil
 }
 
 /// Calls a reporter at most every `interval` seconds (and always for the final snapshot), so

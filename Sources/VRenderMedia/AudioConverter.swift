@@ -113,6 +113,31 @@ public final class AudioConverter {
         return outputFrame
     }
 
+    /// Takes up to `count` samples out as interleaved floats, appended to `samples` (the
+    /// loudness shaper and meter work on them in Swift). Returns how many were taken.
+    @discardableResult
+    public func popInterleaved(count: Int, into samples: inout [Float]) throws -> Int {
+        let available = Swift.min(count, buffered)
+        guard available > 0 else { return 0 }
+        try ensureScratch(capacity: available)
+        let planes = scratchPlanes()
+        try check(av_audio_fifo_read(fifo, planes.baseAddress, Int32(available)), "av_audio_fifo_read")
+        let start = samples.count
+        samples.append(contentsOf: repeatElement(0, count: available * channels))
+        samples.withUnsafeMutableBufferPointer { out in
+            if planeCount == 1 {
+                let source = planes[0]!.assumingMemoryBound(to: Float.self)
+                for index in 0..<available * channels { out[start + index] = source[index] }
+            } else {
+                for channel in 0..<channels {
+                    let plane = planes[channel]!.assumingMemoryBound(to: Float.self)
+                    for index in 0..<available { out[start + index * channels + channel] = plane[index] }
+                }
+            }
+        }
+        return available
+    }
+
     // MARK: - Internals
 
     private func prepareResampler(for frame: Frame) throws {

@@ -100,7 +100,7 @@ public final class ChunkWorker: Sendable {
             return state.cancelled
         }
         if cancelled { throw VRenderError.cancelled }
-        let export = try exporter.prepare(checkingOutput: output != nil)
+        let export = try exporter.prepare(checkingOutput: output != nil, measuringLoudness: output != nil)
         try plan.check(export, planPath: folder.planPath)
         return (plan, exporter, export)
     }

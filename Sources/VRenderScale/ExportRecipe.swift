@@ -28,6 +28,8 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
     /// Each input's in and out points (trims and silence cuts already worked out: workers do
     /// not measure the sound again); nil when no take is trimmed.
     public var trims: [TakeTrim?]?
+    /// `--loudness` (the join measures the whole export's sound and applies it).
+    public var loudness: Double?
 
     /// `--prompter-overlay`: the script's path (read again by every worker), its settings and box.
     public struct Prompter: Codable, Sendable, Equatable {
@@ -56,6 +58,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
         frameRate = options.frameRate
         gpu = options.gpu.rawValue
         filterThreads = options.filterThreads
+        loudness = options.loudness
         prompter = options.prompter.map { request in
             Prompter(script: FileNames.absolute(request.script.name), settings: request.settings,
                      box: request.box.map { [$0.x, $0.y, $0.width, $0.height] })
@@ -78,6 +81,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
                                     size: size.map { ($0[0], $0[1]) }, frameRate: frameRate, overwrite: overwrite,
                                     filterThreads: filterThreads, gpu: gpu)
         options.inputTrims = trims
+        options.loudness = loudness
         if let prompter {
             let box = prompter.box.map { PixelRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
             options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: prompter.script),

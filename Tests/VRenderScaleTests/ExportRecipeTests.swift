@@ -21,6 +21,7 @@ struct ExportRecipeTests {
                                     overwrite: true, filterThreads: 3, gpu: .cpu)
         options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: script),
                                                   settings: .init(), box: PixelRect(x: 10, y: 20, width: 300, height: 200))
+        options.loudness = -16
         let recipe = try ExportRecipe(options: options, inputs: ["takes/a.mov", "/abs/b.mov"])
         let cwd = FileManager.default.currentDirectoryPath
         #expect(recipe.inputs == [cwd + "/takes/a.mov", "/abs/b.mov"], "paths become absolute")
@@ -31,7 +32,7 @@ struct ExportRecipeTests {
         #expect(back.filter.specification == "mono=strength=60,noir")
         #expect(back.codec == .encode(.h264) && back.crf == 20 && back.preset == "fast" && back.audioTrack == 2)
         #expect(back.size?.width == 640 && back.size?.height == 360 && back.frameRate == Rational(30000, 1001))
-        #expect(back.overwrite && back.filterThreads == 3 && back.gpu == .cpu)
+        #expect(back.overwrite && back.filterThreads == 3 && back.gpu == .cpu && back.loudness == -16)
         #expect(back.prompter?.script.text == "Line one\nLine two\n" && back.prompter?.box == PixelRect(x: 10, y: 20, width: 300, height: 200))
         #expect(recipe.files.last == script)
     }

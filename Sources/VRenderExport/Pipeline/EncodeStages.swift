@@ -51,8 +51,9 @@ struct VideoEncodeStage {
 }
 
 /// Stage 2+4 (audio): decodes each take's audio, converts it to 48 kHz stereo, fits it to the
-/// take's share of the timeline (`AudioAligner`: silence for late audio and takes without any,
-/// early and surplus audio cut) and encodes it. Audio is light work: one thread does all of it.
+/// take's share of the timeline (`AudioFitter`) and encodes it; with `--loudness`, through the
+/// track's gain and true-peak limiter (`LoudnessShaper`) on the way. Audio is light work: one
+/// thread does all of it.
 struct AudioStage {
     let plan: ExportPlan
     /// The output audio track this stage makes.
@@ -70,79 +71,61 @@ struct AudioStage {
     func run() throws {
         defer { producers.producerDone() }
         let encoder = encoder.take()
-        let converter = AudioConverter(sampleRate: plan.timeline.sampleRate, channels: 2,
-                                       interleaved: encoder.takesInterleavedAudio)
         let frameSize = encoder.frameSize > 0 ? encoder.frameSize : 1024
-        var aligner = AudioAligner(timeline: plan.timeline)
         var encodedSamples: Int64 = 0
-        var decoder: Decoder?
-        var videoStart = 0.0
-        let shell = Frame()
-
         let send: (Packet) throws -> Void = { packet in
             timer?.pause()
             if !output.push(MuxItem(stream: .audio(track: track), packet: packet)) { throw VRenderError.cancelled }
             timer?.begin()
         }
-        func encodeBuffered(final: Bool) throws {
-            while converter.buffered >= frameSize || (final && converter.buffered > 0) {
-                guard let frame = try converter.pop(count: frameSize, pts: encodedSamples) else { break }
+        // With a gain, the fitted sound goes through the shaper into a second buffer, the
+        // encoder's; without, the encoder takes it straight from the fitter's converter.
+        var shaper = plan.loudness?.tracks[track].gain.map {
+            LoudnessShaper(gainDecibels: $0, sampleRate: plan.timeline.sampleRate)
+        }
+        let shaped = shaper.map { _ in
+            AudioConverter(sampleRate: plan.timeline.sampleRate, channels: 2, interleaved: encoder.takesInterleavedAudio)
+        }
+        var samples: [Float] = []
+        func encodeBuffered(_ fitted: AudioConverter, final: Bool) throws {
+            var source = fitted
+            if let shaped, shaper != nil {
+                samples.removeAll(keepingCapacity: true)
+                try fitted.popInterleaved(count: fitted.buffered, into: &samples)
+                var out = shaper?.process(samples) ?? []
+                if final { out += shaper?.finish() ?? [] }
+                try out.withUnsafeBufferPointer { try shaped.appendInterleaved($0) }
+                source = shaped
+            }
+            while source.buffered >= frameSize || (final && source.buffered > 0) {
+                guard let frame = try source.pop(count: frameSize, pts: encodedSamples) else { break }
                 encodedSamples += Int64(frame.sampleCount)
                 try encoder.encode(frame, makePacket: Packet.init, output: send)
             }
         }
-        // Silence goes in a second at a time, each encoded before the next: a take without
-        // audio an hour long would otherwise sit in the converter's buffer whole (1.4 GB).
-        func appendSilence(_ count: Int) throws {
-            var remaining = count
-            while remaining > 0 {
-                let chunk = Swift.min(remaining, plan.timeline.sampleRate)
-                try converter.appendSilence(chunk)
-                try encodeBuffered(final: false)
-                remaining -= chunk
-            }
-        }
-        func accept(_ frame: Frame) throws {
-            let offset = decoder?.seconds(of: frame).map { $0 - videoStart }
-            let cut = frame.sampleRate > 0
-                ? aligner.cut(frameStartingAt: offset, lasting: Double(frame.sampleCount) / Double(frame.sampleRate))
-                : aligner.cut(frameStartingAt: offset)
-            try appendSilence(cut.silenceBefore)
-            let appended = try converter.append(frame, dropFirst: cut.dropFirst, limit: cut.limit)
-            aligner.record(dropped: appended.dropped, kept: appended.kept)
-            try encodeBuffered(final: false)
+        let fitter = AudioFitter(plan: plan, interleaved: encoder.takesInterleavedAudio) {
+            try encodeBuffered($0, final: false)
         }
 
         while let event = input.pop() {
             switch event {
             case .takeStart(let index, let transfer):
-                aligner.beginTake(index)
-                decoder = transfer?.take()
-                videoStart = plan.takes[index].video.startTime
-                // A take without this track is silence throughout, known now: encoded at once,
-                // so that the muxer (which writes by time, `MuxOrder`) need not hold the take's
-                // video until the reader reaches its end.
-                if decoder == nil { try appendSilence(aligner.endTake()) }
+                try fitter.beginTake(index, decoder: transfer?.take())
             case .packet(let packet):
                 timer?.begin()
-                try decoder?.decode(packet, makeFrame: { shell.unref(); return shell }, output: accept)
+                try fitter.decode(packet)
                 timer?.frameDone()
                 packet.unref()
                 packets.recycle(packet)
             case .takeEnd(let index):
                 timer?.begin()
                 defer { timer?.otherDone() }
-                try decoder?.decode(nil, makeFrame: { shell.unref(); return shell }, output: accept)
-                aligner.record(dropped: 0, kept: try converter.flushResampler(limit: aligner.room))
-                try appendSilence(aligner.endTake())
-                if let decoder { damage.add(decoder.damaged, in: plan.takes[index].path) }
-                decoder = nil
-                try encodeBuffered(final: false)
+                damage.add(try fitter.endTake(), in: plan.takes[index].path)
             }
         }
         if input.isCancelled { return }
         timer?.begin()
-        try encodeBuffered(final: true)
+        try encodeBuffered(fitter.converter, final: true)
         try encoder.encode(nil, makePacket: Packet.init, output: send)
         timer?.otherDone()
     }

@@ -117,6 +117,7 @@ extension VRender {
                 line += ", \(plan.audio.trackCount) audio tracks"
             }
             line += "\n"
+            for loudness in plan.loudness?.lines ?? [] { line += "plan: \(loudness)\n" }
             for notice in plan.notices { line += "plan: note: \(notice)\n" }
             FileHandle.standardError.write(Data(line.split(separator: "\n").map { FileNames.display(String($0)) + "\n" }.joined().utf8))
         }
@@ -176,6 +177,9 @@ struct ExportArguments: ParsableArguments {
     @Option(name: .customLong("cut-pauses"), parsing: .unconditional,
             help: ArgumentHelp("With --trim-silence: also cut pauses longer than this inside a take (e.g. 1.5s).", valueName: "time"))
     var cutPauses: String?
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Bring the sound to this integrated loudness (EBU R128 / ITU-R BS.1770), e.g. -16 for the web, -23 for broadcast: measured over the whole export, one gain, a true-peak limiter at -1 dBTP. Only the sound is re-encoded.", valueName: "LUFS"))
+    var loudness: String?
 
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
@@ -197,6 +201,12 @@ struct ExportArguments: ParsableArguments {
         }
         if let trimSilence { _ = try silence(trimSilence) }
         if cutPauses != nil, trimSilence == nil { throw ValidationError("--cut-pauses needs --trim-silence") }
+        if let loudness, Self.loudness(loudness) == nil {
+            throw ValidationError("--loudness '\(loudness)' is not a loudness in LUFS from -70 to -5 (e.g. -16 for the web, -23 for EBU R128)")
+        }
+        if loudness != nil && codec == .copy {
+            throw ValidationError("--loudness changes the sound and --codec copy copies it unchanged: drop one of them")
+        }
         if prompterOverlay == nil && (prompterBox != nil || prompter.isChanged) {
             throw ValidationError("--prompter-box, --prompter-speed, --prompter-font and --prompter-end need --prompter-overlay SCRIPT")
         }
@@ -216,6 +226,14 @@ struct ExportArguments: ParsableArguments {
         } catch let error as VRenderError {
             throw ValidationError(error.description)
         }
+    }
+
+    /// `--loudness LUFS`: a number in `LoudnessPlan.targets` ("-16", "-23.5"; "LUFS" after it allowed).
+    static func loudness(_ text: String) -> Double? {
+        var number = text.trimmingCharacters(in: .whitespaces)
+        if number.uppercased().hasSuffix("LUFS") { number = String(number.dropLast(4)).trimmingCharacters(in: .whitespaces) }
+        guard let value = Double(number), LoudnessPlan.targets.contains(value) else { return nil }
+        return value
     }
 
     /// `X,Y,W,H`: whole pixels, a positive size.
@@ -245,6 +263,7 @@ struct ExportArguments: ParsableArguments {
                                     filter: try FilterRegistry.chain(filter), codec: codec.request, crf: crf, preset: preset,
                                     size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate), gpu: gpu)
         options.silence = try trimSilence.map(silence)
+        options.loudness = loudness.flatMap(Self.loudness)
         if let script = prompterOverlay {
             let (settings, notices) = prompter.settings
             options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: script), settings: settings,
