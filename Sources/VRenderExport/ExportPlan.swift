@@ -48,6 +48,8 @@ public struct ExportPlan: Sendable {
     public var prompter: PrompterPlan?
     /// Subtitles, chapters and timecode carried beside picture and sound (`SideStreamPlan`).
     public var side = SideStreamPlan()
+    /// `--stabilize`: the smoothing and zoom every take's pictures get (transcodes only).
+    public var stabilize: StabilizePlan?
 
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }

@@ -31,7 +31,7 @@ struct VRender: ParsableCommand {
         // export reports it and removes its temporary file.
         signal(SIGXFSZ, SIG_IGN)
         do {
-            var command = try parseAsRoot(arguments())
+            var command = try parseAsRoot(OptionalValues.expand(arguments()))
             try command.run()
         } catch {
             Foundation.exit(reportError(error))

@@ -117,6 +117,7 @@ extension VRender {
                 line += ", \(plan.audio.trackCount) audio tracks"
             }
             line += "\n"
+            if let stabilize = plan.stabilize { line += "plan: stabilize: \(plan.takes.count) take(s), \(stabilize.summary)\n" }
             for notice in plan.notices { line += "plan: note: \(notice)\n" }
             FileHandle.standardError.write(Data(line.split(separator: "\n").map { FileNames.display(String($0)) + "\n" }.joined().utf8))
         }
@@ -169,6 +170,12 @@ struct ExportArguments: ParsableArguments {
 
     @OptionGroup var prompter: PrompterArguments
 
+    // Its value may be left out (`OptionalValues` turns a bare --stabilize into --stabilize=default).
+    @Option(help: ArgumentHelp("Smooth away the camera's shake, as the app's cinematic mode does: STRENGTH 0-1 (default 0.5) "
+                               + "averages the camera path over STRENGTH seconds each side and zooms in 4% + 8%·STRENGTH "
+                               + "to hide the borders. Needs a transcode.", valueName: "strength"))
+    var stabilize: String?
+
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
     func validate() throws {
@@ -186,6 +193,9 @@ struct ExportArguments: ParsableArguments {
         if let audioTrack, audioTrack < 1 { throw ValidationError("--audio-track must be 1 or more, got \(audioTrack)") }
         if let prompterBox, Self.box(prompterBox) == nil {
             throw ValidationError("--prompter-box '\(prompterBox)' is not X,Y,W,H in pixels (e.g. 64,40,1152,240)")
+        }
+        if let stabilize {
+            do { _ = try StabilizeRequest(parsing: stabilize) } catch let error as VRenderError { throw ValidationError(error.description) }
         }
         if prompterOverlay == nil && (prompterBox != nil || prompter.isChanged) {
             throw ValidationError("--prompter-box, --prompter-speed, --prompter-font and --prompter-end need --prompter-overlay SCRIPT")
@@ -223,6 +233,7 @@ struct ExportArguments: ParsableArguments {
             options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: script), settings: settings,
                                                       box: prompterBox.flatMap(Self.box), notices: notices)
         }
+        options.stabilize = try stabilize.map(StabilizeRequest.init(parsing:))
         return options
     }
 }
