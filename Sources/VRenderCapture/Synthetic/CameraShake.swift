@@ -4,7 +4,7 @@ import VRenderCore
 /// the synthetic picture, so that stabilization (`concat --stabilize`) has something to take
 /// away and its effect can be measured.
 ///
-/// The shake at time t is a sum of three slow sinusoids per axis (0.6 to 2.4 Hz, phases and
+/// The shake at time t is a sum of three sinusoids per axis (1 to 4 Hz, a hand's sway and jitter; phases and
 /// weights drawn from SEED), scaled so the translation stays within AMPLITUDE pixels, plus a
 /// rotation whose swing at the picture's edge is a third of that. It is a function of the scene
 /// clock only, so batch and realtime captures of one seed shake alike, and it is computed with
@@ -29,7 +29,7 @@ public struct CameraShake: Sendable, Equatable {
         var random = SplitMix64(seed: seed ^ 0x5348_414B_4521)  // "SHAKE!": apart from the scene's draws
         terms = (0..<3).map { _ in
             (0..<3).map { _ in
-                (0.6 + 1.8 * random.nextUnit(), random.nextUnit(), 0.5 + 0.5 * random.nextUnit())
+                (1 + 3 * random.nextUnit(), random.nextUnit(), 0.5 + 0.5 * random.nextUnit())
             }
         }
     }

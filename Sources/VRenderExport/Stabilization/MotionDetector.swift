@@ -57,7 +57,11 @@ final class MotionDetector {
         guard vsMotionDetection(&detect, &local, &frame) == 0 else { return CameraMotion() }
         defer { vs_vector_del(&local) }
         guard vs_vector_size(&local) > 0 else { return CameraMotion() }
+        // libvidstab's transform takes this frame back onto the previous one: the content moved
+        // by its opposite (measured: the unnegated path doubled the shake). Its rotation comes
+        // out about twice the true one (measured on the synthetic camera's known shake, whose
+        // rotation ffmpeg's two vidstab passes over-correct alike), hence the half.
         let found = vsMotionsToTransform(&transform, &local, nil)
-        return CameraMotion(x: found.x, y: found.y, alpha: found.alpha)
+        return CameraMotion(x: -found.x, y: -found.y, alpha: -found.alpha / 2)
     }
 }

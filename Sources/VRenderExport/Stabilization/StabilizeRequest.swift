@@ -5,7 +5,8 @@ import VRenderCore
 /// runs from 0 (exclusive) to 1; it sets how long a stretch of camera motion is averaged away
 /// and how far the picture is zoomed in to hide the borders the corrections open:
 ///
-/// - smoothing radius: STRENGTH seconds of output frames each side (0.5 at 30 fps: ±15 frames);
+/// - smoothing radius: 2 · STRENGTH seconds of output frames each side (0.5 at 30 fps: ±30 frames,
+///   a Gaussian of σ = half that: motion slower than about 0.3 Hz is kept, faster shake removed);
 /// - zoom: 4% + 8% · STRENGTH (8% at 0.5), a fixed crop for the whole export, as the app crops;
 ///   every correction is clamped to the margin the zoom leaves, so no border ever shows.
 public struct StabilizeRequest: Sendable, Equatable, Codable {
@@ -38,7 +39,7 @@ public struct StabilizeRequest: Sendable, Equatable, Codable {
 
     /// The smoothing radius in output frames at `frameRate` (at least 1).
     public func radius(frameRate: Rational) -> Int {
-        max(1, Int((strength * frameRate.doubleValue).rounded()))
+        max(1, Int((2 * strength * frameRate.doubleValue).rounded()))
     }
 }
 
