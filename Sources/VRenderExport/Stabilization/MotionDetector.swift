@@ -27,9 +27,9 @@ final class MotionDetector {
         }
         vr_vidstab_silence()
         var config = vsMotionDetectGetDefaultConfig(vidStabName)
-        // Hand-held talking heads: moderate shake; accuracy as libvidstab's own help suggests.
+        // Hand-held talking heads: moderate shake; accuracy at its most (as ffmpeg's default).
         config.shakiness = 5
-        config.accuracy = 9
+        config.accuracy = 15
         // Its measurement fields are matched in parallel (OpenMP); the other stages share the machine.
         config.numThreads = Int32(max(1, min(8, ProcessInfo.processInfo.activeProcessorCount / 2)))
         guard vsMotionDetectInit(&detect, &config, &info) == 0 else {
