@@ -58,10 +58,11 @@ final class MotionDetector {
         defer { vs_vector_del(&local) }
         guard vs_vector_size(&local) > 0 else { return CameraMotion() }
         // libvidstab's transform takes this frame back onto the previous one: the content moved
-        // by its opposite (measured: the unnegated path doubled the shake). Its rotation comes
-        // out about twice the true one (measured on the synthetic camera's known shake, whose
-        // rotation ffmpeg's two vidstab passes over-correct alike), hence the half.
+        // by its opposite (measured: the unnegated path doubled the shake). Its rotation is left
+        // out: on pictures with moving parts it is mostly noise (0.01-0.02 rad on a take shaken
+        // without any rotation, about twice the true one on the synthetic camera's shake), and
+        // correcting it left more motion than it took away (Benchmarks/stabilize-vs-ffmpeg.sh).
         let found = vsMotionsToTransform(&transform, &local, nil)
-        return CameraMotion(x: -found.x, y: -found.y, alpha: -found.alpha / 2)
+        return CameraMotion(x: -found.x, y: -found.y, alpha: 0)
     }
 }
