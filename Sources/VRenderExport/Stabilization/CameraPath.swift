@@ -26,21 +26,22 @@ struct CameraMotion: Sendable, Equatable {
 ///
 /// The path is the running sum of the frame-to-frame motions; a frame's correction moves it
 /// from its place on the path to the Gaussian-weighted mean of the path over the frames whose
-/// output frame lies within `radius` of its own (only its take's). It depends only on the
-/// motions between those frames, never on where the path started, so a chunk that begins
-/// reading `StabilizePlan.leadIn` frames early computes the same corrections as a whole read.
+/// output frame lies within `radius` of its own (only its take's). It is summed from the
+/// motions between those frames outward from the frame itself, never from where the path
+/// started, so a chunk that begins reading `StabilizePlan.leadIn` frames early computes the
+/// same corrections, to the bit, as a whole read.
 struct CameraPath<Payload> {
     struct Entry {
         var payload: Payload
         var slot: Int
-        var path: CameraMotion
+        /// From the previous frame to this one.
+        var motion: CameraMotion
     }
 
     let radius: Int
     private var entries: [Entry] = []
     /// Index in `entries` of the first frame not yet handed on.
     private var next = 0
-    private var path = CameraMotion()
     private let weights: [Double]
 
     init(radius: Int) {
@@ -52,8 +53,7 @@ struct CameraPath<Payload> {
     /// Adds a frame at output frame `slot`, `motion` away from the previous frame (zero for
     /// the first). Returns the frames now ready, in order, with their corrections.
     mutating func arrive(_ payload: Payload, slot: Int, motion: CameraMotion) -> [(payload: Payload, slot: Int, correction: CameraMotion)] {
-        path = path + motion
-        entries.append(Entry(payload: payload, slot: slot, path: path))
+        entries.append(Entry(payload: payload, slot: slot, motion: motion))
         var ready: [(payload: Payload, slot: Int, correction: CameraMotion)] = []
         while next < entries.count, entries[next].slot + radius <= slot {
             ready.append(release())
@@ -72,11 +72,26 @@ struct CameraPath<Payload> {
 
     private mutating func release() -> (payload: Payload, slot: Int, correction: CameraMotion) {
         let entry = entries[next]
-        var sum = CameraMotion(), total = 0.0
-        for other in entries where abs(other.slot - entry.slot) <= radius {
-            let weight = weights[abs(other.slot - entry.slot)]
-            sum = sum + (other.path - entry.path) * weight
+        var sum = CameraMotion(), total = weights[0]
+        // Later frames: the path there less the path here is the sum of the motions between.
+        var offset = CameraMotion()
+        var index = next + 1
+        while index < entries.count, entries[index].slot - entry.slot <= radius {
+            offset = offset + entries[index].motion
+            let weight = weights[entries[index].slot - entry.slot]
+            sum = sum + offset * weight
             total += weight
+            index += 1
+        }
+        // Earlier frames: back over the motions that led here.
+        offset = CameraMotion()
+        index = next - 1
+        while index >= 0, entry.slot - entries[index].slot <= radius {
+            offset = offset - entries[index + 1].motion
+            let weight = weights[entry.slot - entries[index].slot]
+            sum = sum + offset * weight
+            total += weight
+            index -= 1
         }
         next += 1
         // Frames further back than the radius are no longer needed by any frame to come (whose

@@ -54,6 +54,10 @@ final class MotionDetector {
         frame.data.0 = luma.base
         frame.linesize.0 = Int32(luma.stride)
         var local = LocalMotions()
+        // libvidstab picks some of its measurement fields with rand(): seeded the same for every
+        // frame, a frame pair measures the same whatever came before it, so that a chunk that
+        // starts reading inside a take gets the motions a whole read gets (framemd5 equal).
+        srand(1)
         guard vsMotionDetection(&detect, &local, &frame) == 0 else { return CameraMotion() }
         defer { vs_vector_del(&local) }
         guard vs_vector_size(&local) > 0 else { return CameraMotion() }
