@@ -3,8 +3,8 @@
 //
 // Layout (README "How it works" draws the data flow). Each module imports only modules listed
 // before it here:
-//   CFFmpeg, CPNG, CVulkan, CV4L2, CALSA, CPulse   C libraries and shims (FFmpeg, libpng, Vulkan loader,
-//                     V4L2 ioctls, ALSA, PulseAudio)
+//   CFFmpeg, CPNG, CVulkan, CV4L2, CALSA, CPulse, CVidStab   C libraries and shims (FFmpeg, libpng,
+//                     Vulkan loader, V4L2 ioctls, ALSA, PulseAudio, libvidstab)
 //   VRenderCore       pure Swift: errors, parsing, geometry, chroma geometry, picture views and
 //                     ops, bounded queues/locks, pools, stage threads, atomic file writes
 //   CFreeType         FreeType (the teleprompter's text)
@@ -88,6 +88,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         // libebur128: integrated loudness and true peak (ITU-R BS.1770 / EBU R128) for `--loudness`.
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        // libvidstab: motion detection and the warp behind `concat --stabilize` (VRenderExport).
+        .systemLibrary(name: "CVidStab", pkgConfig: "vidstab", providers: [.apt(["libvidstab-dev"])]),
         .target(name: "VRenderCore"),
         .target(name: "VRenderFilters", dependencies: ["VRenderCore"]),
         .target(name: "VRenderImaging", dependencies: ["CPNG", "CFreeType", "VRenderCore"]),
@@ -100,7 +102,7 @@ let package = Package(
         // Export reads a takes folder through its manifest (VRenderRecording's TakesFolder) and
         // runs the demo (a capture job, then an export).
         .target(name: "VRenderExport",
-                dependencies: ["CEBUR128", "VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
+                dependencies: ["CEBUR128", "CVidStab", "VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
                                "VRenderCapture", "VRenderRecording", "VRenderPrompter"]),
         // Chunked exports (`concat --engine local|slurm`, `vrender chunk`): one export rendered
         // as chunks by child processes or a Slurm job array, joined by stream copy.

@@ -25,6 +25,8 @@ packages=(
   pkg-config
   libavformat-dev libavcodec-dev libswscale-dev libswresample-dev libavutil-dev
   libpng-dev
+  # `concat --stabilize`: libvidstab (motion detection, the warp)
+  libvidstab-dev
   libfreetype-dev fonts-dejavu-core fonts-wqy-microhei
   libebur128-dev
   tmux

@@ -53,6 +53,8 @@ public struct ExportOptions: Sendable {
     /// `--loudness LUFS`: the integrated loudness the sound is brought to (one gain per track,
     /// then a true-peak limiter at -1 dBTP); nil leaves the sound as it is.
     public var loudness: Double?
+    /// `--stabilize [STRENGTH]`: each take's camera shake smoothed away (nil: pictures as shot).
+    public var stabilize: StabilizeRequest? = nil
 
     public init(inputs: [String], output: String, outputIsDefault: Bool = false, audioTrack: Int? = nil,
                 filter: FilterChain = FilterChain([]),

@@ -51,6 +51,8 @@ public struct ExportPlan: Sendable {
     /// `--loudness`: the measured sound and the gain per track; nil when not asked, when the
     /// export has no sound, or before the measuring pass (`Exporter.prepare`).
     public var loudness: LoudnessPlan?
+    /// `--stabilize`: the smoothing and zoom every take's pictures get (transcodes only).
+    public var stabilize: StabilizePlan?
 
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }

@@ -19,6 +19,9 @@ public enum ExportPlanner {
         var plan = try choose(takes: takes, options: options, copyCheck: copyCheck)
         plan.side = SideStreamPlan(takes: takes, container: plan.container)
         plan.notices += plan.side.notices
+        if let stabilize = options.stabilize, plan.mode == .transcode {
+            plan.stabilize = StabilizePlan(stabilize, frameRate: plan.frameRate)
+        }
         // Takes a fraction of a frame long at a low --fps: an output of no frames is not one.
         // (Probing refuses a take shorter than a frame at its own rate, so only --fps gets here.)
         guard plan.timeline.totalSlots > 0 else {
@@ -39,6 +42,7 @@ public enum ExportPlanner {
         let wantsChange = !options.filter.isIdentity || options.size != nil || options.frameRate != nil
             || options.prompter != nil
             || options.crf != nil || options.preset != nil
+            || options.stabilize != nil
 
         var output = options.output
         var container = try OutputContainer(path: output)
@@ -72,6 +76,9 @@ public enum ExportPlanner {
             if let reason = copyBlocker ?? audioMismatch ?? refusal?.audio {
                 throw VRenderError.option("--codec copy", "cannot stream-copy: \(reason)")
             }
+            if options.stabilize != nil {
+                throw VRenderError.option("--codec copy", "stream copy cannot apply --stabilize: it changes the pictures")
+            }
             if wantsChange {
                 throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --prompter-overlay, --size, --fps, --crf or --preset")
             }
@@ -91,7 +98,10 @@ public enum ExportPlanner {
 
         let reason: String
         if !options.filter.isIdentity {
-            reason = "transcode: filter \(options.filter.names.joined(separator: ",")) changes the pictures"
+            reason = "transcode: filter \(options.filter.names.joined(separator: ","))"
+                + (options.stabilize != nil ? " and --stabilize change" : " changes") + " the pictures"
+        } else if options.stabilize != nil {
+            reason = "transcode: --stabilize smooths the camera's motion in the pictures"
         } else if options.prompter != nil {
             reason = "transcode: the prompter overlay is drawn into the pictures"
         } else if case .encode(let codec) = options.codec, copyBlocker == nil {

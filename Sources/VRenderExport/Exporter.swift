@@ -255,9 +255,11 @@ public final class Exporter: Sendable {
             let result = try cancellation.run(stoppingWith: pipeline.stopAction) { try pipeline.run(into: output) }
             // A copied video has the frames it had (a variable-rate take fills no slot grid).
             let frames = plan.mode == .copyVideo ? progress.framesFinished : plan.timeline.totalSlots
-            return makeSummary(plan, output: output, frames: frames, duration: plan.timeline.duration,
-                               videoCodec: result.videoCodec, audioCodec: result.audioCodec,
-                               filterBackend: result.filterBackend)
+            var summary = makeSummary(plan, output: output, frames: frames, duration: plan.timeline.duration,
+                                      videoCodec: result.videoCodec, audioCodec: result.audioCodec,
+                                      filterBackend: result.filterBackend)
+            summary.stabilize = plan.stabilize.map { StabilizeSummary($0, report: result.stabilize) }
+            return summary
         }
     }
 
@@ -272,6 +274,7 @@ public final class Exporter: Sendable {
                                   videoCodec: result.videoCodec, audioCodec: result.audioCodec,
                                   filterBackend: result.filterBackend)
         if case .chunk = job { summary.audioCodec = nil }
+        summary.stabilize = plan.stabilize.map { StabilizeSummary($0, report: result.stabilize) }
         return summary
     }
 

@@ -58,6 +58,21 @@ public struct ExportSummary: Sendable, Codable {
     /// `--loudness`: the target, each track's measured loudness, true peak and gain, and how
     /// long measuring took; nil when not asked or the export has no sound.
     public var loudness: LoudnessPlan? = nil
+    /// `--stabilize`: what was done (nil without it).
+    public var stabilize: StabilizeSummary? = nil
+}
+
+/// `--stabilize` in the summary: the plan's smoothing and zoom, and what the corrections were.
+public struct StabilizeSummary: Sendable, Codable, Equatable {
+    public var strength: Double
+    public var radiusFrames: Int
+    public var zoomPercent: Double
+    /// Takes stabilized in this run.
+    public var takes: Int
+    /// Frames warped in this run, and their mean correction (pixels of the take's picture);
+    /// nil for the join of a chunked export, whose chunks did the warping.
+    public var framesWarped: Int?
+    public var meanCorrection: Double?
 }
 
 /// Calls a reporter at most every `interval` seconds (and always for the final snapshot), so

@@ -99,6 +99,9 @@ extension ExportRecipe {
         try check.require(FilterBackendChoice(rawValue: gpu) != nil, "recipe.gpu", "'\(gpu)' is not a filter backend")
         try check.require((0...1024).contains(filterThreads), "recipe.filterThreads", "is \(filterThreads), not 0 to 1024")
         if let prompter { try prompter.validate(check) }
+        if let stabilize {
+            try check.require(stabilize > 0 && stabilize <= 1, "recipe.stabilize", "is \(stabilize), not a strength from 0 to 1")
+        }
     }
 
     private static func isAbsolute(_ path: String) -> Bool { path.hasPrefix("/") && !path.utf8.contains(0) }

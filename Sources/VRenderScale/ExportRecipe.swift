@@ -30,6 +30,8 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
     public var trims: [TakeTrim?]?
     /// `--loudness` (the join measures the whole export's sound and applies it).
     public var loudness: Double?
+    /// `--stabilize`'s strength (nil: none); absent from plans written before it existed.
+    public var stabilize: Double? = nil
 
     /// `--prompter-overlay`: the script's path (read again by every worker), its settings and box.
     public struct Prompter: Codable, Sendable, Equatable {
@@ -63,6 +65,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
             Prompter(script: FileNames.absolute(request.script.name), settings: request.settings,
                      box: request.box.map { [$0.x, $0.y, $0.width, $0.height] })
         }
+        stabilize = options.stabilize?.strength
     }
 
     /// The options a worker exports with (the prompter script is read again).
@@ -87,6 +90,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
             options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: prompter.script),
                                                       settings: prompter.settings, box: box)
         }
+        options.stabilize = try stabilize.map { try StabilizeRequest(strength: $0) }
         return options
     }
 

@@ -1,5 +1,5 @@
-/// Options whose value may be left out (`--trim-silence` alone, or `--trim-silence -35:0.1`),
-/// which ArgumentParser cannot express: before parsing, such an option not followed by a value
+/// Options whose value may be left out (`--trim-silence` or `--trim-silence -35:0.1`,
+/// `--stabilize` or `--stabilize 0.8`), which ArgumentParser cannot express: before parsing, such an option not followed by a value
 /// of its own syntax gets its `default` value written in (`--trim-silence=default`), so that
 /// `--trim-silence takes/` still reads `takes/` as an input.
 enum OptionalValues {
@@ -10,6 +10,7 @@ enum OptionalValues {
             guard let first = word.split(separator: ":").first else { return false }
             return Double(first.lowercased().replacingOccurrences(of: "dbfs", with: "").replacingOccurrences(of: "db", with: "")) != nil
         },
+        "--stabilize": { Double($0) != nil },
     ]
 
     /// The marker written for a left-out value.

@@ -38,6 +38,9 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     }
 
     private let renderer: SceneRenderer
+    /// `--shake`: the scene is rendered into `unshaken`, then moved into the frame.
+    private let shake: CameraShake?
+    private var unshaken: Frame?
     private let lock = ConditionLock()
     private var model: CameraModel
     private var lastFrameTime = 0.0
@@ -77,6 +80,7 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
                                   reason: "synthetic camera renders any size and rate")
         isLive = request.realtime
         renderer = SceneRenderer(seed: seed)
+        shake = request.shake
 
         var model = CameraModel(position: request.position)
         initialOutcomes = request.startingControls.map {
@@ -147,7 +151,14 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
             return (model.snapshot(at: time), attachedClapper)
         }
         let image = destination.yuvImage()
-        renderer.render(frameIndex: index, time: time, camera: snapshot, into: image)
+        if let shake {
+            if unshaken == nil { unshaken = try Frame.picture(width: format.width, height: format.height) }
+            let steady = unshaken!.yuvImage()
+            renderer.render(frameIndex: index, time: time, camera: snapshot, into: steady)
+            shake.apply(from: steady, into: image, at: time)
+        } else {
+            renderer.render(frameIndex: index, time: time, camera: snapshot, into: image)
+        }
         if let clapper { Clapper.drawPatch(into: image, flash: clapper.flashes(frame: index)) }
         nextIndex = index + 1
         return CapturedFrameInfo(time: time, sequence: index, droppedBefore: 0)

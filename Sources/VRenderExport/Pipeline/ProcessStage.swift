@@ -4,7 +4,9 @@ import VRenderFilters
 import VRenderMedia
 
 /// Stage 3: maps decoded frames to output slots (frame-rate conversion, trimming), turns them
-/// into canvas pictures (scale, letterbox, rotate) and runs the filter chain.
+/// into canvas pictures (scale, letterbox, rotate) and runs the filter chain. With `--stabilize`
+/// each frame is first measured and held back until its correction is known (`TakeStabilizer`),
+/// then warped before everything else.
 ///
 /// A frame that already is the canvas and meets no filter goes on untouched: no copy. A frame
 /// that is filtered is written once into a pooled canvas frame, whatever number of slots it
@@ -25,6 +27,8 @@ struct ProcessStage {
     let normalizeTimer: StageTimer?
     /// Per picture filtered.
     let filterTimer: StageTimer?
+    /// `--stabilize`: where each take's corrections are counted (nil without).
+    let stabilizeReport: StabilizeReport?
 
     func run() throws {
         defer { output.finish() }
@@ -34,22 +38,33 @@ struct ProcessStage {
         var toneMap: ToneMapStep?
         var takeIndex = 0
         var assigner = SlotAssigner(slotCount: 0)
-        var pending: Frame?
+        var pending: (frame: Frame, correction: CameraMotion?)?
         var emittedAny = false
         var lastSlot = -1
+        /// `--stabilize`: the take's delay line and warp (nil without).
+        var stabilizer: TakeStabilizer?
 
-        func emit(_ frame: Frame, start: Int, count: Int) throws {
+        func emit(_ frame: Frame, correction: CameraMotion?, start: Int, count: Int) throws {
             if count > 0 { emittedAny = true }
             let firstSlot = plan.timeline.takes[takeIndex].firstSlot + start
             guard let slots = clipped(firstSlot..<firstSlot + count) else {
                 recycleShell(frame)
                 return
             }
+            if let correction, let stabilizer { try timed(normalizeTimer) { try stabilizer.warp(frame, by: correction) } }
             let item = try render(frame, take: takeIndex, normalizer: normalizer, toneMap: toneMap, executor: executor)
             guard output.push(EncodeItem(frame: item.frame, origin: item.origin,
                                          firstSlot: slots.lowerBound, count: slots.count)) else {
                 throw VRenderError.cancelled
             }
+        }
+
+        /// Hands a frame (and its correction) to the slot assigner, which places the one before it.
+        func place(_ frame: Frame, slot: Int, correction: CameraMotion?) throws {
+            if let previous = assigner.arrive(slot: slot), let held = pending {
+                try emit(held.frame, correction: held.correction, start: previous.start, count: previous.count)
+            }
+            pending = (frame, correction)
         }
 
         while let event = input.pop() {
@@ -61,19 +76,30 @@ struct ProcessStage {
                 assigner = SlotAssigner(slotCount: plan.timeline.takes[index].slotCount)
                 emittedAny = false
                 lastSlot = -1
+                stabilizer = plan.stabilize.map { TakeStabilizer(plan: $0, path: plan.takes[index].path) }
             case .frame(let frame, let seconds):
                 let take = plan.takes[takeIndex]
                 // A frame without a timestamp follows the previous one.
                 let slot = seconds.map { plan.timeline.slot(forSecondsIntoTake: $0 - take.video.startTime) } ?? lastSlot + 1
                 lastSlot = slot
-                if let previous = assigner.arrive(slot: slot), let frameBefore = pending {
-                    try emit(frameBefore, start: previous.start, count: previous.count)
+                if let stabilizer {
+                    // Stabilized, a frame goes on once the frames its correction averages over have come.
+                    for held in try stabilizer.arrive(frame, slot: slot) {
+                        try place(held.payload, slot: held.slot, correction: held.correction)
+                    }
+                } else {
+                    try place(frame, slot: slot, correction: nil)
                 }
-                pending = frame
             case .takeEnd(let index):
-                if let last = assigner.finish(), let frame = pending {
-                    try emit(frame, start: last.start, count: last.count)
+                if let stabilizer {
+                    for held in stabilizer.finish() {
+                        try place(held.payload, slot: held.slot, correction: held.correction)
+                    }
                 }
+                if let last = assigner.finish(), let held = pending {
+                    try emit(held.frame, correction: held.correction, start: last.start, count: last.count)
+                }
+                if let stabilizer { stabilizeReport?.add(stabilizer) }
                 pending = nil
                 let span = plan.timeline.takes[index]
                 if !emittedAny && span.slotCount > 0, let slots = clipped(span.firstSlot..<span.firstSlot + span.slotCount) {

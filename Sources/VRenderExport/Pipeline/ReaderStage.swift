@@ -22,6 +22,10 @@ struct ReaderStage {
     let videoDecoderThreads: Int
     /// Per video packet read; audio packets and opening takes are its other time.
     let timer: StageTimer?
+    /// Output frames read before and after a chunk's own in the takes it cuts (`--stabilize`
+    /// measures motion there: `StabilizePlan.leadIn`); 0 without.
+    var leadIn = 0
+    var leadOut = 0
 
     func run() throws {
         defer {
@@ -32,7 +36,8 @@ struct ReaderStage {
             timer?.begin()
             // A chunk starts a take that began before it at a keyframe near its first frame.
             let (demuxer, firstPacket) = video == nil ? (try openDemuxer(take.path), nil)
-                : try TakeSeek.open(take, takeIndex: index, plan: plan, firstFrame: frames.lowerBound, packets: packets)
+                : try TakeSeek.open(take, takeIndex: index, plan: plan, firstFrame: max(0, frames.lowerBound - leadIn),
+                                    packets: packets)
             let videoDecoder = plan.mode == .transcode && video != nil
                 ? try Decoder(demuxer: demuxer, streamIndex: take.video.index, threads: videoDecoderThreads) : nil
             timer?.otherDone()
@@ -50,7 +55,8 @@ struct ReaderStage {
                 check.repair(firstPacket)
                 guard video.push(.packet(firstPacket)) else { return }
             }
-            let end = TakeSeek.End(take, takeIndex: index, plan: plan, frames: frames)
+            let end = TakeSeek.End(take, takeIndex: index, plan: plan,
+                                   frames: max(0, frames.lowerBound - leadIn)..<frames.upperBound + leadOut)
             // Video copied unchanged (`.copyVideo`) is checked as a stream copy checks it: damage
             // stops the copy and the export is transcoded (`Exporter.run`). Decoded video conceals it.
             var inspector = plan.mode == .copyVideo ? try CopyInspector(take: take, demuxer: demuxer, audioStreams: []) : nil

@@ -22,6 +22,8 @@ final class TranscodePipeline {
         var audioCodec: String?
         /// Where the filters ran ("cpu", "vulkan: <device>"); nil when the video was copied.
         var filterBackend: String?
+        /// What `--stabilize` did (nil without it, or when no picture was processed: a join).
+        var stabilize: StabilizeReport?
     }
 
     /// Builds the filter executor for a plan (`FilterExecutors.make` with the options' choice;
@@ -40,6 +42,8 @@ final class TranscodePipeline {
     private let stages = StageGroup()
     /// Every member nil when timings are off.
     private let timers: ExportTimers
+    /// `--stabilize`'s counts from the process stage (nil without it).
+    private let stabilizeReport: StabilizeReport?
 
     // Queue capacities: deep enough to absorb per-frame jitter between stages, small enough
     // that memory stays flat however long the takes are.
@@ -77,6 +81,7 @@ final class TranscodePipeline {
         producers = ProducerCount((job.isJoin ? 0 : 1) + audioTracks, of: toMux)
         let (width, height, tenBit) = (plan.canvasWidth, plan.canvasHeight, plan.colour.tenBit)
         canvasPool = ObjectPool<Frame>(limit: 8) { try Frame.picture(width: width, height: height, tenBit: tenBit) }
+        stabilizeReport = plan.stabilize != nil && !job.isJoin && plan.mode == .transcode ? StabilizeReport() : nil
         timers = ExportTimers(timings, mode: plan.mode, audioTracks: audioTracks,
                               prompter: plan.prompter != nil)
         if let timings { watchQueues(timings) }
@@ -129,7 +134,8 @@ final class TranscodePipeline {
         stages.start("vrender.mux") { try mux.run() }
         try stages.wait()
         return Result(videoCodec: videoEncoder?.name ?? copiedVideo.codecName,
-                      audioCodec: audioEncoders.first?.name, filterBackend: executor?.backendName)
+                      audioCodec: audioEncoders.first?.name, filterBackend: executor?.backendName,
+                      stabilize: stabilizeReport)
     }
 
     /// True when no video is encoded: the takes' video is copied, or the chunks' is joined.
@@ -206,7 +212,8 @@ final class TranscodePipeline {
         guard readsVideo || audioTracks > 0 else { return }
         let reader = ReaderStage(plan: plan, video: readsVideo ? videoPackets : nil, audio: audioPackets,
                                  frames: job.frames(of: plan), packets: packetPool, damage: damage,
-                                 videoDecoderThreads: codecThreads.decoder, timer: timers.demux)
+                                 videoDecoderThreads: codecThreads.decoder, timer: timers.demux,
+                                 leadIn: plan.stabilize?.leadIn ?? 0, leadOut: plan.stabilize?.leadOut ?? 0)
         stages.start("vrender.read") { try reader.run() }
     }
 
@@ -217,7 +224,8 @@ final class TranscodePipeline {
         let process = ProcessStage(plan: plan, frames: job.frames(of: plan), filter: options.filter,
                                    executor: OwnershipTransfer(executor),
                                    input: decoded, output: toEncode, shells: shellPool, canvases: canvasPool,
-                                   damage: damage, normalizeTimer: timers.normalize, filterTimer: timers.filter)
+                                   damage: damage, normalizeTimer: timers.normalize, filterTimer: timers.filter,
+                                   stabilizeReport: stabilizeReport)
         let encode = VideoEncodeStage(encoder: OwnershipTransfer(encoder), input: painter == nil ? toEncode : prompted,
                                       output: toMux, firstFrame: job.frames(of: plan).lowerBound,
                                       producers: producers, shells: shellPool, canvases: canvasPool, progress: progress,

@@ -103,6 +103,11 @@ extension VRender {
         @Flag(help: "Print the recorded takes as JSON on standard output.")
         var json = false
 
+        @Option(help: ArgumentHelp("Synthetic camera only: shake it as a hand-held camera shakes, up to AMPLITUDE pixels "
+                                   + "(the same frames for the same SEED, default 1); what 'concat --stabilize' takes away.",
+                                   valueName: "amplitude[:seed]"))
+        var shake: String?
+
         private var badFrameRate: ValidationError { ValidationError("--fps '\(fps)' is not a frame rate (e.g. 30, 60)") }
 
         func validate() throws {
@@ -117,6 +122,12 @@ extension VRender {
             if let size, ValueSyntax.size(size) == nil { throw ValidationError("--size '\(size)' is not WxH with even sides") }
             if ValueSyntax.seconds(preroll) == nil { throw ValidationError("--preroll '\(preroll)' is not a time (e.g. 2s)") }
             if let lens, ![0.5, 1, 2].contains(lens) { throw ValidationError("--lens must be 0.5, 1 or 2") }
+            if let shake {
+                do { _ = try CameraShake(parsing: shake) } catch let error as VRenderError { throw ValidationError(error.description) }
+                if !SyntheticCamera.isSynthetic(device) {
+                    throw ValidationError("--shake shakes the synthetic camera only (--device synthetic), not \(device)")
+                }
+            }
         }
 
         func run() throws {
@@ -155,8 +166,9 @@ extension VRender {
         /// checked their syntax. Reads the scripts, so a bad one fails before the camera opens.
         private func captureOptions() throws -> (CaptureOptions, notices: [String]) {
             guard let frameRate = ValueSyntax.frameRate(fps) else { throw badFrameRate }
-            let request = CaptureRequest(frameRate: frameRate, size: size.flatMap(ValueSyntax.size), position: position.value,
+            var request = CaptureRequest(frameRate: frameRate, size: size.flatMap(ValueSyntax.size), position: position.value,
                                          lens: lens, zoom: zoom, torch: torch, realtime: realtime)
+            request.shake = try shake.map(CameraShake.init(parsing:))
             var plan = RecordingPlan(outputDirectory: out, takes: takes, duration: duration.flatMap(ValueSyntax.seconds),
                                      preroll: ValueSyntax.seconds(preroll) ?? 0,
                                      script: try script.map(ActionScript.init(contentsOfFile:)))

@@ -118,6 +118,7 @@ extension VRender {
             }
             line += "\n"
             for loudness in plan.loudness?.lines ?? [] { line += "plan: \(loudness)\n" }
+            if let stabilize = plan.stabilize { line += "plan: stabilize: \(plan.takes.count) take(s), \(stabilize.summary)\n" }
             for notice in plan.notices { line += "plan: note: \(notice)\n" }
             FileHandle.standardError.write(Data(line.split(separator: "\n").map { FileNames.display(String($0)) + "\n" }.joined().utf8))
         }
@@ -180,6 +181,11 @@ struct ExportArguments: ParsableArguments {
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Bring the sound to this integrated loudness (EBU R128 / ITU-R BS.1770), e.g. -16 for the web, -23 for broadcast: measured over the whole export, one gain, a true-peak limiter at -1 dBTP. Only the sound is re-encoded.", valueName: "LUFS"))
     var loudness: String?
+    // Its value may be left out (`OptionalValues` turns a bare --stabilize into --stabilize=default).
+    @Option(help: ArgumentHelp("Smooth away the camera's shake, as the app's cinematic mode does: STRENGTH 0-1 (default 0.5) "
+                               + "averages the camera path over STRENGTH seconds each side and zooms in 4% + 8%·STRENGTH "
+                               + "to hide the borders. Needs a transcode.", valueName: "strength"))
+    var stabilize: String?
 
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
@@ -206,6 +212,9 @@ struct ExportArguments: ParsableArguments {
         }
         if loudness != nil && codec == .copy {
             throw ValidationError("--loudness changes the sound and --codec copy copies it unchanged: drop one of them")
+        }
+        if let stabilize {
+            do { _ = try StabilizeRequest(parsing: stabilize) } catch let error as VRenderError { throw ValidationError(error.description) }
         }
         if prompterOverlay == nil && (prompterBox != nil || prompter.isChanged) {
             throw ValidationError("--prompter-box, --prompter-speed, --prompter-font and --prompter-end need --prompter-overlay SCRIPT")
@@ -269,6 +278,7 @@ struct ExportArguments: ParsableArguments {
             options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: script), settings: settings,
                                                       box: prompterBox.flatMap(Self.box), notices: notices)
         }
+        options.stabilize = try stabilize.map(StabilizeRequest.init(parsing:))
         return options
     }
 }
