@@ -44,6 +44,8 @@ public struct ExportOptions: Sendable {
     /// Processors the codecs may use (nil: the machine's); a chunk worker that shares its
     /// machine with others gets its share (`vrender chunk render --threads`).
     public var processors: Int?
+    /// `--transition`: what happens at each join (a cut unless asked).
+    public var transition: Transition = .cut
 
     public init(inputs: [String], output: String, outputIsDefault: Bool = false, audioTrack: Int? = nil,
                 filter: FilterChain = FilterChain([]),

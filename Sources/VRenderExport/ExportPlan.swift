@@ -48,6 +48,8 @@ public struct ExportPlan: Sendable {
     public var prompter: PrompterPlan?
     /// Subtitles, chapters and timecode carried beside picture and sound (`SideStreamPlan`).
     public var side = SideStreamPlan()
+    /// Dissolves or dips at the joins (`--transition`, transcodes only); nil: cuts.
+    public var transition: TransitionPlan?
 
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }

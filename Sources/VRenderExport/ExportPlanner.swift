@@ -39,6 +39,7 @@ public enum ExportPlanner {
         let wantsChange = !options.filter.isIdentity || options.size != nil || options.frameRate != nil
             || options.prompter != nil
             || options.crf != nil || options.preset != nil
+            || (options.transition != .cut && takes.count > 1)
 
         var output = options.output
         var container = try OutputContainer(path: output)
@@ -69,7 +70,7 @@ public enum ExportPlanner {
                 throw VRenderError.option("--codec copy", "cannot stream-copy: \(reason)")
             }
             if wantsChange {
-                throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --prompter-overlay, --size, --fps, --crf or --preset")
+                throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --prompter-overlay, --transition, --size, --fps, --crf or --preset")
             }
             return builder.copy(.streamCopy, reason: "stream copy: every take is \(CopyCompatibility.describe(takes[0])) (--codec copy)")
         case .auto where copyBlocker == nil && !wantsChange:
@@ -87,6 +88,8 @@ public enum ExportPlanner {
             reason = "transcode: filter \(options.filter.names.joined(separator: ",")) changes the pictures"
         } else if options.prompter != nil {
             reason = "transcode: the prompter overlay is drawn into the pictures"
+        } else if options.transition != .cut && takes.count > 1 {
+            reason = "transcode: --transition \(options.transition.specification) changes the pictures at the joins"
         } else if case .encode(let codec) = options.codec, copyBlocker == nil {
             reason = "transcode: --codec \(codec.rawValue) asks for re-encoding"
         } else if let copyBlocker {

@@ -244,7 +244,7 @@ public final class Exporter: Sendable {
             wallSeconds: 0, damagedFrames: [:], warnings: [], notices: plan.notices,
             colour: plan.mode == .transcode ? plan.colour.output.description : nil,
             rotation: plan.rotation == .uprightPixels ? 0 : plan.uprightRotationDegrees,
-            audioTracks: plan.audio.trackCount)
+            audioTracks: plan.audio.trackCount, transition: plan.transition)
     }
 }
 

@@ -51,6 +51,8 @@ public struct ExportSummary: Sendable, Codable {
     /// Rotation stored as metadata, as ffprobe shows it (0: none; pixels are upright).
     public var rotation: Int
     public var audioTracks: Int
+    /// The transitions at the joins (`--transition`); nil: cuts.
+    public var transition: TransitionPlan? = nil
 }
 
 /// Calls a reporter at most every `interval` seconds (and always for the final snapshot), so

@@ -1,5 +1,6 @@
 import Foundation
 import VRenderCore
+import VRenderExport
 import VRenderFilters
 import VRenderMedia
 import VRenderPrompter
@@ -95,6 +96,9 @@ extension ExportRecipe {
         try check.require(FilterBackendChoice(rawValue: gpu) != nil, "recipe.gpu", "'\(gpu)' is not a filter backend")
         try check.require((0...1024).contains(filterThreads), "recipe.filterThreads", "is \(filterThreads), not 0 to 1024")
         if let prompter { try prompter.validate(check) }
+        if let transition {
+            try check.require((try? Transition(parsing: transition)) != nil, "recipe.transition", "'\(transition)' is not cut, fade:T or dip:T")
+        }
     }
 
     private static func isAbsolute(_ path: String) -> Bool { path.hasPrefix("/") && !path.utf8.contains(0) }

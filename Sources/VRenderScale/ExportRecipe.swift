@@ -25,6 +25,9 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
     public var gpu: String
     public var filterThreads: Int
     public var prompter: Prompter?
+    /// `--transition` as it parses back (`Transition.specification`); nil: cuts (and plans
+    /// written before transitions existed).
+    public var transition: String?
 
     /// `--prompter-overlay`: the script's path (read again by every worker), its settings and box.
     public struct Prompter: Codable, Sendable, Equatable {
@@ -55,6 +58,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
             Prompter(script: FileNames.absolute(request.script.name), settings: request.settings,
                      box: request.box.map { [$0.x, $0.y, $0.width, $0.height] })
         }
+        transition = options.transition == .cut ? nil : options.transition.specification
     }
 
     /// The options a worker exports with (the prompter script is read again).
@@ -77,6 +81,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
             options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: prompter.script),
                                                       settings: prompter.settings, box: box)
         }
+        if let transition { options.transition = try Transition(parsing: transition) }
         return options
     }
 

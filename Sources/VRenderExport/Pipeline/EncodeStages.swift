@@ -52,7 +52,8 @@ struct VideoEncodeStage {
 
 /// Stage 2+4 (audio): decodes each take's audio, converts it to 48 kHz stereo, fits it to the
 /// take's share of the timeline (`AudioAligner`: silence for late audio and takes without any,
-/// early and surplus audio cut) and encodes it. Audio is light work: one thread does all of it.
+/// early and surplus audio cut), fades or cross-fades it at the joins (`TransitionSound`) and
+/// encodes it. Audio is light work: one thread does all of it.
 struct AudioStage {
     let plan: ExportPlan
     /// The output audio track this stage makes.
@@ -74,6 +75,9 @@ struct AudioStage {
                                        interleaved: encoder.takesInterleavedAudio)
         let frameSize = encoder.frameSize > 0 ? encoder.frameSize : 1024
         var aligner = AudioAligner(timeline: plan.timeline)
+        let joins = TransitionSound(plan: plan.transition, timeline: plan.timeline, converter: converter)
+        // Samples kept back from the encoder: the current take's part of the next transition.
+        var reserve = 0
         var encodedSamples: Int64 = 0
         var decoder: Decoder?
         var videoStart = 0.0
@@ -85,7 +89,7 @@ struct AudioStage {
             timer?.begin()
         }
         func encodeBuffered(final: Bool) throws {
-            while converter.buffered >= frameSize || (final && converter.buffered > 0) {
+            while converter.buffered - reserve >= frameSize || (final && converter.buffered > 0) {
                 guard let frame = try converter.pop(count: frameSize, pts: encodedSamples) else { break }
                 encodedSamples += Int64(frame.sampleCount)
                 try encoder.encode(frame, makePacket: Packet.init, output: send)
@@ -117,6 +121,7 @@ struct AudioStage {
             switch event {
             case .takeStart(let index, let transfer):
                 aligner.beginTake(index)
+                reserve = joins.reserve(forTake: index)
                 decoder = transfer?.take()
                 videoStart = plan.takes[index].video.startTime
                 // A take without this track is silence throughout, known now: encoded at once,
@@ -135,6 +140,8 @@ struct AudioStage {
                 try decoder?.decode(nil, makeFrame: { shell.unref(); return shell }, output: accept)
                 aligner.record(dropped: 0, kept: try converter.flushResampler(limit: aligner.room))
                 try appendSilence(aligner.endTake())
+                try joins.endTake(index, converter: converter)
+                reserve = 0
                 if let decoder { damage.add(decoder.damaged, in: plan.takes[index].path) }
                 decoder = nil
                 try encodeBuffered(final: false)

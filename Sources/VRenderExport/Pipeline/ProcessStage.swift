@@ -4,7 +4,8 @@ import VRenderFilters
 import VRenderMedia
 
 /// Stage 3: maps decoded frames to output slots (frame-rate conversion, trimming), turns them
-/// into canvas pictures (scale, letterbox, rotate) and runs the filter chain.
+/// into canvas pictures (scale, letterbox, rotate), runs the filter chain and makes the
+/// transitions' pictures (`TransitionPictures`).
 ///
 /// A frame that already is the canvas and meets no filter goes on untouched: no copy. A frame
 /// that is filtered is written once into a pooled canvas frame, whatever number of slots it
@@ -37,6 +38,9 @@ struct ProcessStage {
         var pending: Frame?
         var emittedAny = false
         var lastSlot = -1
+        var joins = TransitionPictures(plan: plan, output: output, shells: shells, canvases: canvases,
+                                       threads: ProcessInfo.processInfo.activeProcessorCount)
+        defer { joins.finish() }
 
         func emit(_ frame: Frame, start: Int, count: Int) throws {
             if count > 0 { emittedAny = true }
@@ -46,16 +50,14 @@ struct ProcessStage {
                 return
             }
             let item = try render(frame, take: takeIndex, normalizer: normalizer, toneMap: toneMap, executor: executor)
-            guard output.push(EncodeItem(frame: item.frame, origin: item.origin,
-                                         firstSlot: slots.lowerBound, count: slots.count)) else {
-                throw VRenderError.cancelled
-            }
+            try joins.send(item.frame, origin: item.origin, slots: slots, take: takeIndex)
         }
 
         while let event = input.pop() {
             switch event {
             case .takeStart(let index):
                 takeIndex = index
+                joins.beginTake(index)
                 toneMap = plan.colour.toneMapped[index]
                     ? ToneMapStep(colour: plan.colour.sources[index], threads: ProcessInfo.processInfo.activeProcessorCount) : nil
                 assigner = SlotAssigner(slotCount: plan.timeline.takes[index].slotCount)
@@ -86,10 +88,7 @@ struct ProcessStage {
                     } else {
                         canvas.fillBlack()
                     }
-                    guard output.push(EncodeItem(frame: canvas, origin: .canvas,
-                                                 firstSlot: slots.lowerBound, count: slots.count)) else {
-                        throw VRenderError.cancelled
-                    }
+                    try joins.send(canvas, origin: .canvas, slots: slots, take: index)
                 }
             }
         }

@@ -117,6 +117,7 @@ extension VRender {
                 line += ", \(plan.audio.trackCount) audio tracks"
             }
             line += "\n"
+            if let transition = plan.transition { line += "plan: transition: \(transition.description)\n" }
             for notice in plan.notices { line += "plan: note: \(notice)\n" }
             FileHandle.standardError.write(Data(line.split(separator: "\n").map { FileNames.display(String($0)) + "\n" }.joined().utf8))
         }
@@ -169,6 +170,9 @@ struct ExportArguments: ParsableArguments {
 
     @OptionGroup var prompter: PrompterArguments
 
+    @Option(help: ArgumentHelp("At each join: cut (default), fade:T (pictures dissolve and sound cross-fades over T seconds; the takes overlap, so the output is shorter) or dip:T (to black and silence over T/2, back over T/2; length unchanged).", valueName: "kind"))
+    var transition = "cut"
+
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
     func validate() throws {
@@ -187,6 +191,7 @@ struct ExportArguments: ParsableArguments {
         if let prompterBox, Self.box(prompterBox) == nil {
             throw ValidationError("--prompter-box '\(prompterBox)' is not X,Y,W,H in pixels (e.g. 64,40,1152,240)")
         }
+        do { _ = try Transition(parsing: transition) } catch let error as VRenderError { throw ValidationError(error.description) }
         if prompterOverlay == nil && (prompterBox != nil || prompter.isChanged) {
             throw ValidationError("--prompter-box, --prompter-speed, --prompter-font and --prompter-end need --prompter-overlay SCRIPT")
         }
@@ -223,6 +228,7 @@ struct ExportArguments: ParsableArguments {
             options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: script), settings: settings,
                                                       box: prompterBox.flatMap(Self.box), notices: notices)
         }
+        options.transition = try Transition(parsing: transition)
         return options
     }
 }
