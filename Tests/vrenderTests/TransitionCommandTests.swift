@@ -47,9 +47,12 @@ import VRenderTestSupport
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    @Test func chunkedDissolvesMatchOnePass() throws {
-        let whole = directory + "/whole.mkv", chunked = directory + "/chunked.mkv"
-        let common = ["--transition", "fade:0.5", "--codec", "ffv1", "--progress", "none"]
+    @Test func chunkedDissolvesWithFilterAndPrompterMatchOnePass() throws {
+        let whole = directory + "/whole.mkv", chunked = directory + "/chunked.mkv", script = directory + "/script.txt"
+        try "Good morning. This is the talk's first line,\nand this its second.\n".write(toFile: script, atomically: true, encoding: .utf8)
+        // With a filter and the prompter, as item 6 of issue 24 asks: each is applied as in one pass.
+        let common = ["--transition", "fade:0.5", "--filter", "noir", "--prompter-overlay", script, "--codec", "ffv1",
+                      "--progress", "none"]
         let one = concat(takes + common + ["-o", whole])
         #expect(one.status == 0, "\(one.standardError)")
         // 90 frames in 5 chunks (FFV1: every frame a keyframe) start at 0, 18, 36, 54 and 72;

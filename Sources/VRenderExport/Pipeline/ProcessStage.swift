@@ -57,7 +57,7 @@ struct ProcessStage {
             switch event {
             case .takeStart(let index):
                 takeIndex = index
-                joins.beginTake(index)
+                joins.beginTake()
                 toneMap = plan.colour.toneMapped[index]
                     ? ToneMapStep(colour: plan.colour.sources[index], threads: ProcessInfo.processInfo.activeProcessorCount) : nil
                 assigner = SlotAssigner(slotCount: plan.timeline.takes[index].slotCount)

@@ -40,8 +40,8 @@ struct TransitionPictures {
         self.threads = threads
     }
 
-    /// Take `index` starts: the kept pictures of the take before it become the ones to mix.
-    mutating func beginTake(_ index: Int) {
+    /// A take starts: the kept pictures of the take before it become the ones to mix.
+    mutating func beginTake() {
         release(&previousTail)
         previousTail = tail
         tail = []

@@ -22,7 +22,9 @@ final class TransitionSound {
     init(plan: TransitionPlan?, timeline: Timeline, converter: AudioConverter) {
         self.plan = plan
         self.timeline = timeline
-        if plan != nil { converter.shaper = { [unowned self] block in self.shape(block) } }
+        // Held strongly: the converter (the stage's) must not outlive what it calls, and this
+        // holds no reference back, so there is no cycle.
+        if plan != nil { converter.shaper = { [self] block in shape(block) } }
     }
 
     /// Samples of take `index` that must stay in the converter until it ends (the encoder takes
