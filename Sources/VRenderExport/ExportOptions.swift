@@ -55,6 +55,8 @@ public struct ExportOptions: Sendable {
     public var loudness: Double?
     /// `--stabilize [STRENGTH]`: each take's camera shake smoothed away (nil: pictures as shot).
     public var stabilize: StabilizeRequest? = nil
+    /// `--transition`: what happens at each join (a cut unless asked).
+    public var transition: Transition = .cut
 
     public init(inputs: [String], output: String, outputIsDefault: Bool = false, audioTrack: Int? = nil,
                 filter: FilterChain = FilterChain([]),

@@ -53,6 +53,8 @@ public struct ExportPlan: Sendable {
     public var loudness: LoudnessPlan?
     /// `--stabilize`: the smoothing and zoom every take's pictures get (transcodes only).
     public var stabilize: StabilizePlan?
+    /// Dissolves or dips at the joins (`--transition`, transcodes only); nil: cuts.
+    public var transition: TransitionPlan?
 
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }

@@ -43,6 +43,7 @@ public enum ExportPlanner {
             || options.prompter != nil
             || options.crf != nil || options.preset != nil
             || options.stabilize != nil
+            || (options.transition != .cut && takes.count > 1)
 
         var output = options.output
         var container = try OutputContainer(path: output)
@@ -80,7 +81,7 @@ public enum ExportPlanner {
                 throw VRenderError.option("--codec copy", "stream copy cannot apply --stabilize: it changes the pictures")
             }
             if wantsChange {
-                throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --prompter-overlay, --size, --fps, --crf or --preset")
+                throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --prompter-overlay, --transition, --size, --fps, --crf or --preset")
             }
             return builder.copy(.streamCopy, reason: "stream copy: every take is \(CopyCompatibility.describe(takes[0])) (--codec copy)")
         case .auto where copyBlocker == nil && !wantsChange:
@@ -104,6 +105,8 @@ public enum ExportPlanner {
             reason = "transcode: --stabilize smooths the camera's motion in the pictures"
         } else if options.prompter != nil {
             reason = "transcode: the prompter overlay is drawn into the pictures"
+        } else if options.transition != .cut && takes.count > 1 {
+            reason = "transcode: --transition \(options.transition.specification) changes the pictures at the joins"
         } else if case .encode(let codec) = options.codec, copyBlocker == nil {
             reason = "transcode: --codec \(codec.rawValue) asks for re-encoding"
         } else if let copyBlocker {

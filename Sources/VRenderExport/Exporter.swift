@@ -291,7 +291,8 @@ public final class Exporter: Sendable {
             wallSeconds: 0, damagedFrames: [:], warnings: [], notices: plan.notices,
             colour: plan.mode == .transcode ? plan.colour.output.description : nil,
             rotation: plan.rotation == .uprightPixels ? 0 : plan.uprightRotationDegrees,
-            audioTracks: plan.audio.trackCount, loudness: plan.loudness)
+            audioTracks: plan.audio.trackCount, loudness: plan.loudness,
+            transition: plan.transition)
         if plan.takes.contains(where: { $0.trim != nil }) { summary.trims = plan.takes.map(\.trim) }
         return summary
     }

@@ -76,12 +76,18 @@ struct PlanBuilder {
             notices.append("\(wide.path): pixels of aspect \(wide.video.sampleAspect.numerator):\(wide.video.sampleAspect.denominator) "
                            + "shown \(wide.video.uprightSize.width)x\(wide.video.uprightSize.height), written as square pixels")
         }
-        return ExportPlan(
+        let cuts = Timeline(durations: takes.map(\.duration), frameRate: frameRate)
+        let transition = try TransitionPlan.make(options.transition, cuts: cuts, paths: takes.map(\.path))
+        var plan = ExportPlan(
             takes: takes, output: output, container: container, mode: .transcode, reason: reason,
             canvasWidth: canvas.width, canvasHeight: canvas.height, frameRate: frameRate, rotation: rotation,
-            timeline: Timeline(durations: takes.map(\.duration), frameRate: frameRate),
+            timeline: transition.map {
+                Timeline(durations: takes.map(\.duration), frameRate: frameRate, overlapSlots: $0.overlapSlots)
+            } ?? cuts,
             colour: colour, audio: audio, videoCodec: colour.tenBit ? .hevc : videoCodec,
             audioCodec: container.isWebM ? .opus : .aac, notices: notices)
+        plan.transition = transition
+        return plan
     }
 
     /// The encoder family the container can hold: VP9 for WebM unless asked otherwise;

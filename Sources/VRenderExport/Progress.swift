@@ -60,6 +60,8 @@ public struct ExportSummary: Sendable, Codable {
     public var loudness: LoudnessPlan? = nil
     /// `--stabilize`: what was done (nil without it).
     public var stabilize: StabilizeSummary? = nil
+    /// The transitions at the joins (`--transition`); nil: cuts.
+    public var transition: TransitionPlan? = nil
 }
 
 /// `--stabilize` in the summary: the plan's smoothing and zoom, and what the corrections were.

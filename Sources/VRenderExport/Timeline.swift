@@ -5,7 +5,8 @@ import VRenderCore
 ///
 /// Boundaries are rounded from the *cumulative* duration, never per take, so rounding errors
 /// cannot add up: after any number of takes the output is within half a frame of the exact
-/// sum, and audio boundaries sit exactly on video frame boundaries (no drift at joins).
+/// sum, and audio boundaries sit exactly on video frame boundaries (no drift at joins). With a
+/// cross-dissolve (`overlapSlots`) the output is shorter by exactly one overlap per join.
 public struct Timeline: Sendable, Equatable {
     public struct Take: Sendable, Equatable {
         /// First output frame (slot) of this take.
@@ -21,25 +22,50 @@ public struct Timeline: Sendable, Equatable {
     public let frameRate: Rational
     public let sampleRate: Int
     public let takes: [Take]
+    /// Output frames consecutive takes share (`--transition fade`): take i+1 starts this many
+    /// frames before take i ends. 0 for cuts.
+    public let overlapSlots: Int
 
-    public init(durations: [Double], frameRate: Rational, sampleRate: Int = 48_000) {
+    /// `overlapSlots`: frames shared at every join (a cross-dissolve). The takes are placed as
+    /// without overlap, from the cumulative duration, and take i is moved earlier by i overlaps:
+    /// so rounding still cannot add up, and every overlap is exactly `overlapSlots` frames.
+    public init(durations: [Double], frameRate: Rational, sampleRate: Int = 48_000, overlapSlots: Int = 0) {
         self.frameRate = frameRate
         self.sampleRate = sampleRate
+        self.overlapSlots = overlapSlots
         var takes: [Take] = []
         var elapsed = 0.0
-        var slot = 0
-        var sample = 0
-        for duration in durations {
+        var cutEnd = 0
+        for (index, duration) in durations.enumerated() {
             elapsed += Swift.max(duration, 0)
-            let endSlot = Swift.max(slot, Int((elapsed * frameRate.doubleValue).rounded()))
-            // Audio ends exactly where the take's last video frame ends.
-            let endSample = Int((Double(endSlot) * Double(sampleRate) / frameRate.doubleValue).rounded())
-            takes.append(Take(firstSlot: slot, slotCount: endSlot - slot,
-                              firstSample: sample, sampleCount: endSample - sample))
-            slot = endSlot
-            sample = endSample
+            let cutStart = cutEnd
+            cutEnd = Swift.max(cutEnd, Int((elapsed * frameRate.doubleValue).rounded()))
+            let shift = index * overlapSlots
+            let (startSlot, endSlot) = (cutStart - shift, cutEnd - shift)
+            // Audio starts and ends exactly where the take's first and last video frames do, so
+            // the sound overlaps by the same instants as the pictures.
+            let (startSample, endSample) = (Self.sample(atSlot: startSlot, frameRate, sampleRate),
+                                           Self.sample(atSlot: endSlot, frameRate, sampleRate))
+            takes.append(Take(firstSlot: startSlot, slotCount: endSlot - startSlot,
+                              firstSample: startSample, sampleCount: endSample - startSample))
         }
         self.takes = takes
+    }
+
+    /// The output audio sample where output frame `slot` starts.
+    public func sample(atSlot slot: Int) -> Int {
+        Self.sample(atSlot: slot, frameRate, sampleRate)
+    }
+
+    private static func sample(atSlot slot: Int, _ frameRate: Rational, _ sampleRate: Int) -> Int {
+        Int((Double(slot) * Double(sampleRate) / frameRate.doubleValue).rounded())
+    }
+
+    /// Audio samples take `index` shares with the take before it (0 for the first take).
+    public func overlapSamples(beforeTake index: Int) -> Int {
+        guard index > 0 else { return 0 }
+        let previous = takes[index - 1]
+        return previous.firstSample + previous.sampleCount - takes[index].firstSample
     }
 
     public var totalSlots: Int { takes.last.map { $0.firstSlot + $0.slotCount } ?? 0 }

@@ -20,6 +20,9 @@ public final class AudioConverter {
     private let scratch = Frame()
     private var scratchCapacity = 0
     private let outputFrame = Frame()
+    /// Called with every block of samples about to be buffered (converted, silence,
+    /// interleaved), which it may change in place: a transition's fade or cross-fade. nil: none.
+    public var shaper: ((SampleBlock) -> Void)?
 
     public init(sampleRate: Int = 48_000, channels: Int = 2, interleaved: Bool = false) {
         self.sampleRate = sampleRate
@@ -138,6 +141,37 @@ public final class AudioConverter {
         return available
     }
 
+    /// Takes the last `count` buffered samples out (fewer when fewer are buffered), one array
+    /// per channel; the ones before them stay buffered, in order.
+    public func removeTail(_ count: Int) throws -> [[Float]] {
+        let total = buffered
+        let tail = Swift.min(count, total)
+        guard tail > 0 else { return Array(repeating: [], count: channels) }
+        let all = Frame()
+        try allocate(all, samples: total)
+        let planes = UnsafeMutableBufferPointer(
+            start: UnsafeMutableRawPointer(all.pointer.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self),
+            count: planeCount)
+        try check(av_audio_fifo_read(fifo, planes.baseAddress, Int32(total)), "av_audio_fifo_read")
+        try writeUnshaped(planes, count: total - tail)
+        let block = SampleBlock(planes: planes, count: total, channels: channels, interleaved: planeCount == 1 && channels > 1)
+        return (0..<channels).map { channel in (0..<tail).map { block[channel, total - tail + $0] } }
+    }
+
+    /// Appends samples given one array per channel (all of one length), as they are: `shaper`
+    /// does not see them.
+    public func appendUnshaped(_ samples: [[Float]]) throws {
+        let count = samples.first?.count ?? 0
+        guard count > 0, samples.count == channels else { return }
+        try ensureScratch(capacity: count)
+        let planes = scratchPlanes()
+        let block = SampleBlock(planes: planes, count: count, channels: channels, interleaved: planeCount == 1 && channels > 1)
+        for channel in 0..<channels {
+            for index in 0..<count { block[channel, index] = samples[channel][index] }
+        }
+        try writeUnshaped(planes, count: count)
+    }
+
     // MARK: - Internals
 
     private func prepareResampler(for frame: Frame) throws {
@@ -179,7 +213,14 @@ public final class AudioConverter {
         return (skip, keep)
     }
 
+    /// Every sample that enters the buffer passes `shaper` first (when set), silence included.
     private func write(_ planes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer?>, count: Int) throws {
+        shaper?(SampleBlock(planes: planes, count: count, channels: channels, interleaved: planeCount == 1 && channels > 1))
+        try writeUnshaped(planes, count: count)
+    }
+
+    private func writeUnshaped(_ planes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer?>, count: Int) throws {
+        guard count > 0 else { return }
         let written = av_audio_fifo_write(fifo, planes.baseAddress, Int32(count))
         try check(written, "av_audio_fifo_write")
     }
@@ -205,5 +246,25 @@ public final class AudioConverter {
         UnsafeMutableBufferPointer(
             start: UnsafeMutableRawPointer(scratch.pointer.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self),
             count: planeCount)
+    }
+}
+
+/// A block of float samples on its way into an `AudioConverter`'s buffer, planar or
+/// interleaved, read and written by channel and index. Valid only during the call it is given to.
+public struct SampleBlock {
+    let planes: UnsafeMutableBufferPointer<UnsafeMutableRawPointer?>
+    /// Samples per channel.
+    public let count: Int
+    public let channels: Int
+    let interleaved: Bool
+
+    public subscript(channel: Int, index: Int) -> Float {
+        get { pointer(channel, index).pointee }
+        nonmutating set { pointer(channel, index).pointee = newValue }
+    }
+
+    private func pointer(_ channel: Int, _ index: Int) -> UnsafeMutablePointer<Float> {
+        interleaved ? planes[0]!.assumingMemoryBound(to: Float.self) + index * channels + channel
+            : planes[channel]!.assumingMemoryBound(to: Float.self) + index
     }
 }

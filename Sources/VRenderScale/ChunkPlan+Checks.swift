@@ -1,5 +1,6 @@
 import Foundation
 import VRenderCore
+import VRenderExport
 import VRenderFilters
 import VRenderMedia
 import VRenderPrompter
@@ -101,6 +102,9 @@ extension ExportRecipe {
         if let prompter { try prompter.validate(check) }
         if let stabilize {
             try check.require(stabilize > 0 && stabilize <= 1, "recipe.stabilize", "is \(stabilize), not a strength from 0 to 1")
+        }
+        if let transition {
+            try check.require((try? Transition(parsing: transition)) != nil, "recipe.transition", "'\(transition)' is not cut, fade:T or dip:T")
         }
     }
 

@@ -32,6 +32,9 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
     public var loudness: Double?
     /// `--stabilize`'s strength (nil: none); absent from plans written before it existed.
     public var stabilize: Double? = nil
+    /// `--transition` as it parses back (`Transition.specification`); nil: cuts (and plans
+    /// written before transitions existed).
+    public var transition: String?
 
     /// `--prompter-overlay`: the script's path (read again by every worker), its settings and box.
     public struct Prompter: Codable, Sendable, Equatable {
@@ -66,6 +69,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
                      box: request.box.map { [$0.x, $0.y, $0.width, $0.height] })
         }
         stabilize = options.stabilize?.strength
+        transition = options.transition == .cut ? nil : options.transition.specification
     }
 
     /// The options a worker exports with (the prompter script is read again).
@@ -91,6 +95,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
                                                       settings: prompter.settings, box: box)
         }
         options.stabilize = try stabilize.map { try StabilizeRequest(strength: $0) }
+        if let transition { options.transition = try Transition(parsing: transition) }
         return options
     }
 

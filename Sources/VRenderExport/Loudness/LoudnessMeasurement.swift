@@ -52,9 +52,9 @@ enum LoudnessMeasurement {
         var samples: [Float] = []
         let fitters = zip(meters, gains).map { meter, gain in
             var shaper = gain.map { LoudnessShaper(gainDecibels: $0, sampleRate: rate) }
-            return AudioFitter(plan: plan, interleaved: true) { converter in
+            return AudioFitter(plan: plan, interleaved: true) { converter, available in
                 samples.removeAll(keepingCapacity: true)
-                try converter.popInterleaved(count: converter.buffered, into: &samples)
+                try converter.popInterleaved(count: available, into: &samples)
                 // (The limiter's last 5 ms, which `finish` would give, are left unmeasured.)
                 try meter.add(shaper?.process(samples) ?? samples)
             }
@@ -72,7 +72,7 @@ enum LoudnessMeasurement {
                 defer { packet.unref() }
                 try routes[packet.streamIndex]?.decode(packet)
             }
-            for fitter in fitters { _ = try fitter.endTake() }
+            for fitter in fitters { _ = try fitter.endTake(index) }
         }
         return try meters.map { (integrated: try $0.integrated(), truePeak: try $0.truePeak()) }
     }

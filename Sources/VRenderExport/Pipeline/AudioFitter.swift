@@ -4,7 +4,9 @@ import VRenderMedia
 /// One output audio track's sound, take by take: decodes each take's audio, converts it to
 /// the timeline's rate in stereo and fits it to the take's share of the timeline
 /// (`AudioAligner`: silence for late audio and takes without any, early and surplus audio
-/// cut). After every step `drain` is called to take the converted samples out of `converter`.
+/// cut), then fades or cross-fades it at the joins (`TransitionSound`). After every step
+/// `drain` is called with how many of the converter's samples may be taken out (the current
+/// take's part of the next join stays until the take ends).
 ///
 /// The audio stage encodes what it drains; the loudness measurement (`LoudnessMeasurement`)
 /// meters it. Both fit the sound with this one type, so what is measured is what is encoded.
@@ -15,18 +17,27 @@ final class AudioFitter {
     private var decoder: Decoder?
     private var videoStart = 0.0
     private let shell = Frame()
-    private let drain: (AudioConverter) throws -> Void
+    private let drain: (AudioConverter, _ available: Int) throws -> Void
+    private let joins: TransitionSound
+    /// Samples of the current take kept back from `drain`: its part of the next transition.
+    private var reserve = 0
 
-    init(plan: ExportPlan, interleaved: Bool, drain: @escaping (AudioConverter) throws -> Void) {
+    init(plan: ExportPlan, interleaved: Bool, drain: @escaping (AudioConverter, _ available: Int) throws -> Void) {
         self.plan = plan
         converter = AudioConverter(sampleRate: plan.timeline.sampleRate, channels: 2, interleaved: interleaved)
         aligner = AudioAligner(timeline: plan.timeline)
+        joins = TransitionSound(plan: plan.transition, timeline: plan.timeline, converter: converter)
         self.drain = drain
+    }
+
+    private func drainAvailable() throws {
+        try drain(converter, Swift.max(0, converter.buffered - reserve))
     }
 
     /// Take `index` begins; `decoder` decodes its audio for this track (nil: it has none).
     func beginTake(_ index: Int, decoder: Decoder?) throws {
         aligner.beginTake(index)
+        reserve = joins.reserve(forTake: index)
         self.decoder = decoder
         videoStart = plan.takes[index].video.startTime
         // A take without this track is silence throughout, known now: drained at once, so
@@ -41,13 +52,15 @@ final class AudioFitter {
 
     /// The take ends: the decoder is flushed, the take filled to its length. Returns the
     /// decoder's damage count.
-    func endTake() throws -> Int {
+    func endTake(_ index: Int) throws -> Int {
         try decoder?.decode(nil, makeFrame: { shell.unref(); return shell }, output: accept)
         aligner.record(dropped: 0, kept: try converter.flushResampler(limit: aligner.room))
         try appendSilence(aligner.endTake())
+        try joins.endTake(index, converter: converter)
+        reserve = 0
         let damaged = decoder?.damaged ?? 0
         decoder = nil
-        try drain(converter)
+        try drainAvailable()
         return damaged
     }
 
@@ -59,7 +72,7 @@ final class AudioFitter {
         try appendSilence(cut.silenceBefore)
         let appended = try converter.append(frame, dropFirst: cut.dropFirst, limit: cut.limit)
         aligner.record(dropped: appended.dropped, kept: appended.kept)
-        try drain(converter)
+        try drainAvailable()
     }
 
     // Silence goes in a second at a time, each drained before the next: a take without
@@ -69,7 +82,7 @@ final class AudioFitter {
         while remaining > 0 {
             let chunk = Swift.min(remaining, plan.timeline.sampleRate)
             try converter.appendSilence(chunk)
-            try drain(converter)
+            try drainAvailable()
             remaining -= chunk
         }
     }

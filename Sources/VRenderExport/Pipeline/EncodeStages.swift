@@ -51,9 +51,9 @@ struct VideoEncodeStage {
 }
 
 /// Stage 2+4 (audio): decodes each take's audio, converts it to 48 kHz stereo, fits it to the
-/// take's share of the timeline (`AudioFitter`) and encodes it; with `--loudness`, through the
-/// track's gain and true-peak limiter (`LoudnessShaper`) on the way. Audio is light work: one
-/// thread does all of it.
+/// take's share of the timeline and fades or cross-fades it at the joins (`AudioFitter`), and
+/// encodes it; with `--loudness`, through the track's gain and true-peak limiter
+/// (`LoudnessShaper`) on the way. Audio is light work: one thread does all of it.
 struct AudioStage {
     let plan: ExportPlan
     /// The output audio track this stage makes.
@@ -87,24 +87,28 @@ struct AudioStage {
             AudioConverter(sampleRate: plan.timeline.sampleRate, channels: 2, interleaved: encoder.takesInterleavedAudio)
         }
         var samples: [Float] = []
-        func encodeBuffered(_ fitted: AudioConverter, final: Bool) throws {
+        // `available`: what the fitter lets go of (a join's samples stay until it is mixed).
+        func encodeBuffered(_ fitted: AudioConverter, available: Int, final: Bool) throws {
             var source = fitted
+            var ready = available
             if let shaped, shaper != nil {
                 samples.removeAll(keepingCapacity: true)
-                try fitted.popInterleaved(count: fitted.buffered, into: &samples)
+                try fitted.popInterleaved(count: available, into: &samples)
                 var out = shaper?.process(samples) ?? []
                 if final { out += shaper?.finish() ?? [] }
                 try out.withUnsafeBufferPointer { try shaped.appendInterleaved($0) }
                 source = shaped
+                ready = shaped.buffered
             }
-            while source.buffered >= frameSize || (final && source.buffered > 0) {
-                guard let frame = try source.pop(count: frameSize, pts: encodedSamples) else { break }
+            while ready >= frameSize || (final && ready > 0) {
+                guard let frame = try source.pop(count: Swift.min(frameSize, ready), pts: encodedSamples) else { break }
+                ready -= frame.sampleCount
                 encodedSamples += Int64(frame.sampleCount)
                 try encoder.encode(frame, makePacket: Packet.init, output: send)
             }
         }
         let fitter = AudioFitter(plan: plan, interleaved: encoder.takesInterleavedAudio) {
-            try encodeBuffered($0, final: false)
+            try encodeBuffered($0, available: $1, final: false)
         }
 
         while let event = input.pop() {
@@ -120,12 +124,12 @@ struct AudioStage {
             case .takeEnd(let index):
                 timer?.begin()
                 defer { timer?.otherDone() }
-                damage.add(try fitter.endTake(), in: plan.takes[index].path)
+                damage.add(try fitter.endTake(index), in: plan.takes[index].path)
             }
         }
         if input.isCancelled { return }
         timer?.begin()
-        try encodeBuffered(fitter.converter, final: true)
+        try encodeBuffered(fitter.converter, available: fitter.converter.buffered, final: true)
         try encoder.encode(nil, makePacket: Packet.init, output: send)
         timer?.otherDone()
     }

@@ -4,9 +4,10 @@ import VRenderFilters
 import VRenderMedia
 
 /// Stage 3: maps decoded frames to output slots (frame-rate conversion, trimming), turns them
-/// into canvas pictures (scale, letterbox, rotate) and runs the filter chain. With `--stabilize`
-/// each frame is first measured and held back until its correction is known (`TakeStabilizer`),
-/// then warped before everything else.
+/// into canvas pictures (scale, letterbox, rotate), runs the filter chain and makes the
+/// transitions' pictures (`TransitionPictures`). With `--stabilize` each frame is first
+/// measured and held back until its correction is known (`TakeStabilizer`), then warped before
+/// everything else.
 ///
 /// A frame that already is the canvas and meets no filter goes on untouched: no copy. A frame
 /// that is filtered is written once into a pooled canvas frame, whatever number of slots it
@@ -43,6 +44,9 @@ struct ProcessStage {
         var lastSlot = -1
         /// `--stabilize`: the take's delay line and warp (nil without).
         var stabilizer: TakeStabilizer?
+        var joins = TransitionPictures(plan: plan, output: output, shells: shells, canvases: canvases,
+                                       threads: ProcessInfo.processInfo.activeProcessorCount)
+        defer { joins.finish() }
 
         func emit(_ frame: Frame, correction: CameraMotion?, start: Int, count: Int) throws {
             if count > 0 { emittedAny = true }
@@ -53,10 +57,7 @@ struct ProcessStage {
             }
             if let correction, let stabilizer { try timed(normalizeTimer) { try stabilizer.warp(frame, by: correction) } }
             let item = try render(frame, take: takeIndex, normalizer: normalizer, toneMap: toneMap, executor: executor)
-            guard output.push(EncodeItem(frame: item.frame, origin: item.origin,
-                                         firstSlot: slots.lowerBound, count: slots.count)) else {
-                throw VRenderError.cancelled
-            }
+            try joins.send(item.frame, origin: item.origin, slots: slots, take: takeIndex)
         }
 
         /// Hands a frame (and its correction) to the slot assigner, which places the one before it.
@@ -71,6 +72,7 @@ struct ProcessStage {
             switch event {
             case .takeStart(let index):
                 takeIndex = index
+                joins.beginTake()
                 toneMap = plan.colour.toneMapped[index]
                     ? ToneMapStep(colour: plan.colour.sources[index], threads: ProcessInfo.processInfo.activeProcessorCount) : nil
                 assigner = SlotAssigner(slotCount: plan.timeline.takes[index].slotCount)
@@ -112,10 +114,7 @@ struct ProcessStage {
                     } else {
                         canvas.fillBlack()
                     }
-                    guard output.push(EncodeItem(frame: canvas, origin: .canvas,
-                                                 firstSlot: slots.lowerBound, count: slots.count)) else {
-                        throw VRenderError.cancelled
-                    }
+                    try joins.send(canvas, origin: .canvas, slots: slots, take: index)
                 }
             }
         }

@@ -22,7 +22,9 @@ struct PrompterStage {
         while let item = input.pop() {
             for repeatIndex in 0..<item.count {
                 let slot = item.firstSlot + repeatIndex
-                let drawsInPlace = item.origin == .canvas && repeatIndex == item.count - 1
+                // A canvas someone else still refers to (a dissolve keeps the outgoing take's
+                // pictures) is copied too.
+                let drawsInPlace = item.origin == .canvas && repeatIndex == item.count - 1 && item.frame.isWritable
                 timer?.begin()
                 let picture = drawsInPlace ? item.frame : try copy(of: item.frame)
                 painter.draw(slot: slot, on: picture)

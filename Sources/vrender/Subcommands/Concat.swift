@@ -119,6 +119,7 @@ extension VRender {
             line += "\n"
             for loudness in plan.loudness?.lines ?? [] { line += "plan: \(loudness)\n" }
             if let stabilize = plan.stabilize { line += "plan: stabilize: \(plan.takes.count) take(s), \(stabilize.summary)\n" }
+            if let transition = plan.transition { line += "plan: transition: \(transition.description)\n" }
             for notice in plan.notices { line += "plan: note: \(notice)\n" }
             FileHandle.standardError.write(Data(line.split(separator: "\n").map { FileNames.display(String($0)) + "\n" }.joined().utf8))
         }
@@ -186,6 +187,8 @@ struct ExportArguments: ParsableArguments {
                                + "averages the camera path over STRENGTH seconds each side and zooms in 4% + 8%·STRENGTH "
                                + "to hide the borders. Needs a transcode.", valueName: "strength"))
     var stabilize: String?
+    @Option(help: ArgumentHelp("At each join: cut (default), fade:T (pictures dissolve and sound cross-fades over T seconds; the takes overlap, so the output is shorter) or dip:T (to black and silence over T/2, back over T/2; length unchanged).", valueName: "kind"))
+    var transition = "cut"
 
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
@@ -216,6 +219,7 @@ struct ExportArguments: ParsableArguments {
         if let stabilize {
             do { _ = try StabilizeRequest(parsing: stabilize) } catch let error as VRenderError { throw ValidationError(error.description) }
         }
+        do { _ = try Transition(parsing: transition) } catch let error as VRenderError { throw ValidationError(error.description) }
         if prompterOverlay == nil && (prompterBox != nil || prompter.isChanged) {
             throw ValidationError("--prompter-box, --prompter-speed, --prompter-font and --prompter-end need --prompter-overlay SCRIPT")
         }
@@ -279,6 +283,7 @@ struct ExportArguments: ParsableArguments {
                                                       box: prompterBox.flatMap(Self.box), notices: notices)
         }
         options.stabilize = try stabilize.map(StabilizeRequest.init(parsing:))
+        options.transition = try Transition(parsing: transition)
         return options
     }
 }

@@ -1,0 +1,79 @@
+import Foundation
+import VRenderMedia
+
+/// The sound at the joins (`--transition`) for one output track, worked on the samples as they
+/// enter the audio stage's converter, so the encoder sees one continuous track:
+///
+/// - fade: the outgoing take's last samples (exactly the instants its pictures share with the
+///   next take: `Timeline.overlapSamples`) are held back from the encoder, then mixed into the
+///   incoming take's first samples with equal-power gains (cos and sin of a quarter turn): two
+///   unrelated sounds keep their loudness through the join.
+/// - dip: the outgoing take's samples under its fading frames are scaled down linearly to
+///   silence, the incoming take's scaled up from it; nothing overlaps.
+///
+/// Confined to the audio stage's thread, as its converter is.
+final class TransitionSound {
+    private let plan: TransitionPlan?
+    private let timeline: Timeline
+    /// The join being mixed into the incoming take: its length in samples, the outgoing take's
+    /// tail (fade; nil for a dip's fade-in) and how far the mix has got.
+    private var head: (length: Int, tail: [[Float]]?, done: Int)?
+
+    init(plan: TransitionPlan?, timeline: Timeline, converter: AudioConverter) {
+        self.plan = plan
+        self.timeline = timeline
+        // Held strongly: the converter (the stage's) must not outlive what it calls, and this
+        // holds no reference back, so there is no cycle.
+        if plan != nil { converter.shaper = { [self] block in shape(block) } }
+    }
+
+    /// Samples of take `index` that must stay in the converter until it ends (the encoder takes
+    /// only what lies before them): its part of the next join.
+    func reserve(forTake index: Int) -> Int {
+        guard let plan, index < timeline.takes.count - 1 else { return 0 }
+        let take = timeline.takes[index]
+        let end = take.firstSample + take.sampleCount
+        switch plan.kind {
+        case .fade: return timeline.overlapSamples(beforeTake: index + 1)
+        case .dip: return end - timeline.sample(atSlot: take.firstSlot + take.slotCount - plan.frames)
+        }
+    }
+
+    /// Take `index` is wholly in `converter` (its `reserve` included): its tail is taken out and
+    /// faded (dip: put back), and the next take's first samples will be mixed as they come.
+    func endTake(_ index: Int, converter: AudioConverter) throws {
+        let count = reserve(forTake: index)
+        guard let plan, count > 0 else { return }
+        var tail = try converter.removeTail(count)
+        switch plan.kind {
+        case .fade:
+            head = (tail.first?.count ?? 0, tail, 0)
+        case .dip:
+            let length = tail.first?.count ?? 0
+            for channel in tail.indices {
+                for sample in 0..<length { tail[channel][sample] *= Float(Double(length - sample) - 0.5) / Float(length) }
+            }
+            try converter.appendUnshaped(tail)
+            let next = timeline.takes[index + 1]
+            head = (timeline.sample(atSlot: next.firstSlot + plan.frames) - next.firstSample, nil, 0)
+        }
+    }
+
+    /// Mixes or fades the incoming take's first samples (the converter's `shaper`).
+    private func shape(_ block: SampleBlock) {
+        guard let (length, tail, done) = head else { return }
+        let count = Swift.min(block.count, length - done)
+        for index in 0..<count {
+            let position = (Double(done + index) + 0.5) / Double(length)
+            for channel in 0..<block.channels {
+                if let tail {
+                    let angle = position * Double.pi / 2
+                    block[channel, index] = Float(Double(block[channel, index]) * sin(angle) + Double(tail[channel][done + index]) * cos(angle))
+                } else {
+                    block[channel, index] *= Float(position)
+                }
+            }
+        }
+        head = done + count < length ? (length, tail, done + count) : nil
+    }
+}
