@@ -5,7 +5,7 @@ import VRenderCore
 public enum Transition: Sendable, Equatable {
     /// A hard cut (today's behaviour, the default).
     case cut
-    /// A cross-dissolve of the pictures and an equal-power cross-fade of the sound: the takes
+    /// A cross-dissolve of the pictures and a linear cross-fade of the sound (gains adding up to one): the takes
     /// overlap by this many seconds (rounded to whole output frames), so the output is shorter.
     case fade(seconds: Double)
     /// The outgoing take fades to black and silence over half this time, the incoming one fades

@@ -110,21 +110,20 @@ import VRenderTestSupport
 
         // No click: the largest step from one sample to the next across each join (the whole
         // overlap and 10 ms either side) against the larger of the two takes' own largest steps
-        // (measured on the output away from joins and from the AAC stream's ends). Equal power
-        // mixes two unrelated sounds at cos and sin of a quarter turn, whose sum reaches √2 at
-        // most in the middle: steps up to √2 times the takes' own are the mix, not a click (a cut
+        // (measured on the output away from joins and from the AAC stream's ends). The linear
+        // cross-fade's gains add up to one, so no step is larger than the takes' own (a cut
         // between these takes steps 8 to 20 times as far).
         let own = [2048..<67_200, 96_000..<115_200, 144_000..<209_152].map { largestJump(sound, $0) }
         let joins = [67_200 - 480..<96_000 + 480, 115_200 - 480..<144_000 + 480].map { largestJump(sound, $0) }
         #expect(own.allSatisfy { $0 > 0.025 && $0 < 0.05 }, "own \(own)")
         for join in 0..<2 {
             let larger = Swift.max(own[join], own[join + 1])
-            #expect(joins[join] <= larger * Float(2).squareRoot(), "join \(join): \(joins[join]), the takes' own \(larger)")
+            #expect(joins[join] <= larger, "join \(join): \(joins[join]), the takes' own \(larger)")
         }
-        // Sync and equal power: mid-overlap (1.7 s), each sine at cos(π/4) of its level; after
-        // it (2.2 s), take b's alone.
+        // Sync and the fade's gains: mid-overlap (1.7 s), each sine at half its level; after it
+        // (2.2 s), take b's alone.
         let out = amplitude(sound, 440, at: 81_600), into = amplitude(sound, 660, at: 81_600)
-        #expect(abs(out - 0.5 * 0.7071) < 0.02 && abs(into - 0.5 * 0.7071) < 0.02, "440 Hz \(out), 660 Hz \(into)")
+        #expect(abs(out - 0.5 * 0.5) < 0.02 && abs(into - 0.5 * 0.5) < 0.02, "440 Hz \(out), 660 Hz \(into)")
         let after = (amplitude(sound, 440, at: 105_600), amplitude(sound, 660, at: 105_600))
         #expect(after.0 < 0.01 && abs(after.1 - 0.5) < 0.02, "after the overlap: 440 Hz \(after.0), 660 Hz \(after.1)")
     }
