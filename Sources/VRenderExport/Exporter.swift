@@ -144,6 +144,9 @@ public final class Exporter: Sendable {
             takes += trimmed.parts
             notices += trimmed.note.map { [$0] } ?? []
         }
+        if let silence = options.silence, !notices.contains(where: { $0.hasPrefix("silence: take") }) {
+            notices.append("silence: no take has silence below \(ValueSyntax.text(silence.threshold)) dBFS to cut")
+        }
         return (takes, notices)
     }
 
