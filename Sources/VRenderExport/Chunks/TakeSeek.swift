@@ -18,7 +18,8 @@ enum TakeSeek {
     static func open(_ take: MediaInfo, takeIndex: Int, plan: ExportPlan, firstFrame: Int,
                      packets: ObjectPool<Packet>) throws -> (demuxer: Demuxer, firstPacket: Packet?) {
         let demuxer = try openDemuxer(take.path)
-        let slot = firstFrame - plan.timeline.takes[takeIndex].firstSlot
+        // The take's first slot this run writes (0 for a take the run starts at or before).
+        let slot = Swift.max(firstFrame - plan.timeline.takes[takeIndex].firstSlot, 0)
         guard slot > 0 || take.trim != nil else { return (demuxer, nil) }
         let video = take.video
         // A trimmed take's sound from its in point on may be stored a little before the video
@@ -26,7 +27,7 @@ enum TakeSeek {
         let margin = take.trim != nil ? 0.5 : 0
         // Back off one second, then ten, when the container lands after the frame wanted.
         for backoff in [0.0, 1.0, 10.0] {
-            let target = video.startTime + Double(Swift.max(slot, 0)) / plan.frameRate.doubleValue - backoff - margin
+            let target = video.startTime + Double(slot) / plan.frameRate.doubleValue - backoff - margin
             if target <= take.fileVideoStart { break }
             guard demuxer.seek(stream: video.index, toSeconds: target) else { break }
             let packet = try packets.obtain()
