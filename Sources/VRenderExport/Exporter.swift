@@ -120,8 +120,7 @@ public final class Exporter: Sendable {
                 takes.append(Input(path: input, trim: nil))
             }
         }
-        let trimmed = takes.filter { $0.trim != nil }
-        if !trimmed.isEmpty {
+        if takes.contains(where: { $0.trim != nil }) {
             notices.append("trims: " + takes.enumerated().compactMap { index, take in
                 take.trim.map { "take \(index + 1) \($0)" }
             }.joined(separator: ", "))
@@ -134,6 +133,7 @@ public final class Exporter: Sendable {
         let inputs = try resolveInputs()
         var takes: [MediaInfo] = []
         var notices = inputs.notices
+        var silenceNotes = 0
         for (index, input) in inputs.takes.enumerated() {
             let info = try Probe.probe(input.path)
             guard let silence = options.silence else {
@@ -142,9 +142,12 @@ public final class Exporter: Sendable {
             }
             let trimmed = try SilenceCuts.apply(silence, to: info, trim: input.trim, number: index + 1, audioTrack: options.audioTrack)
             takes += trimmed.parts
-            notices += trimmed.note.map { [$0] } ?? []
+            if let note = trimmed.note {
+                notices.append(note)
+                silenceNotes += 1
+            }
         }
-        if let silence = options.silence, !notices.contains(where: { $0.hasPrefix("silence: take") }) {
+        if let silence = options.silence, silenceNotes == 0 {
             notices.append("silence: no take has silence below \(ValueSyntax.text(silence.threshold)) dBFS to cut")
         }
         return (takes, notices)
@@ -258,11 +261,7 @@ public final class Exporter: Sendable {
             let result = try cancellation.run(stoppingWith: pipeline.stopAction) { try pipeline.run(into: output) }
             // A copied video has the frames it had (a variable-rate take fills no slot grid).
             let frames = plan.mode == .copyVideo ? progress.framesFinished : plan.timeline.totalSlots
-            var summary = makeSummary(plan, output: output, frames: frames, duration: plan.timeline.duration,
-                                      videoCodec: result.videoCodec, audioCodec: result.audioCodec,
-                                      filterBackend: result.filterBackend)
-            summary.stabilize = plan.stabilize.map { StabilizeSummary($0, report: result.stabilize) }
-            return summary
+            return makeSummary(plan, output: output, frames: frames, duration: plan.timeline.duration, pipeline: result)
         }
     }
 
@@ -274,9 +273,16 @@ public final class Exporter: Sendable {
         let result = try cancellation.run(stoppingWith: pipeline.stopAction) { try pipeline.run(into: output) }
         let frames = job.frames(of: plan).count
         var summary = makeSummary(plan, output: output, frames: frames, duration: Double(frames) / plan.frameRate.doubleValue,
-                                  videoCodec: result.videoCodec, audioCodec: result.audioCodec,
-                                  filterBackend: result.filterBackend)
+                                  pipeline: result)
         if case .chunk = job { summary.audioCodec = nil }
+        return summary
+    }
+
+    /// The summary of a run of the transcode pipeline (a video copy, a transcode, a chunk, a join).
+    private func makeSummary(_ plan: ExportPlan, output: OutputFile, frames: Int, duration: Double,
+                             pipeline result: TranscodePipeline.Result) -> ExportSummary {
+        var summary = makeSummary(plan, output: output, frames: frames, duration: duration, videoCodec: result.videoCodec,
+                                  audioCodec: result.audioCodec, filterBackend: result.filterBackend)
         summary.stabilize = plan.stabilize.map { StabilizeSummary($0, report: result.stabilize) }
         return summary
     }

@@ -21,14 +21,20 @@ public struct SilenceTrimRequest: Sendable, Equatable {
         self.pause = pause
     }
 
+    /// The level of a `--trim-silence` value (`-40`, `-40dB`, `-40dBFS`; before any `:MARGIN`),
+    /// in range or not; nil when it is no number.
+    public static func level(_ text: String) -> Double? {
+        let level = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        return Double(level.lowercased().replacingOccurrences(of: "dbfs", with: "").replacingOccurrences(of: "db", with: ""))
+    }
+
     /// Parses `--trim-silence`'s value: `DB[:MARGIN]` ("-40", "-35:0.1", "-40:250ms"); empty
     /// gives the defaults. Throws naming the option.
     public static func parse(_ text: String, pause: Double?) throws -> SilenceTrimRequest {
         var request = SilenceTrimRequest(pause: pause)
         guard !text.isEmpty else { return request }
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-        guard let threshold = Double(parts[0].lowercased().replacingOccurrences(of: "dbfs", with: "").replacingOccurrences(of: "db", with: "")),
-              (-120...0).contains(threshold) else {
+        guard let threshold = level(parts[0]), (-120...0).contains(threshold) else {
             throw VRenderError.option("--trim-silence", "'\(parts[0])' is not a level in dBFS from -120 to 0 (e.g. -40)")
         }
         request.threshold = threshold

@@ -32,6 +32,12 @@ public struct TakeTrim: Sendable, Codable, Equatable, CustomStringConvertible {
         return nil
     }
 
+    /// Seconds of a take lasting `duration` that the trim uses (an out point past the end is
+    /// the end).
+    public func length(ofTakeLasting duration: Double) -> Double {
+        Swift.max(0, Swift.min(end ?? duration, duration) - start)
+    }
+
     /// "1.500–4.000 s", "from 1.500 s".
     public var description: String {
         end.map { "\(Self.text(start))–\(Self.text($0)) s" } ?? "from \(Self.text(start)) s"
@@ -49,15 +55,15 @@ extension MediaInfo {
     public func trimmed(_ trim: TakeTrim) throws -> MediaInfo {
         if let refusal = trim.refusal { throw VRenderError.input(path, "cannot be trimmed: \(refusal)") }
         let frame = 1 / video.frameRate.doubleValue
-        let end = Swift.min(trim.end ?? video.duration, video.duration)
-        guard end - trim.start >= frame / 2 else {
+        let length = trim.length(ofTakeLasting: video.duration)
+        guard length >= frame / 2 else {
             throw VRenderError.input(path, "cannot be trimmed to \(trim): it lasts \(TakeTrim.text(video.duration)) s, "
                                      + "so the trim leaves no frame")
         }
         var trimmed = self
         trimmed.video.startTime += trim.start
-        trimmed.video.duration = end - trim.start
-        trimmed.trim = TakeTrim(start: trim.start, end: trim.end.map { _ in end })
+        trimmed.video.duration = length
+        trimmed.trim = TakeTrim(start: trim.start, end: trim.end.map { _ in trim.start + length })
         return trimmed
     }
 

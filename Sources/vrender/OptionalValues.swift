@@ -1,3 +1,5 @@
+import VRenderExport
+
 /// Options whose value may be left out (`--trim-silence` or `--trim-silence -35:0.1`,
 /// `--stabilize` or `--stabilize 0.8`), which ArgumentParser cannot express: before parsing, such an option not followed by a value
 /// of its own syntax gets its `default` value written in (`--trim-silence=default`), so that
@@ -5,11 +7,8 @@
 enum OptionalValues {
     /// Each option and whether a word is a value of it.
     static let options: [String: @Sendable (String) -> Bool] = [
-        "--trim-silence": { word in
-            // A level (negative dBFS, or 0), with an optional margin: "-40", "-35:0.1", "0".
-            guard let first = word.split(separator: ":").first else { return false }
-            return Double(first.lowercased().replacingOccurrences(of: "dbfs", with: "").replacingOccurrences(of: "db", with: "")) != nil
-        },
+        // A level with an optional margin ("-40", "-35:0.1"); its range is checked when parsed.
+        "--trim-silence": { SilenceTrimRequest.level($0) != nil },
         "--stabilize": { Double($0) != nil },
     ]
 

@@ -29,7 +29,7 @@ final class FakeMicrophone: AudioSource {
     private var periodFrames: Int { format.sampleRate / 100 }
 
     init(driftPPM: Double = 0, jitter: Double = 0, gap: (at: Double, length: Double)? = nil,
-         wander: (amplitude: Double, period: Double)? = nil, reportedWander: Double = 0.0025, lastPeriod: Int? = nil,
+         wander: (amplitude: Double, period: Double)? = nil, reportedWander: Double = standardTimestampWander, lastPeriod: Int? = nil,
          format: AudioFormat = AudioFormat(sampleRate: 48_000, channels: 1, sampleFormat: .f32)) {
         self.format = format
         buffer = .allocate(byteCount: format.sampleRate / 100 * format.bytesPerFrame, alignment: 8)

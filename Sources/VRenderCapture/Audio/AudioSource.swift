@@ -99,6 +99,10 @@ public protocol AudioSource: AnyObject {
     func stop()
 }
 
+/// The stamp wander of a device that says nothing of its own (`AudioSource.timestampWander`):
+/// 2.5 ms, a few times what ALSA's and the synthetic microphone's stamps jitter by.
+public let standardTimestampWander = 0.0025
+
 extension AudioSource {
-    public var timestampWander: Double { 0.0025 }
+    public var timestampWander: Double { standardTimestampWander }
 }

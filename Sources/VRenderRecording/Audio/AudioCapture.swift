@@ -30,8 +30,6 @@ final class AudioCapture: @unchecked Sendable {
     /// its wander keeps the rate within about a per mille.
     static let compensationSeconds = 1.0
     static let maximumStretch = 0.005
-    /// The stamp wander `compensationSeconds` is meant for.
-    static let standardWander = 0.0025
     /// A timing error beyond this is not resampled away but cut or filled at once.
     static let hardCorrectionSeconds = 0.02
 
@@ -137,7 +135,7 @@ struct SoundPlacement {
     init(source: AudioFormat, timestampWander: Double, timeline: AudioTimeline) throws {
         format = source
         tolerance = timestampWander
-        workOffSeconds = AudioCapture.compensationSeconds * Swift.max(1, timestampWander / AudioCapture.standardWander)
+        workOffSeconds = AudioCapture.compensationSeconds * Swift.max(1, timestampWander / standardTimestampWander)
         clock = AudioClock(nominalRate: source.sampleRate, timestampWander: timestampWander)
         resampler = try DriftResampler(inputRate: source.sampleRate, inputChannels: source.channels,
                                        inputFormat: source.sampleFormat, outputRate: timeline.rate,

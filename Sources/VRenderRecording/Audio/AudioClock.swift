@@ -1,4 +1,5 @@
 import Foundation
+import VRenderCapture
 
 /// Follows a microphone's sample clock against the capture clock: from the timestamps a device
 /// gives its periods (jittery by a fraction of a millisecond; PulseAudio's, read from its latency,
@@ -50,7 +51,7 @@ struct AudioClock {
     /// seconds), which over a few seconds reads as a drift of 700 to 2300 ppm.
     static func slopeSeconds(wander: Double) -> Double { Swift.max(8, wander * 3000) }
 
-    init(nominalRate: Int, timestampWander: Double = 0.0025) {
+    init(nominalRate: Int, timestampWander: Double = standardTimestampWander) {
         self.nominalRate = Double(nominalRate)
         slopeSeconds = Self.slopeSeconds(wander: timestampWander)
         windowSeconds = Swift.max(20, 2 * slopeSeconds)

@@ -12,18 +12,14 @@ enum TakesTable {
             column("\(index + 1)", 3) + column(take.file, fileWidth + 2)
                 + String(format: "%7.2fs  %6d  %7d  ", take.duration, take.frames, take.dropped)
                 + column("\(take.width)x\(take.height)", 11) + column(take.fps, 6) + column(take.codec, 9) + take.created
-                + (take.trim.map { "  trim \($0) (\(String(format: "%.2f", trimmedLength(take, $0))) s used)" } ?? "")
+                + (take.trim.map { "  trim \($0) (\(String(format: "%.2f", $0.length(ofTakeLasting: take.duration))) s used)" } ?? "")
         }
         var total = String(format: "%d take(s), %.2f s", takes.count, takes.reduce(0) { $0 + $1.duration })
         if takes.contains(where: { $0.trim != nil }) {
-            let used = takes.reduce(0) { sum, take in sum + (take.trim.map { trimmedLength(take, $0) } ?? take.duration) }
+            let used = takes.reduce(0) { sum, take in sum + (take.trim?.length(ofTakeLasting: take.duration) ?? take.duration) }
             total += String(format: ", %.2f s after trims", used)
         }
         return ([header] + rows + [total]).joined(separator: "\n")
-    }
-
-    private static func trimmedLength(_ take: TakeEntry, _ trim: TakeTrim) -> Double {
-        max(0, min(trim.end ?? take.duration, take.duration) - trim.start)
     }
 
     /// `text` left-aligned in `width` columns (never cut).
