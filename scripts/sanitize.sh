@@ -39,6 +39,15 @@ export VRENDER_TEST_MEDIA=$PWD/.build/test-media
 flags=(--sanitize="$kind" --scratch-path "$BUILD" -Xswiftc -gline-tables-only -Xswiftc -use-ld=lld)
 # Synchronization's Mutex hides its hand-overs from TSan: see Sources/VRenderCore/TSanMutex.swift.
 [ "$kind" = thread ] && flags+=(-Xswiftc -DVRENDER_TSAN_MUTEX)
+# A file that takes Mutex from Synchronization alone gets the real one here, and TSan then reports
+# races on what it guards (a false report failed CI once): every Mutex user imports VRenderCore.
+unshadowed=$(grep -rlE '\bMutex(<|\()' Sources --include='*.swift' | grep -v '^Sources/VRenderCore/' |
+  xargs -r grep -L '^import VRenderCore$' || true)
+if [ -n "$unshadowed" ]; then
+  echo "sanitize: these files use Mutex without 'import VRenderCore' (see Sources/VRenderCore/TSanMutex.swift):" >&2
+  echo "$unshadowed" >&2
+  exit 1
+fi
 start=$(date +%s)
 if ! $SWIFT build --quiet --build-tests "${flags[@]}" 2>&1 | tee "$BUILD.build.log"; then
   grep -q "'Mutex' is ambiguous" "$BUILD.build.log" && echo "sanitize: write Mutex(...) without a" \

@@ -1,4 +1,5 @@
 import Synchronization
+import VRenderCore
 
 /// How `Exporter.cancel()` reaches an export running on another thread (Ctrl-C): a flag that
 /// the stream copy polls and that `run` checks before the output is committed, and the stop

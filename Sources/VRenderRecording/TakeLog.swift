@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import VRenderCapture
+import VRenderCore
 import VRenderPrompter
 
 /// Per-take facts the capture thread learns (start time, camera timeline) and the writer
@@ -14,7 +15,8 @@ final class TakeLog: Sendable {
         var prompter: PrompterTakeRecord?
     }
 
-    private let records = Mutex<[Int: Record]>([:])
+    // Inferred, not spelled `Mutex<…>`: the ThreadSanitizer build's stand-in (VRenderCore/TSanMutex.swift).
+    private let records = Mutex([Int: Record]())
 
     /// Take `take` began with the camera in `state`, with `preroll` seconds before its trigger.
     func begin(take: Int, state: CameraState, preroll: Double) {

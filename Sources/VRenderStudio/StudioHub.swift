@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VRenderCore
 
 /// The pages watching a session: each gets every state snapshot and preview picture, latest
 /// only. A page that reads slowly skips pictures (and intermediate snapshots, which the next

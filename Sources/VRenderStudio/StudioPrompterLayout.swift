@@ -1,4 +1,5 @@
 import Synchronization
+import VRenderCore
 import VRenderImaging
 import VRenderPrompter
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VRenderCore
 import VRenderExport
 
 /// Renders export progress on standard error: a bar redrawn in place, as wide as the terminal

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VRenderCore
 import VRenderPrompter
 import VRenderRecording
 
