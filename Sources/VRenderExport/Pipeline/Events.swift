@@ -14,8 +14,9 @@ enum PacketEvent: Sendable {
 /// What flows from video decoding to the processing stage.
 enum FrameEvent: Sendable {
     case takeStart(index: Int)
-    /// A decoded frame and its time in seconds in its file (nil when it has no timestamp).
-    case frame(Frame, seconds: Double?)
+    /// A decoded frame and its time in seconds in its file (nil when it has no timestamp);
+    /// with `--stabilize`, its motion from the previous frame (`MotionStage`; nil before).
+    case frame(Frame, seconds: Double?, motion: CameraMotion? = nil)
     case takeEnd(index: Int)
 }
 

@@ -16,6 +16,7 @@ struct ExportTimers: Sendable {
     enum Stage {
         static let demux = "demux"
         static let decode = "decode"
+        static let motion = "motion"
         static let normalize = "normalize"
         static let filter = "filter"
         static let prompter = "prompter"
@@ -26,6 +27,8 @@ struct ExportTimers: Sendable {
 
     var demux: StageTimer?
     var decode: StageTimer?
+    /// Per frame measured (`--stabilize` only).
+    var motion: StageTimer?
     var normalize: StageTimer?
     var filter: StageTimer?
     /// Per output frame the prompter is drawn into (`--prompter-overlay` only).
@@ -37,12 +40,13 @@ struct ExportTimers: Sendable {
 
     /// The timers for the stages `mode` runs: demux and mux always; decode, normalize, filter
     /// and encode for a transcode; audio for every re-encoded track.
-    init(_ timings: StageTimings?, mode: ExportPlan.Mode, audioTracks: Int, prompter: Bool = false) {
+    init(_ timings: StageTimings?, mode: ExportPlan.Mode, audioTracks: Int, prompter: Bool = false, stabilize: Bool = false) {
         audio = Array(repeating: nil, count: audioTracks)
         guard let timings else { return }
         demux = timings.timer(Stage.demux)
         if mode == .transcode {
             decode = timings.timer(Stage.decode)
+            if stabilize { motion = timings.timer(Stage.motion) }
             normalize = timings.timer(Stage.normalize)
             filter = timings.timer(Stage.filter)
             if prompter { self.prompter = timings.timer(Stage.prompter) }

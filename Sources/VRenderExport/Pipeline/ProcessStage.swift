@@ -79,14 +79,14 @@ struct ProcessStage {
                 emittedAny = false
                 lastSlot = -1
                 stabilizer = plan.stabilize.map { TakeStabilizer(plan: $0, path: plan.takes[index].path) }
-            case .frame(let frame, let seconds):
+            case .frame(let frame, let seconds, let motion):
                 let take = plan.takes[takeIndex]
                 // A frame without a timestamp follows the previous one.
                 let slot = seconds.map { plan.timeline.slot(forSecondsIntoTake: $0 - take.video.startTime) } ?? lastSlot + 1
                 lastSlot = slot
                 if let stabilizer {
                     // Stabilized, a frame goes on once the frames its correction averages over have come.
-                    for held in try stabilizer.arrive(frame, slot: slot) {
+                    for held in stabilizer.arrive(frame, slot: slot, motion: motion ?? CameraMotion()) {
                         try place(held.payload, slot: held.slot, correction: held.correction)
                     }
                 } else {

@@ -51,6 +51,8 @@ final class TranscodePipeline {
     /// One per output audio track.
     private let audioPackets: [BoundedQueue<PacketEvent>]
     private let decoded = BoundedQueue<FrameEvent>(capacity: 4)
+    /// Decoded frames with their motion (`--stabilize` only: `MotionStage`).
+    private let measured = BoundedQueue<FrameEvent>(capacity: 4)
     private let toEncode = BoundedQueue<EncodeItem>(capacity: 4)
     /// Pictures with the prompter drawn in (`--prompter-overlay` only).
     private let prompted = BoundedQueue<EncodeItem>(capacity: 4)
@@ -83,12 +85,13 @@ final class TranscodePipeline {
         canvasPool = ObjectPool<Frame>(limit: 8) { try Frame.picture(width: width, height: height, tenBit: tenBit) }
         stabilizeReport = plan.stabilize != nil && !job.isJoin && plan.mode == .transcode ? StabilizeReport() : nil
         timers = ExportTimers(timings, mode: plan.mode, audioTracks: audioTracks,
-                              prompter: plan.prompter != nil)
+                              prompter: plan.prompter != nil, stabilize: plan.stabilize != nil)
         if let timings { watchQueues(timings) }
-        stages.onCancel { [videoPackets, audioPackets, decoded, toEncode, prompted, toMux, joinedVideo] in
+        stages.onCancel { [videoPackets, audioPackets, decoded, measured, toEncode, prompted, toMux, joinedVideo] in
             videoPackets.cancel()
             audioPackets.forEach { $0.cancel() }
             decoded.cancel()
+            measured.cancel()
             toEncode.cancel()
             prompted.cancel()
             toMux.cancel()
@@ -158,6 +161,7 @@ final class TranscodePipeline {
         timings.watch(videoPackets, as: "video packets")
         if plan.mode == .transcode {
             timings.watch(decoded, as: "decoded")
+            if plan.stabilize != nil { timings.watch(measured, as: "measured") }
             timings.watch(toEncode, as: plan.prompter == nil ? "to encode" : "to prompter")
             if plan.prompter != nil { timings.watch(prompted, as: "to encode") }
         }
@@ -217,13 +221,14 @@ final class TranscodePipeline {
         stages.start("vrender.read") { try reader.run() }
     }
 
-    /// Decode → process (normalize + filter) → [prompter] → encode.
+    /// Decode → [motion] → process (normalize + filter) → [prompter] → encode.
     private func startVideoStages(encoder: Encoder, executor: any FilterExecutor, painter: PrompterPainter?) {
         let decode = VideoDecodeStage(plan: plan, input: videoPackets, output: decoded, packets: packetPool,
                                       shells: shellPool, damage: damage, timer: timers.decode)
         let process = ProcessStage(plan: plan, frames: job.frames(of: plan), filter: options.filter,
                                    executor: OwnershipTransfer(executor),
-                                   input: decoded, output: toEncode, shells: shellPool, canvases: canvasPool,
+                                   input: plan.stabilize == nil ? decoded : measured, output: toEncode,
+                                   shells: shellPool, canvases: canvasPool,
                                    damage: damage, normalizeTimer: timers.normalize, filterTimer: timers.filter,
                                    stabilizeReport: stabilizeReport)
         let encode = VideoEncodeStage(encoder: OwnershipTransfer(encoder), input: painter == nil ? toEncode : prompted,
@@ -231,6 +236,10 @@ final class TranscodePipeline {
                                       producers: producers, shells: shellPool, canvases: canvasPool, progress: progress,
                                       timer: timers.encode)
         stages.start("vrender.decode") { try decode.run() }
+        if plan.stabilize != nil {
+            let motion = MotionStage(plan: plan, input: decoded, output: measured, timer: timers.motion)
+            stages.start("vrender.motion") { try motion.run() }
+        }
         stages.start("vrender.process") { try process.run() }
         if let painter {
             let prompter = PrompterStage(painter: painter, input: toEncode, output: prompted, shells: shellPool,

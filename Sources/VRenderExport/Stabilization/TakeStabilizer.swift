@@ -2,16 +2,15 @@ import Synchronization
 import VRenderCore
 import VRenderMedia
 
-/// The process stage's stabilization of one take: measures each decoded frame's motion as it
-/// arrives, holds the frames until the frames `radius` output frames later have arrived (the
-/// delay line, `CameraPath`), then hands them on with their corrections; `warp` applies one.
-/// Frames outside a chunk are measured but never warped.
+/// The process stage's stabilization of one take: holds each decoded frame, measured by the
+/// motion stage, until the frames `radius` output frames later have arrived (the delay line,
+/// `CameraPath`), then hands them on with their corrections; `warp` applies one. Frames outside
+/// a chunk are measured but never warped.
 ///
 /// Not thread-safe: used by the process stage's thread only.
 final class TakeStabilizer {
     private let plan: StabilizePlan
     private let path: String
-    private var detector: MotionDetector?
     private var warper: FrameWarp?
     private var cameraPath: CameraPath<Frame>
     /// A frame let go with its output frame and correction.
@@ -26,15 +25,10 @@ final class TakeStabilizer {
         cameraPath = CameraPath(radius: plan.radius)
     }
 
-    /// Adds a decoded frame at output frame `slot`; returns the frames now ready.
-    func arrive(_ frame: Frame, slot: Int) throws -> [Held] {
-        guard !frame.isHighBitDepth else {
-            throw VRenderError.input(path, "--stabilize works on 8-bit video; this take has more bits per sample")
-        }
-        let image = frame.yuvImage()
-        if detector == nil { detector = try MotionDetector(width: image.width, height: image.height, path: path) }
-        let motion = detector!.motion(luma: image.luma)
-        return cameraPath.arrive(frame, slot: slot, motion: motion)
+    /// Adds a decoded frame at output frame `slot`, `motion` away from the take's previous
+    /// frame; returns the frames now ready.
+    func arrive(_ frame: Frame, slot: Int, motion: CameraMotion) -> [Held] {
+        cameraPath.arrive(frame, slot: slot, motion: motion)
     }
 
     /// The take has ended: the frames still held.
