@@ -6,7 +6,7 @@
 # without vrender, two ways:
 #   - against the unshaken frames of the same seed (the synthetic camera without --shake): the
 #     picture's displacement by phase correlation (Benchmarks/stabilize_residual.py: ffmpeg
-#     decodes, numpy measures), mean |dx| |dy| in pixels. This is the shake the viewer sees, and
+#     decodes, numpy (python3-numpy) measures), mean |dx| |dy| in pixels. This is the shake the viewer sees, and
 #     what the exit status judges.
 #   - frame to frame, by ffmpeg's own vidstabdetect (then vidstabtransform's debug file of
 #     global motions: mean |dx|, |dy| and |alpha| per frame). It also counts its own measuring
@@ -35,6 +35,7 @@ if [[ -z $vrender ]]; then
     [[ -x $vrender ]] || vrender=.build/debug/vrender
 fi
 [[ -x $vrender ]] || { echo "stabilize-vs-ffmpeg: no vrender binary (swift build --product vrender)" >&2; exit 2; }
+python3 -c 'import numpy' 2>/dev/null || { echo "stabilize-vs-ffmpeg: needs numpy (apt-get install python3-numpy)" >&2; exit 2; }
 vrender=$(realpath "$vrender")
 if [[ -n ${WORK:-} ]]; then work=$WORK; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 cd "$work"

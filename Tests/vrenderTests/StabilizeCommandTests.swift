@@ -61,7 +61,7 @@ import VRenderTestSupport
         #expect((stabilize?["meanCorrection"] as? Double ?? 0) > 2, "\(run.standardOutput)")
         let before = try motion(take), after = try motion(output)
         #expect(before > 3, "the input shakes: \(before) px per frame")
-        #expect(after < 0.3 * before, "residual \(after) px per frame against the input's \(before)")
+        #expect(after < 0.2 * before, "residual \(after) px per frame against the input's \(before)")
     }
 
     @Test("a chunk boundary inside the stabilized take: the same pictures as one pass")
