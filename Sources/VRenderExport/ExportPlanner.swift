@@ -20,6 +20,10 @@ public enum ExportPlanner {
         plan.side = SideStreamPlan(takes: takes, container: plan.container)
         plan.notices += plan.side.notices
         if let stabilize = options.stabilize, plan.mode == .transcode {
+            // Refused before anything is read, not when the motion stage meets the take.
+            if let deep = takes.first(where: { $0.video.bitDepth > 8 }) {
+                throw VRenderError.input(deep.path, "--stabilize works on 8-bit video; this take has \(deep.video.bitDepth) bits per sample")
+            }
             plan.stabilize = StabilizePlan(stabilize, frameRate: plan.frameRate)
         }
         // Takes a fraction of a frame long at a low --fps: an output of no frames is not one.

@@ -35,6 +35,18 @@ extension ExportPlanner {
 }
 
 @Suite struct PlannerTests {
+    @Test("--stabilize refuses a take of more than 8 bits before anything is read, naming it")
+    func stabilizeRefusesDeepTakesUpFront() throws {
+        var deep = take("b.mov")
+        deep.video.bitDepth = 10
+        var request = try options()
+        request.stabilize = try StabilizeRequest()
+        #expect(throws: VRenderError.input("b.mov", "--stabilize works on 8-bit video; this take has 10 bits per sample")) {
+            try ExportPlanner.plan(takes: [take("a.mov"), deep], options: request)
+        }
+        #expect(try ExportPlanner.plan(takes: [take("a.mov"), take("c.mov")], options: request).stabilize != nil)
+    }
+
     @Test func matchingTakesAreStreamCopied() throws {
         let plan = try ExportPlanner.plan(takes: [take("a.mov"), take("b.mov"), take("c.mov")], options: try options())
         #expect(plan.mode == .streamCopy)
