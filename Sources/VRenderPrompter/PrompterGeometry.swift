@@ -92,7 +92,7 @@ public struct PrompterGeometry: Sendable, Equatable {
     /// A layout in points, for the scroll model and the terminal.
     public func prompterText(_ layout: TextLayout) -> PrompterText {
         PrompterText(lines: layout.lines.map(\.text), lineHeight: points(layout.lineHeight),
-                     contentHeight: points(layout.height) + Self.fadeHeight)
+                     contentHeight: points(layout.height) + Self.fadeHeight, lineStarts: layout.lines.map(\.sourceStart))
     }
 
     /// The font's size in pixels for a size in points.

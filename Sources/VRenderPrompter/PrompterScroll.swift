@@ -98,14 +98,16 @@ public struct PrompterScroll: Sendable, Equatable {
     }
 
     /// New heights after the text was laid out again (another font size, another box): the
-    /// offset is kept, up to the new end.
-    public mutating func relayout(settings: PrompterSettings, contentHeight: Double, viewportHeight: Double, at time: Double) {
+    /// offset reached by `time` becomes `moved(offset)` (the same words' place in the new
+    /// layout: `PrompterText.offset(_:relaidAs:)`), up to the new end.
+    public mutating func relayout(settings: PrompterSettings, contentHeight: Double, viewportHeight: Double, at time: Double,
+                                  moved: (Double) -> Double = { $0 }) {
         reanchor(at: time) { scroll in
             scroll.settings = settings
             scroll.contentHeight = Swift.max(0, contentHeight)
             scroll.viewportHeight = Swift.max(0, viewportHeight)
         }
-        anchor.offset = Swift.min(anchor.offset, maxOffset)
+        anchor.offset = Swift.min(moved(anchor.offset), maxOffset)
     }
 
     /// Applies `change` at `time`, starting the new anchor at the offset reached by then.

@@ -42,6 +42,10 @@ public struct PrompterSession: Sendable {
     private let layout: Layout
     /// The take recording now: where its scroll started and each change since.
     private var take: TakeInProgress?
+    /// The place the last size change kept at the box's top and the offset it left: a second
+    /// change before the scroll has moved keeps that same place, not the start of the line
+    /// that holds it now (which, change after change, would creep back a line each time).
+    private var keptPlace: (offset: Double, place: PrompterText.Place)?
 
     private struct TakeInProgress: Sendable {
         /// Capture time the take started recording at (its anchors' time 0).
@@ -134,16 +138,24 @@ public struct PrompterSession: Sendable {
         return notices.first
     }
 
-    /// The font size, clamped, and the script laid out again at it. The offset (points) is
-    /// kept, up to the new end, as the seed keeps it.
+    /// The font size, clamped, and the script laid out again at it. The line at the box's top
+    /// stays at the top, as far into it as it was (the seed kept the offset in points, which
+    /// jumped paragraphs at another size), up to the new end.
     private mutating func setFontSize(_ size: Double, at time: Double) -> String? {
         var notices: [String] = []
         var settings = settings
         settings.fontSize = PrompterSettings.clamp(size, to: PrompterSettings.fontSizeRange, option: "prompter font size",
                                                    unit: "points", notices: &notices)
         if settings.fontSize != self.settings.fontSize {
+            let before = text, kept = keptPlace
             text = layout(settings.fontSize)
-            scroll.relayout(settings: settings, contentHeight: text.contentHeight, viewportHeight: viewportHeight, at: time)
+            var place: PrompterText.Place?
+            scroll.relayout(settings: settings, contentHeight: text.contentHeight, viewportHeight: viewportHeight, at: time) {
+                [text] reached in
+                place = kept?.offset == reached ? kept?.place : before.place(at: reached)
+                return place.map { text.offset(showing: $0) } ?? reached
+            }
+            keptPlace = place.map { (scroll.anchor.offset, $0) }
             noteAnchor()
         }
         return notices.first

@@ -1,3 +1,5 @@
+import VRenderImaging
+
 /// The prompter's scroll over an export's takes: where it is at each moment of each take.
 ///
 /// Scrolling follows each take's recording time: it stands still through the take's pre-roll,
@@ -91,10 +93,43 @@ public struct PrompterText: Sendable, Equatable {
     /// The scroll's content height, points: the text and, below it, room for the bottom fade,
     /// so that at the end the last line rests above the fade, readable.
     public var contentHeight: Double
+    /// Where in the script each line begins (`TextLayout.Line.sourceStart`): the same words
+    /// have the same number at every font size.
+    public var lineStarts: [Int]
 
-    public init(lines: [String], lineHeight: Double, contentHeight: Double) {
+    /// `lineStarts` nil: counted from the lines themselves (their characters other than
+    /// spaces), for layouts that keep no line feeds.
+    public init(lines: [String], lineHeight: Double, contentHeight: Double, lineStarts: [Int]? = nil) {
         self.lines = lines
         self.lineHeight = lineHeight
         self.contentHeight = contentHeight
+        var position = 0
+        self.lineStarts = lineStarts ?? lines.map { line in
+            defer { position += TextLayout.placeCount(line) }
+            return position
+        }
+    }
+
+    /// A place in the script as the box shows it: the script position where the line at the
+    /// box's top begins, and how far into that line (0 to 1) the box has scrolled.
+    public struct Place: Sendable, Equatable {
+        public var start: Int
+        public var into: Double
+    }
+
+    /// Where the box is at `offset` in this layout (nil without lines).
+    public func place(at offset: Double) -> Place? {
+        guard !lines.isEmpty, lineHeight > 0, lineStarts.count == lines.count else { return nil }
+        let position = Swift.max(0, offset) / lineHeight
+        let index = Swift.min(lines.count - 1, Int(position.rounded(.down)))
+        return Place(start: lineStarts[index], into: Swift.min(1, position - Double(index)))
+    }
+
+    /// The offset that puts at the box's top the line of this layout holding `place`'s
+    /// position, as far into it: the presenter's place, kept in words, not in points.
+    public func offset(showing place: Place) -> Double {
+        // The last line that starts at or before the place holds it.
+        let line = lineStarts.lastIndex { $0 <= place.start } ?? 0
+        return (Double(line) + place.into) * lineHeight
     }
 }

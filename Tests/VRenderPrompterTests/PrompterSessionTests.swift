@@ -107,18 +107,20 @@ private func stopped(_ prompter: inout PrompterSession, at time: Double) throws 
         #expect(record.speed == 56)
     }
 
-    @Test func aSizeChangeLaysTheScriptOutAgainKeepingTheOffset() throws {
+    @Test func aSizeChangeLaysTheScriptOutAgainKeepingTheTopLine() throws {
         var prompter = session(paragraphs(20))
         #expect(prompter.text.lines.count == 60)       // 17 characters a line at 28 pt
         prompter.takeStarted(at: 0)
+        // At 2 s: offset 60, 1.875 lines of 32 points: line 1 (characters 17-33) at the top.
         #expect(prompter.larger(at: 2) == nil)
         #expect(prompter.text.lines.count == 80)       // 16 at 30 pt
         #expect(prompter.text.lineHeight == 34)
-        #expect(prompter.view(at: 2).offset == 60)
-        #expect(prompter.view(at: 2).firstLine == 1)   // 60 / 34
+        // Character 17 is on line 1 at 30 pt too (16-31), and as far into it: 1.875 × 34.
+        #expect(prompter.view(at: 2).offset == 63.75)
+        #expect(prompter.view(at: 2).firstLine == 1)
         #expect(prompter.view(at: 2).rows.first == prompter.text.lines[1])
         let record = try stopped(&prompter, at: 3)
-        #expect(record.anchors.last == PrompterScroll.Anchor(time: 2, offset: 60, speed: 30, running: true, fontSize: 30))
+        #expect(record.anchors.last == PrompterScroll.Anchor(time: 2, offset: 63.75, speed: 30, running: true, fontSize: 30))
         #expect(record.fontSize == 28)
 
         var small = session(fontSize: 18)
@@ -126,15 +128,42 @@ private func stopped(_ prompter: inout PrompterSession, at time: Double) throws 
         #expect(small.perform(.larger, at: 0) == nil && small.settings.fontSize == 20)
     }
 
-    @Test func aSmallerSizeThatShortensTheScriptKeepsTheOffsetAtItsEnd() {
+    @Test func atTheEndASizeChangeKeepsTheTopLineOrTheNewEnd() {
         var prompter = session(paragraphs(5), speed: 60, fontSize: 36)
         prompter.takeStarted(at: 0)
         let end = prompter.scroll.maxOffset
         #expect(prompter.view(at: 60).offset == end)
         #expect(prompter.view(at: 60).state == .atEnd)
+        let before = prompter.text, top = prompter.view(at: 60).firstLine
         _ = prompter.smaller(at: 60)
         #expect(prompter.scroll.maxOffset < end)
-        #expect(prompter.view(at: 60).offset == prompter.scroll.maxOffset)
+        let kept = prompter.text.offset(showing: before.place(at: end)!)
+        #expect(prompter.view(at: 60).offset == min(kept, prompter.scroll.maxOffset))
+        #expect(prompter.text.lineStarts[prompter.view(at: 60).firstLine] <= before.lineStarts[top])
+    }
+
+    /// The user's trip: text made smaller or larger mid-script jumped paragraphs (36 pt to
+    /// 24 pt: from 36% to 84%), because the offset was kept in points.
+    @Test("a size change keeps the words at the box's top at the top, at every size and place")
+    func sizeChangesKeepThePresentersPlace() {
+        let script = paragraphs(30)
+        for (from, to) in [(36.0, 24.0), (24.0, 36.0), (28.0, 30.0), (34.0, 26.0)] {
+            for seconds in [3.0, 17.0, 40.0] {
+                var prompter = session(script, fontSize: from)
+                prompter.takeStarted(at: 0)
+                let before = prompter.view(at: seconds)
+                let place = prompter.text.lineStarts[before.firstLine]
+                // One key press a size step (2 points), all at the same moment.
+                for _ in 0..<Int(abs(to - from) / PrompterSettings.fontSizeStep) {
+                    _ = to > from ? prompter.larger(at: seconds) : prompter.smaller(at: seconds)
+                }
+                #expect(prompter.settings.fontSize == to)
+                let after = prompter.view(at: seconds), starts = prompter.text.lineStarts
+                let first = after.firstLine, next = first + 1 < starts.count ? starts[first + 1] : Int.max
+                #expect(starts[first] <= place && place < next,
+                        "\(from) → \(to) pt at \(seconds) s: line \(before.firstLine) (\(place)) became \(first)")
+            }
+        }
     }
 
     @Test func theViewShowsTheLinesTheBoxHolds() {

@@ -77,8 +77,9 @@ private func prompter(speed: Double = 30) -> PrompterSession.Factory {
         #expect(record.anchors.map(\.speed) == [30, 34, 34, 34])
         #expect(record.anchors.map(\.running) == [true, true, false, false])
         #expect(record.anchors.map(\.fontSize) == [28, 28, 28, 30])
-        // 0.2 s at 30 points per second, 0.2 s at 34, then held.
-        #expect(abs(record.endOffset - (6 + 6.8)) < 1e-9)
+        // 0.2 s at 30 points per second, 0.2 s at 34, then held: 12.8 of line 0's 32 points,
+        // as far into that line at 30 pt, whose lines are 34 points apart.
+        #expect(abs(record.endOffset - (6 + 6.8) / 32 * 34) < 1e-9)
     }
 
     @Test func aPrompterKeyWithoutAPrompterSaysSo() throws {

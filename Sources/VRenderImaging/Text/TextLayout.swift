@@ -32,6 +32,10 @@ public struct TextLayout: Sendable, Equatable {
         /// The baseline's distance from the text's top, in whole pixels:
         /// `ascent + round(index × lineHeight)`.
         public var baseline: Int
+        /// Where in the text the line begins, counted in what no wrapping changes: the
+        /// characters other than spaces, and the line feeds, before it. The same words keep the
+        /// same number at every size (the prompter keeps the presenter's place by it).
+        public var sourceStart: Int
     }
 
     public let lines: [Line]
@@ -69,15 +73,24 @@ public struct TextLayout: Sendable, Equatable {
         if !text.isEmpty {
             // Split on line feeds, keeping empty paragraphs; a carriage return before one is dropped.
             let paragraphs = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            var position = 0
             for paragraph in paragraphs {
                 for broken in breaker.lines(of: paragraph.filter { $0 != "\r" }) {
                     let baseline = ascent + Int((Double(lines.count) * lineHeight).rounded())
-                    lines.append(Line(glyphs: broken.glyphs, text: broken.text, width: broken.width, baseline: baseline))
+                    lines.append(Line(glyphs: broken.glyphs, text: broken.text, width: broken.width, baseline: baseline,
+                                      sourceStart: position))
+                    position += Self.placeCount(broken.text)
                 }
+                position += 1  // the line feed
             }
         }
         self.lines = lines
         missingCharacters = breaker.missing
+    }
+
+    /// How far `text` moves a line's `sourceStart`: its characters other than spaces.
+    public static func placeCount(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + ($1.properties.isWhitespace ? 0 : 1) }
     }
 
     /// A pixel size as FreeType's 26.6 fixed point: what glyphs are rasterized and cached at.
