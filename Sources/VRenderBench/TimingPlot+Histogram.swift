@@ -3,6 +3,12 @@ import VRenderCore
 extension TimingPlot {
     static let bins = 30
 
+    /// What one of the stage's samples is: an audio stage's are audio packets (README
+    /// "Measuring"), every other stage's frames.
+    static func sampleUnit(of stage: StageReport) -> String {
+        stage.name == "audio" || stage.name.hasPrefix("audio ") ? "packet" : "frame"
+    }
+
     /// One stage's histogram in the grid cell at `origin`: `bins` bars from 0 to the stage's
     /// own range (frames above a clipped range counted in the last bar).
     static func drawHistogram(_ stage: StageReport, colour: String, at origin: (x: Double, y: Double),
@@ -15,7 +21,8 @@ extension TimingPlot {
         func y(_ count: Double) -> Double { bottom - count / countScale.top * area.height }
 
         svg.open(group: "class=\"histogram\" data-stage=\"\(SVGDocument.escape(stage.name))\"")
-        svg.text(origin.x, origin.y + 14, "\(stage.name): \(stage.frames) frames", size: 13, weight: "bold", fill: colour)
+        let unit = sampleUnit(of: stage)
+        svg.text(origin.x, origin.y + 14, "\(stage.name): \(stage.frames) \(unit)s", size: 13, weight: "bold", fill: colour)
         for tick in countScale.values where tick == tick.rounded() {
             svg.line(area.left, y(tick), area.left + area.width, y(tick), stroke: "#eeeeee")
             svg.text(area.left - 5, y(tick) + 4, countScale.label(tick), size: 10, anchor: "end")
@@ -32,9 +39,9 @@ extension TimingPlot {
             svg.line(x, bottom, x, bottom + 4, stroke: "#666")
             svg.text(x, bottom + 15, range.scale.label(tick), size: 10, anchor: "middle")
         }
-        let axisTitle = range.clipped ? "frame time (ms); last bar: ≥ \(range.scale.label(range.scale.top))" : "frame time (ms)"
+        let axisTitle = "\(unit) time (ms)" + (range.clipped ? "; last bar: ≥ \(range.scale.label(range.scale.top))" : "")
         svg.text(area.left + area.width / 2, bottom + 31, axisTitle, size: 11, anchor: "middle")
-        svg.text(origin.x + 10, area.top + area.height / 2, "frames", size: 11, anchor: "middle", rotated: true)
+        svg.text(origin.x + 10, area.top + area.height / 2, unit + "s", size: 11, anchor: "middle", rotated: true)
         svg.closeGroup()
     }
 

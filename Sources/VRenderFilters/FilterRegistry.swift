@@ -33,7 +33,8 @@ public enum FilterRegistry {
         let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         let name = String(parts[0]).trimmingCharacters()
         guard let filter = filter(named: name) else {
-            throw VRenderError.option("--filter", "unknown filter '\(name)' (known filters: \(Self.names.joined(separator: ", ")))")
+            let message = "unknown filter '\(name)' (known filters: \(Self.names.joined(separator: ", ")))"
+            throw VRenderError.option("--filter", Suggestion.appended(to: message, typed: name, among: Self.names))
         }
         guard parts.count == 2 else { return filter }
         let descriptor = filter.descriptor

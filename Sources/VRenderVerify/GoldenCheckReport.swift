@@ -45,6 +45,8 @@ public struct GoldenCheckReport: Sendable {
     public var scores: [ReferenceScore]
     /// Heat maps written for the frames that failed (`DIR/diff-NNNNNN.png`).
     public var diffImages: [String]
+    /// What differs but is no difference (only the container's time base), for the summary.
+    public var note: String? = nil
 
     public var passed: Bool { differences.isEmpty }
 
@@ -66,6 +68,7 @@ public struct GoldenCheckReport: Sendable {
         if tolerance != nil, let worst {
             line += "; worst reference frame \(worst.frame): \(Self.decibels(worst.psnr)), ssim \(Self.index(worst.ssim))"
         }
+        if let note { line += "; " + note }
         return line
     }
 

@@ -30,11 +30,12 @@ struct VRender: ParsableCommand {
         // ignored, the write fails with EFBIG instead, so a take is cut back cleanly and an
         // export reports it and removes its temporary file.
         signal(SIGXFSZ, SIG_IGN)
+        let arguments = OptionalValues.normalize(arguments())
         do {
-            var command = try parseAsRoot(OptionalValues.normalize(arguments()))
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            Foundation.exit(reportError(error))
+            Foundation.exit(reportError(error, arguments: arguments))
         }
     }
 
@@ -49,13 +50,20 @@ struct VRender: ParsableCommand {
         }
     }
 
-    /// Prints `error` (at most once) and returns the exit status it stands for.
-    static func reportError(_ error: any Error) -> Int32 {
+    /// Prints `error` (at most once) and returns the exit status it stands for. `arguments`
+    /// name the subcommand whose help a usage error points to.
+    static func reportError(_ error: any Error, arguments: [String] = []) -> Int32 {
         switch error {
         case let code as ExitCode:
             // An exit status with nothing to say (a capture ended by Ctrl-C exits 130 after
             // printing its takes): never printed.
             return code.rawValue
+        case let error as VRenderError where error.kind == .option:
+            // A bad option value or combination found past parsing (the library checks it):
+            // a usage error like those ArgumentParser finds, with the same hint.
+            printError(error.description)
+            FileHandle.standardError.write(Data("see '\(commandPath(arguments)) --help'\n".utf8))
+            return usageExitStatus
         case let error as VRenderError:
             printError(error.description)
             return error.kind == .cancelled ? 130 : 1
@@ -80,6 +88,17 @@ struct VRender: ParsableCommand {
             FileHandle.standardError.write(Data((hint + "\n").utf8))
         }
         return usageExitStatus
+    }
+
+    /// `vrender` and the subcommands named at the start of `arguments` (`vrender takes trim`).
+    static func commandPath(_ arguments: [String]) -> String {
+        var path = ["vrender"], command: any ParsableCommand.Type = VRender.self
+        for argument in arguments {
+            guard let sub = command.configuration.subcommands.first(where: { $0._commandName == argument }) else { break }
+            path.append(argument)
+            command = sub
+        }
+        return path.joined(separator: " ")
     }
 
     /// The one place an error is printed; a file name's bytes that are not text are shown as `\xNN`.

@@ -33,6 +33,20 @@ import VRenderCore
         #expect(!svg.contains("<script"))
     }
 
+    @Test("an audio stage's histogram counts packets, not frames")
+    func audioStagesCountPackets() throws {
+        let timings = StageTimings(kind: "concat")
+        let encode = timings.timer("encode"), audio = timings.timer("audio 2")
+        for sample in 1...12 {
+            encode.record(nanoseconds: UInt64(sample) * 1_000_000)
+            audio.record(nanoseconds: 500_000)
+        }
+        timings.finish(framesIn: 12, framesOut: 12, mediaSeconds: 1)
+        let inspection = try #require(SVGInspection.parse(Data(TimingPlot.svg(timings.report()).utf8)))
+        #expect(inspection.texts.contains("audio 2: 12 packets") && inspection.texts.contains("packet time (ms)"))
+        #expect(inspection.texts.contains("encode: 12 frames") && !inspection.texts.contains("audio 2: 12 frames"))
+    }
+
     @Test func outliersAreClippedAndSaidToBe() throws {
         // p99 of 10 values is the maximum: make the outlier the only value far above p99 by
         // giving a long series.

@@ -106,8 +106,11 @@ extension FilterTestFrame {
         #expect(try FilterRegistry.chain("mono").names == ["mono"])
         #expect(try FilterRegistry.chain("none, mono").names == ["none", "mono"])
         #expect(try FilterRegistry.chain("none").isIdentity)
-        #expect(throws: VRenderError.option("--filter", "unknown filter 'sepiaa' (known filters: none, mono, noir, chrome, fade, instant, process, tonal, transfer, sepia)")) {
+        #expect(throws: VRenderError.option("--filter", "unknown filter 'sepiaa' (known filters: none, mono, noir, chrome, fade, instant, process, tonal, transfer, sepia); did you mean 'sepia'?")) {
             try FilterRegistry.chain("sepiaa")
+        }
+        #expect(throws: VRenderError.option("--filter", "unknown filter 'vintage' (known filters: none, mono, noir, chrome, fade, instant, process, tonal, transfer, sepia)")) {
+            try FilterRegistry.chain("mono,vintage")
         }
     }
 

@@ -89,6 +89,35 @@ import VRenderTestSupport
         #expect(throws: VRenderError.self) { try check(Self.variants.fine, tolerance: .ssim(0.5)) }
     }
 
+    @Test("across containers: times compared and shown in seconds; a time base alone is only a note")
+    func acrossContainers() throws {
+        _ = try record()
+        let folder = TestMedia.scratchDirectory()
+        func remux(_ name: String, _ extra: [String]) throws -> String {
+            let made = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", Self.original, "-an", "-c", "copy"]
+                + extra + [folder + "/" + name])
+            try #require(made.status == 0, "\(made.standardError)")
+            return folder + "/" + name
+        }
+        let same = try check(try remux("same.mkv", []))
+        #expect(same.passed, "\(same.differences)")
+        #expect(same.summary.contains("; only the container's time base differs (1/1000, the golden's "), "\(same.summary)")
+        let late = try check(try remux("late.mkv", ["-output_ts_offset", "0.5"]))
+        #expect(!late.passed)
+        #expect(late.differences.first?.what == "time base" && late.differences.first?.got == "1/1000")
+        let first = try #require(late.differences.first { $0.what == "pts" && $0.frame == 0 })
+        let expected = try #require(Double(first.expected.dropLast(2))), got = try #require(Double(first.got.dropLast(2)))
+        #expect(first.got.hasSuffix(" s") && abs(got - expected - 0.5) < 1e-9, "\(first)")
+        #expect(!late.differences.contains { $0.what == "duration" }, "the same durations in other units")
+    }
+
+    @Test func secondsAreShortAndExact() {
+        #expect(FrameComparison.seconds(21, Rational(1, 30)) == "0.7 s")
+        #expect(FrameComparison.seconds(512, Rational(1, 15360)) == "0.033333 s")
+        #expect(FrameComparison.seconds(0, Rational(1, 1000)) == "0.0 s")
+        #expect(FrameComparison.seconds(nil, Rational(1, 1000)) == "nopts")
+    }
+
     @Test func missingAndExtraFramesAreReported() throws {
         _ = try record()
         let short = try check(Self.variants.cut)

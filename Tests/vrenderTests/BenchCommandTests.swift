@@ -109,7 +109,7 @@ import VRenderTestSupport
         (["bench", "capture", "--frames", "3", "--seconds", "1s"], 2, "--frames or --seconds, not both"),
         (["bench", "capture", "--device", "synthetic:seed=x", "--frames", "3"], 1, "synthetic:seed=x: not a synthetic camera"),
         (["bench", "filter", "--size", "3x3"], 2, "--size '3x3'"),
-        (["bench", "filter", "--filter", "bogus"], 1, "--filter: unknown filter 'bogus'"),
+        (["bench", "filter", "--filter", "bogus"], 2, "--filter: unknown filter 'bogus'"),
         (["bench", "filter", "$D/missing.mov"], 1, "$D/missing.mov: no such file"),
         (["concat", "$M/small_a.mov", "-o", "$D/o.mov", "--timings", "$D/no/t.json"], 1, "$D/no/t.json: directory $D/no does not exist"),
     ] as [([String], Int32, String)])

@@ -88,7 +88,7 @@ import VRenderTestSupport
 
     @Test func withoutATerminalADurationIsNeeded() {
         let result = vrender("capture", "--device", "synthetic", "--out", directory + "/n")
-        #expect(result.status == 1)
+        #expect(result.status == 2, "a missing option is a usage error")
         #expect(result.standardError.contains("--duration"))
     }
 

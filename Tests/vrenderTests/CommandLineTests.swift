@@ -107,10 +107,18 @@ import VRenderTestSupport
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    @Test func unknownFilterIsAnError() {
-        let result = vrender("concat", TestMedia.path("small_a.mov"), "--filter", "sepiaa", "-o", directory + "/x.mov")
-        #expect(result.status == 1)
-        #expect(result.standardError.contains("vrender: error: --filter: unknown filter 'sepiaa'"))
+    @Test("a bad option value or combination the library finds is a usage error too: exit 2, the hint, a suggestion")
+    func optionErrorsFoundPastParsingAreUsageErrors() {
+        let sepai = vrender("concat", TestMedia.path("small_a.mov"), "--filter", "sepai", "-o", directory + "/x.mov")
+        expectUsageError(sepai, "--filter: unknown filter 'sepai' (known filters: none, mono, noir, chrome, fade, instant, "
+            + "process, tonal, transfer, sepia); did you mean 'sepia'?")
+        #expect(sepai.standardError.hasSuffix("see 'vrender concat --help'\n"))
+        let copy = vrender("concat", TestMedia.path("small_a.mov"), "--codec", "copy", "--filter", "mono", "-o", directory + "/y.mov")
+        expectUsageError(copy, nil)
+        #expect(copy.standardError.contains("--codec copy: stream copy cannot apply --filter"))
+        let trim = vrender("takes", "trim", directory, "1", "0", "1")
+        #expect(trim.status == 1, "a missing folder is not a usage error: \(trim.standardError)")
+        for name in ["x.mov", "y.mov"] { #expect(!FileManager.default.fileExists(atPath: directory + "/" + name)) }
     }
 
     @Test func exportPrintsPlanProgressAndFinalLine() {

@@ -59,11 +59,11 @@ import VRenderTestSupport
         Case(["capture", "--device", "/dev/video-missing", "--out", "$D/c", "--duration", "1s"], 1, "/dev/video-missing: "),
         Case(["capture", "--device", "synthetic:seed=x", "--out", "$D/c", "--duration", "1s"], 1,
              "synthetic:seed=x: not a synthetic camera"),
-        Case(capture + ["--size", "8x8"], 1, "--size: the synthetic camera renders even sizes"),
+        Case(capture + ["--size", "8x8"], 2, "--size: the synthetic camera renders even sizes"),
         Case(capture + ["--script", "$D/missing.actions"], 1, "$D/missing.actions: cannot read the script"),
         Case(["capture", "--device", "synthetic", "--out", "$D/c", "--script", "$D/bad.actions"], 1,
              "$D/bad.actions:1: unknown action 'zom'"),
-        Case(["capture", "--device", "synthetic", "--out", "$D/c"], 1, "--duration: needed when standard input is not a terminal"),
+        Case(["capture", "--device", "synthetic", "--out", "$D/c"], 2, "--duration: needed when standard input is not a terminal"),
         Case(["capture", "--device", "synthetic", "--out", "$D/file/takes", "--duration", "1s"], 1,
              "$D/file/takes: cannot create the folder"),
         // takes
@@ -94,7 +94,7 @@ import VRenderTestSupport
         Case(concat + ["$D/notes.txt", "-o", "$D/o2.mov"], 1, "$D/notes.txt: "),
         Case(concat + ["$D/empty", "-o", "$D/o3.mov"], 1, "$D/empty: has no takes"),
         Case(concat + ["-o", "$D/exists.mov"], 1, "already exists (use --overwrite to replace it)"),
-        Case(concat + ["--filter", "bogus", "-o", "$D/o4.mov"], 1, "--filter: unknown filter 'bogus'"),
+        Case(concat + ["--filter", "bogus", "-o", "$D/o4.mov"], 2, "--filter: unknown filter 'bogus'"),
         Case(concat + ["-o", "$D/missing-folder/o.mov"], 1, "does not exist"),
         // filters
         Case(["filters", "--at", "x"], 2, "--at 'x' is not a time"),

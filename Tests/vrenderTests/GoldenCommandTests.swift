@@ -80,7 +80,7 @@ import VRenderTestSupport
                        "\(scratch.path)/none: no such golden folder")
         expectOneError(vrender("golden", "record", Self.video, "--golden", golden, "--frames", "0,x"), 2,
                        "--frames: 'x' is not a frame number")
-        expectOneError(vrender("golden", "record", Self.video, "--golden", golden, "--frames", "30"), 1,
+        expectOneError(vrender("golden", "record", Self.video, "--golden", golden, "--frames", "30"), 2,
                        "--frames: frame 30 is beyond the end of \(Self.video), whose last frame is 29")
         expectOneError(vrender("golden", "record", Self.video, "--golden", golden, "--frames", "1", "--every", "2"), 2,
                        "give --frames or --every, not both")

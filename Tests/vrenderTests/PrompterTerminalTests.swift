@@ -159,6 +159,8 @@ struct PrompterTerminalTests {
         terminal.type("t")
         let later = try terminal.waitFor("the torch off") { $0.contains { $0.hasPrefix("○ idle") && $0.contains("torch off |") } }
         #expect(PrompterBlock(later) == stopped)
+        // Idle, the status line counts the takes; it shows no take of 0.00 s.
+        #expect(later.contains { $0.hasPrefix("○ idle 1 take ") && !$0.contains("0.00s") }, "\(later)")
         let frozenTop = try #require(stopped.topLine)
         #expect(frozenTop >= 3)
 
@@ -238,8 +240,8 @@ extension PrompterTerminalTests {
         let run = capture(out, ["--prompter", script, "--prompter-speed", "80", "--prompter-font", "10",
                                 "--prompter-end", "loop", "--takes", "2"])
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(run.standardError.contains("vrender: notice: --prompter-speed 80 is above 60 points per second: 60 is used\n"))
-        #expect(run.standardError.contains("vrender: notice: --prompter-font 10 is below 18 points: 18 is used\n"))
+        #expect(run.standardError.contains("capture: note: --prompter-speed 80 is above 60 points per second: 60 is used\n"))
+        #expect(run.standardError.contains("capture: note: --prompter-font 10 is below 18 points: 18 is used\n"))
         // Not a terminal: no prompter drawn, a line per take saying where it starts.
         #expect(run.standardError.contains("take 1: recording\nprompter: from line 1 of "))
         #expect(run.standardError.contains(", 60 pt/s 18 pt\ntake 2: recording\n"))

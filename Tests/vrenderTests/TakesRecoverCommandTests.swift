@@ -102,7 +102,7 @@ import VRenderTestSupport
                               "--codec", "h264")
         #expect(capture.status == 0)
         #expect(capture.standardError.contains(
-            "vrender: notice: \(out) has 1 unfinished take(s) (\(files[1])): run 'vrender takes recover \(out)'\n"),
+            "capture: note: \(out) has 1 unfinished take(s) (\(files[1])): run 'vrender takes recover \(out)'\n"),
                 "\(capture.standardError)")
 
         try Data("{\"takes\": [".utf8).write(to: URL(fileURLWithPath: out + "/takes.json"))

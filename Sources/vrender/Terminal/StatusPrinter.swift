@@ -67,7 +67,8 @@ final class StatusPrinter: Sendable {
                              take.file, take.duration, take.frames, take.dropped, take.width, take.height, take.codec),
                       on: &screen)
             case .notice(let message):
-                emit("vrender: notice: \(message)\n", on: &screen)
+                // The same style as concat's "plan: note:": the command, then "note:".
+                emit("capture: note: \(message)\n", on: &screen)
             }
         }
     }
@@ -83,12 +84,15 @@ final class StatusPrinter: Sendable {
     /// Compact enough for an 80-column terminal, where it is cut otherwise.
     static func statusText(_ status: RecorderStatus) -> String {
         let camera = status.camera
-        let mark = status.recording ? "● REC" : "○ idle"
+        // Recording: the take and its length; idle: how many takes there are so far (the
+        // take count alone, not a take of 0.00 s that is not being recorded).
+        let take = status.recording ? String(format: "● REC take %d %6.2fs", status.take, status.seconds)
+            : String(format: "○ idle %d take%@", status.take, status.take == 1 ? "" : "s")
         // Only while the encoder is behind (measuring the codecs, a busy machine): frames not
         // yet in the file.
         let behind = status.behind >= 0.5 ? String(format: " behind %.1fs", status.behind) : ""
-        return String(format: "%@ take %d %6.2fs %4.1ffps drops %d%@ | %@ lens %gx zoom %.2fx torch %@",
-                      mark, status.take, status.seconds, status.fps, status.dropped, behind,
+        return String(format: "%@ %4.1ffps drops %d%@ | %@ lens %gx zoom %.2fx torch %@",
+                      take, status.fps, status.dropped, behind,
                       camera.position.rawValue, camera.lens, camera.zoom,
                       camera.torch > 0 ? String(format: "%.0f%%", camera.torch * 100) : "off")
             + (status.sound.map { " | " + soundText($0) } ?? "")
