@@ -2,15 +2,16 @@
 /// as ArgumentParser suggests for a mistyped option (`--fliter`), so that a mistyped value
 /// (`--filter sepai`) gets the same help.
 public enum Suggestion {
-    /// The known name nearest to `typed` (case-insensitive), when at most a third of its
-    /// letters (at least one) are wrong; nil when none is that close, or `typed` is known.
+    /// The known name nearest to `typed` (letters compared in any case, so `Mono` finds
+    /// `mono`), when at most a third of its letters (at least one) are wrong; nil when none is
+    /// that close, or `typed` is known as typed.
     public static func closest(to typed: String, among known: [String]) -> String? {
         let word = Array(typed.lowercased())
         let limit = Swift.max(1, word.count / 3)
         var best: (name: String, distance: Int)?
+        guard !known.contains(typed) else { return nil }
         for name in known {
             let distance = editDistance(word, Array(name.lowercased()))
-            if distance == 0 { return nil }
             if distance <= limit, distance < best?.distance ?? Int.max { best = (name, distance) }
         }
         return best?.name

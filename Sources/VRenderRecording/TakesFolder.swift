@@ -31,6 +31,13 @@ public enum TakesFolder {
 
     static func manifest(in folder: FolderHandle) throws -> TakesManifest {
         guard folder.status(TakesManifest.fileName) != nil else {
+            // A capture killed during its first take leaves the take and no takes.json yet.
+            let takes = TakeFiles.names(in: folder.path).sorted()
+            guard takes.isEmpty else {
+                let named = takes.prefix(3).joined(separator: ", ") + (takes.count > 3 ? ", …" : "")
+                throw VRenderError.input(folder.path, "no \(TakesManifest.fileName), but \(takes.count) take file(s) (\(named)), "
+                    + "as a capture stopped during its first take leaves them: 'vrender takes recover \(folder.path)' lists them")
+            }
             throw VRenderError.input(folder.path, "no \(TakesManifest.fileName) (not a takes folder; 'vrender capture --out' makes one)")
         }
         return try checkedManifest(in: folder)
@@ -145,10 +152,17 @@ public enum TakesFolder {
     }
 
     /// A contact sheet: every take's frame at 0.05 s (the seed's thumbnail time), `width` pixels
-    /// wide, `columns` to a row, in recording order. Refused, before the takes past the first are
-    /// read, when the sheet would pass `maxSheetBytes`.
+    /// wide, `columns` to a row, in recording order, each labelled with its number and length
+    /// (as `takes list` shows them) and its file's name. Refused, before the takes past the
+    /// first are read, when the sheet would pass `maxSheetBytes`.
     public static func contactSheet(of directory: String, columns: Int, width: Int) throws -> (sheet: RGBImage, takes: Int) {
         let (paths, _) = try takePaths(in: directory)
+        let lengths = Dictionary((try? manifest(in: directory))?.takes.map { ($0.file, $0.duration) } ?? [],
+                                 uniquingKeysWith: { first, _ in first })
+        let labels = paths.enumerated().map { index, path in
+            let name = (path as NSString).lastPathComponent
+            return "\(index + 1)" + (lengths[name].map { String(format: "  %.2f s", $0) } ?? "") + "\n" + name
+        }
         let thumbnailer = Thumbnailer()
         var images: [RGBImage] = []
         for path in paths {
@@ -164,7 +178,7 @@ public enum TakesFolder {
                                          + "\(bytes >> 20) MiB, over the \(maxSheetBytes >> 20) MiB vrender makes one of; use a smaller --width")
             }
         }
-        return (RGBImage.grid(images, columns: columns), images.count)
+        return (RGBImage.grid(images, labels: labels, columns: columns), images.count)
     }
 
     /// The most a contact sheet's pixels may take (the thumbnails take as much again): some
@@ -174,7 +188,8 @@ public enum TakesFolder {
     /// Bytes of `RGBImage.grid`'s sheet of `takes` cells of `cell` size, 8 pixels apart.
     static func sheetBytes(takes: Int, columns: Int, cell: (width: Int, height: Int)) -> Int {
         let gap = 8, used = Swift.min(columns, takes), rows = (takes + columns - 1) / columns
-        let (across, down) = ((gap + used * (cell.width + gap)), (gap + rows * (cell.height + gap)))
+        let height = cell.height + RGBImage.labelHeight(lines: 2)
+        let (across, down) = ((gap + used * (cell.width + gap)), (gap + rows * (height + gap)))
         let (pixels, overflow) = across.multipliedReportingOverflow(by: down)
         return overflow || pixels > Int.max / 3 ? Int.max : pixels * 3
     }

@@ -10,7 +10,8 @@ import Testing
         #expect(Suggestion.closest(to: "sepai", among: filters) == "sepia")      // swapped
         #expect(Suggestion.closest(to: "chrom", among: filters) == "chrome")     // missing
         #expect(Suggestion.closest(to: "instannt", among: filters) == "instant") // extra
-        #expect(Suggestion.closest(to: "TONAL", among: filters) == nil)          // known, any case
+        #expect(Suggestion.closest(to: "TONAL", among: filters) == "tonal")      // another case
+        #expect(Suggestion.closest(to: "tonal", among: filters) == nil)          // known
         #expect(Suggestion.closest(to: "Tonel", among: filters) == "tonal")
         #expect(Suggestion.closest(to: "vintage", among: filters) == nil)
         #expect(Suggestion.closest(to: "", among: filters) == nil)

@@ -30,8 +30,8 @@ import VRenderCore
     static func error(_ reason: String) -> VRenderError { .option("--filter", reason) }
 
     @Test func rejectsUnknownFiltersAndEmptyLists() {
-        #expect(throws: Self.error("unknown filter 'sepiaa' (\(Self.known))")) { try FilterRegistry.chain("sepiaa") }
-        #expect(throws: Self.error("unknown filter 'Mono' (\(Self.known))")) { try FilterRegistry.chain("noir,Mono") }
+        #expect(throws: Self.error("unknown filter 'sepiaa' (\(Self.known)); did you mean 'sepia'?")) { try FilterRegistry.chain("sepiaa") }
+        #expect(throws: Self.error("unknown filter 'Mono' (\(Self.known)); did you mean 'mono'?")) { try FilterRegistry.chain("noir,Mono") }
         #expect(throws: Self.error("unknown filter '' (\(Self.known))")) { try FilterRegistry.chain("=strength=3") }
         #expect(throws: Self.error("empty filter list (\(Self.known))")) { try FilterRegistry.chain(" , ") }
     }

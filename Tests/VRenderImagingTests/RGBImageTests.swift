@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VRenderImaging
+@testable import VRenderImaging
 
 @Suite struct RGBImageTests {
     @Test func pasteClipsAtTheRightAndBottomEdges() {
@@ -33,6 +33,24 @@ import VRenderImaging
         // The fifth tile's top-left pixel: third row, first column.
         let x = 4, y = 4 + 2 * (6 + 24 + 4)
         #expect(sheet.pixels[(y * sheet.width + x) * 3] == 200)
+    }
+
+    @Test("labels of several lines: each a line under the tile, too wide ones smaller, then shortened in the middle")
+    func gridLabelsOfSeveralLines() {
+        let tiles = [RGBImage](repeating: RGBImage(width: 60, height: 6, fill: (200, 200, 200)), count: 2)
+        let sheet = RGBImage.grid(tiles, labels: ["1  3.00 s\nsegment_0001_a.mov", "2"], columns: 2, gap: 4)
+        #expect(sheet.height == 4 + (6 + RGBImage.labelHeight(lines: 2) + 4))
+        #expect(RGBImage.labelHeight(lines: 1) == 24 && RGBImage.labelHeight(lines: 0) == 0)
+        #expect(RGBImage.fitted("1  3.00 s", width: 120) == ("1  3.00 s", 2))
+        #expect(RGBImage.fitted("1  3.00 s", width: 60) == ("1  3.00 s", 1))
+        let long = RGBImage.fitted("segment_0001_40F02985-08D0-44FC.mov", width: 60)
+        #expect(long.scale == 1 && long.text == "segm...mov" && RGBImage.textWidth(long.text, scale: 1) <= 60)
+        // Something is drawn on the second line under the first tile (the name), nothing there under the second.
+        func lit(_ x0: Int, _ y0: Int, _ width: Int, _ height: Int) -> Bool {
+            (y0..<y0 + height).contains { y in (x0..<x0 + width).contains { x in sheet.pixels[(y * sheet.width + x) * 3] > 100 } }
+        }
+        let secondLine = 4 + 6 + 5 + 18
+        #expect(lit(4, secondLine, 60, 14) && !lit(4 + 64, secondLine, 60, 14))
     }
 
     @Test func pngFileStartsWithTheSignatureAndLeavesNoTemporary() throws {

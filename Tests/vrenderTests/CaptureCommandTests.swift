@@ -103,7 +103,8 @@ import VRenderTestSupport
         let thumbs = vrender("takes", "thumbs", out, "-o", sheet, "--columns", "2", "--width", "160")
         #expect(thumbs.status == 0, "\(thumbs.standardError)")
         #expect(ProgramRun.ffprobe(sheet, stream: "v", entries: "stream=width") == "344")    // 8 + 2 × (160 + 8)
-        #expect(ProgramRun.ffprobe(sheet, stream: "v", entries: "stream=height") == "264")   // 8 + 2 × (120 + 8)
+        // 8 + 2 × (120 + 42 + 8): each take labelled on two lines (number and length, file name).
+        #expect(ProgramRun.ffprobe(sheet, stream: "v", entries: "stream=height") == "348")
         let first = try manifest(out)[0]["file"] as? String ?? ""
         #expect(first.hasPrefix("segment_0001_") && first.hasSuffix(".mov"))
         let removed = vrender("takes", "rm", out, "1")

@@ -105,6 +105,21 @@ import VRenderTestSupport
             "capture: note: \(out) has 1 unfinished take(s) (\(files[1])): run 'vrender takes recover \(out)'\n"),
                 "\(capture.standardError)")
 
+        // takes list shows what is listed and says what is not.
+        let pending = vrender("takes", "list", out)
+        #expect(pending.status == 0 && pending.standardOutput.contains(files[0]) && !pending.standardOutput.contains(files[1]))
+        #expect(pending.standardError.contains("takes: note: \(out) has 1 unfinished take(s) (\(files[1])): "
+                                               + "run 'vrender takes recover \(out)'"), "\(pending.standardError)")
+
+        // Killed during the first take: no takes.json yet, and the take is named.
+        let first = directory + "/first"
+        try FileManager.default.createDirectory(atPath: first, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: cutTake, toPath: first + "/" + files[1])
+        let none = vrender("takes", "list", first)
+        #expect(none.status == 1)
+        #expect(none.standardError.contains("\(first): no takes.json, but 1 take file(s) (\(files[1]))")
+                && none.standardError.contains("'vrender takes recover \(first)'"), "\(none.standardError)")
+
         try Data("{\"takes\": [".utf8).write(to: URL(fileURLWithPath: out + "/takes.json"))
         let list = vrender("takes", "list", out)
         #expect(list.status == 1)

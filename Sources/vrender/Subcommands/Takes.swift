@@ -28,6 +28,10 @@ extension VRender {
                 } else {
                     print(TakesTable.text(manifest.takes))
                 }
+                // Take files takes.json does not list (a capture that was killed): said on stderr.
+                if let pending = try TakesRecovery.pendingNotice(in: directory) {
+                    FileHandle.standardError.write(Data("takes: note: \(pending)\n".utf8))
+                }
             }
         }
 
