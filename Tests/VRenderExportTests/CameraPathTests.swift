@@ -73,4 +73,16 @@ import VRenderCore
             }
         }
     }
+
+    @Test("timestamps that go back within a take (two streams joined end to end): every frame comes out once, no crash")
+    func slotsThatGoBack() {
+        var path = CameraPath<Int>(radius: 4)
+        var out: [Int] = []
+        let slots = Array(0..<10) + Array(3..<12)
+        for (frame, slot) in slots.enumerated() {
+            out += path.arrive(frame, slot: slot, motion: CameraMotion(x: 1)).map(\.payload)
+        }
+        out += path.finish().map(\.payload)
+        #expect(out == Array(0..<slots.count))
+    }
 }

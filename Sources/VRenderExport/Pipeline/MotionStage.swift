@@ -29,7 +29,10 @@ struct MotionStage {
                 }
                 timer?.begin()
                 let luma = frame.yuvImage().luma
-                if detector == nil { detector = try MotionDetector(width: luma.width, height: luma.height, path: path) }
+                // A take whose pictures change size mid-stream starts measuring afresh there.
+                if detector?.width != luma.width || detector?.height != luma.height {
+                    detector = try MotionDetector(width: luma.width, height: luma.height, path: path)
+                }
                 measured = .frame(frame, seconds: seconds, motion: detector!.motion(luma: luma))
                 timer?.frameDone()
             case .takeEnd:

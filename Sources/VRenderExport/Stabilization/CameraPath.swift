@@ -75,10 +75,12 @@ struct CameraPath<Payload> {
         var sum = CameraMotion(), total = weights[0]
         // Later frames: the path there less the path here is the sum of the motions between.
         var offset = CameraMotion()
+        // Distances are taken as they come: a take whose timestamps go back (two streams
+        // joined end to end) has later frames at earlier slots.
         var index = next + 1
-        while index < entries.count, entries[index].slot - entry.slot <= radius {
+        while index < entries.count, abs(entries[index].slot - entry.slot) <= radius {
             offset = offset + entries[index].motion
-            let weight = weights[entries[index].slot - entry.slot]
+            let weight = weights[abs(entries[index].slot - entry.slot)]
             sum = sum + offset * weight
             total += weight
             index += 1
@@ -86,9 +88,9 @@ struct CameraPath<Payload> {
         // Earlier frames: back over the motions that led here.
         offset = CameraMotion()
         index = next - 1
-        while index >= 0, entry.slot - entries[index].slot <= radius {
+        while index >= 0, abs(entry.slot - entries[index].slot) <= radius {
             offset = offset - entries[index + 1].motion
-            let weight = weights[entry.slot - entries[index].slot]
+            let weight = weights[abs(entry.slot - entries[index].slot)]
             sum = sum + offset * weight
             total += weight
             index -= 1

@@ -12,6 +12,7 @@ final class FrameWarp {
     private var info = VSFrameInfo()
     private let zoomPercent: Double
     private let width: Double, height: Double
+    private let chroma: (width: Int, height: Int)
 
     /// - Throws: `VRenderError.input(path, …)` for a picture libvidstab cannot warp.
     init(image: YUVImage, zoomPercent: Double, path: String) throws {
@@ -38,9 +39,16 @@ final class FrameWarp {
         self.zoomPercent = zoomPercent
         width = Double(image.width)
         height = Double(image.height)
+        chroma = (image.cb.width, image.cb.height)
     }
 
     deinit { vsTransformDataCleanup(&data) }
+
+    /// Whether `image` has the size and chroma layout this warp was set up for.
+    func fits(_ image: YUVImage) -> Bool {
+        Double(image.width) == width && Double(image.height) == height && image.cb.width == chroma.width
+            && image.cb.height == chroma.height
+    }
 
     /// Warps `image` (writable, the size given at init) by `correction`, clamped.
     func apply(_ correction: CameraMotion, to image: YUVImage) throws {

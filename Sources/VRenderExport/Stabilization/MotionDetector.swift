@@ -12,16 +12,16 @@ var vidStabName: UnsafePointer<CChar> {
 /// Frame-to-frame camera motion of one take, measured on the luma plane: libvidstab's motion
 /// detection picks the measurement fields and matches each to a whole pixel, then
 /// `FieldMotionFit` refines the matches and combines them. It keeps the previous frame, so a
-/// detector belongs to one take and sees its frames in order.
+/// detector belongs to one take and sees its frames in order, all of its size.
 ///
-/// Not thread-safe: used by the process stage's thread only.
+/// Not thread-safe: used by the motion stage's thread only.
 final class MotionDetector {
     private var detect = VSMotionDetect()
     private var info = VSFrameInfo()
     /// The previous frame's luma (libvidstab keeps only a blurred copy), reused frame to frame.
     private let previous: UnsafeMutablePointer<UInt8>
     private var hasPrevious = false
-    private let width: Int, height: Int
+    let width: Int, height: Int
     private var fields: [FieldShift] = []
 
     /// - Throws: `VRenderError.input(path, …)` when libvidstab refuses the size.

@@ -41,7 +41,8 @@ final class TakeStabilizer {
     func warp(_ frame: Frame, by correction: CameraMotion) throws {
         try frame.makeWritable()
         let image = frame.yuvImage()
-        if warper == nil { warper = try FrameWarp(image: image, zoomPercent: plan.zoomPercent, path: path) }
+        // Made again for a picture of another size (a take that changes size mid-stream).
+        if warper?.fits(image) != true { warper = try FrameWarp(image: image, zoomPercent: plan.zoomPercent, path: path) }
         let applied = warper!.clamp(correction)
         correctionSum += (applied.x * applied.x + applied.y * applied.y).squareRoot()
         warped += 1
