@@ -23,6 +23,12 @@ public enum TakesFolder {
     /// Extensions (lower case) of the files a folder without `takes.json` is read as.
     public static let videoExtensions: Set<String> = ["mov", "mp4", "m4v", "mkv", "webm"]
 
+    /// `vrender takes list`: the takes `DIR/takes.json` lists, and a note naming the take files
+    /// it does not (a capture that was killed), pointing to `takes recover`; nil when none.
+    public static func listing(in directory: String) throws -> (takes: [TakeEntry], note: String?) {
+        (try manifest(in: directory).takes, try TakesRecovery.pendingNotice(in: directory))
+    }
+
     /// Reads `DIR/takes.json`. Unlike `TakesManifest.load(from:)`, which a first capture uses on
     /// a new folder, a folder without one is an error here: it is not a takes folder.
     public static func manifest(in directory: String) throws -> TakesManifest {

@@ -22,16 +22,14 @@ extension VRender {
             var json = false
 
             func run() throws {
-                let manifest = try TakesFolder.manifest(in: directory)
+                let listing = try TakesFolder.listing(in: directory)
                 if json {
-                    try JSONOutput.print(manifest.takes)
+                    try JSONOutput.print(listing.takes)
                 } else {
-                    print(TakesTable.text(manifest.takes))
+                    print(TakesTable.text(listing.takes))
                 }
                 // Take files takes.json does not list (a capture that was killed): said on stderr.
-                if let pending = try TakesRecovery.pendingNotice(in: directory) {
-                    FileHandle.standardError.write(Data("takes: note: \(pending)\n".utf8))
-                }
+                if let note = listing.note { FileHandle.standardError.write(Data("takes: note: \(note)\n".utf8)) }
             }
         }
 
