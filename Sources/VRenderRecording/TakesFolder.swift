@@ -159,12 +159,13 @@ public enum TakesFolder {
 
     /// A contact sheet: every take's frame at 0.05 s (the seed's thumbnail time), `width` pixels
     /// wide, `columns` to a row, in recording order, each labelled with its number and length
-    /// (as `takes list` shows them) and its file's name. Refused, before the takes past the
-    /// first are read, when the sheet would pass `maxSheetBytes`.
-    public static func contactSheet(of directory: String, columns: Int, width: Int) throws -> (sheet: RGBImage, takes: Int) {
+    /// (from `listed`, takes.json's entries, as `takes list` shows them) and its file's name.
+    /// Refused, before the takes past the first are read, when the sheet would pass
+    /// `maxSheetBytes`.
+    static func contactSheet(of directory: String, listed: [TakeEntry], columns: Int,
+                             width: Int) throws -> (sheet: RGBImage, takes: Int) {
         let (paths, _) = try takePaths(in: directory)
-        let lengths = Dictionary((try? manifest(in: directory))?.takes.map { ($0.file, $0.duration) } ?? [],
-                                 uniquingKeysWith: { first, _ in first })
+        let lengths = Dictionary(listed.map { ($0.file, $0.duration) }, uniquingKeysWith: { first, _ in first })
         let labels = paths.enumerated().map { index, path in
             let name = (path as NSString).lastPathComponent
             return "\(index + 1)" + (lengths[name].map { String(format: "  %.2f s", $0) } ?? "") + "\n" + name
@@ -206,8 +207,9 @@ public enum TakesFolder {
     @discardableResult
     public static func writeContactSheet(of directory: String, to output: String, columns: Int,
                                          width: Int) throws -> (width: Int, height: Int, takes: Int) {
-        _ = try manifest(in: directory)   // through takes.json, as every takes command reads a folder
-        let (sheet, takes) = try contactSheet(of: directory, columns: columns, width: width)
+        // Through takes.json, as every takes command reads a folder; its entries give the labels.
+        let listed = try manifest(in: directory).takes
+        let (sheet, takes) = try contactSheet(of: directory, listed: listed, columns: columns, width: width)
         try PNGWriter.write(sheet, to: output)
         return (sheet.width, sheet.height, takes)
     }

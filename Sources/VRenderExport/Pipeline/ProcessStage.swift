@@ -5,9 +5,9 @@ import VRenderMedia
 
 /// Stage 3: maps decoded frames to output slots (frame-rate conversion, trimming), turns them
 /// into canvas pictures (scale, letterbox, rotate), runs the filter chain and makes the
-/// transitions' pictures (`TransitionPictures`). With `--stabilize` each frame is first
-/// measured and held back until its correction is known (`TakeStabilizer`), then warped before
-/// everything else.
+/// transitions' pictures (`TransitionPictures`). With `--stabilize` each frame, measured by the
+/// motion stage before this one (`MotionStage`), is held back until its correction is known
+/// (`TakeStabilizer`), then warped before everything else.
 ///
 /// A frame that already is the canvas and meets no filter goes on untouched: no copy. A frame
 /// that is filtered is written once into a pooled canvas frame, whatever number of slots it

@@ -42,9 +42,12 @@ enum FieldMotionFit {
                        shift: (x: Int, y: Int)) -> (dx: Double, dy: Double, information: FieldShift.Information)? {
         let left = centreX - size / 2, top = centreY - size / 2
         guard size > 0, left >= 0, top >= 0, left + size <= current.width, top + size <= current.height else { return nil }
+        // A step's neighbourhood shares up to six of the last one's shifts: each is summed once.
+        var summed: [SIMD2<Int>: Double] = [:]
         func difference(_ dx: Int, _ dy: Int) -> Double? {
             guard left + dx >= 0, top + dy >= 0, left + dx + size <= previous.width, top + dy + size <= previous.height
             else { return nil }
+            if let known = summed[SIMD2(dx, dy)] { return known }
             var sum = 0
             for row in 0..<size {
                 let a = current.row(top + row) + left, b = previous.row(top + dy + row) + left + dx
@@ -53,6 +56,7 @@ enum FieldMotionFit {
                     sum += d * d
                 }
             }
+            summed[SIMD2(dx, dy)] = Double(sum)
             return Double(sum)
         }
         // The 3x3 differences around (x, y), row by row (dy -1, 0, 1), each dx -1, 0, 1.
