@@ -102,8 +102,9 @@ public struct StabilizeSummary: Sendable, Codable, Equatable {
 }
 
 /// Calls a reporter at most every `interval` seconds (and always for the final snapshot), so
-/// per-frame progress costs a clock read, not terminal output.
-final class ProgressThrottle: Sendable {
+/// per-frame progress costs a clock read, not terminal output. Also what a chunked export's
+/// progress (frames done over all its chunks) is reported through.
+public final class ProgressThrottle: Sendable {
     private let report: @Sendable (ExportProgress) -> Void
     private let interval: Double
     private let startNanoseconds = DispatchTime.now().uptimeNanoseconds
@@ -116,10 +117,15 @@ final class ProgressThrottle: Sendable {
     private let finalCount = Mutex(0)
     /// When frames were first counted, and how many (`ExportProgress.firstFrame`).
     private let firstFrame = Mutex<(elapsed: Double, frames: Int)?>(nil)
+    /// Frames done before this run (a resumed chunked export's chunks): counted as done, but
+    /// not towards the rate.
+    private let alreadyDone: Int
     var framesFinished: Int { finalCount.withLock { $0 } }
 
-    init(total: Int, frameRate: Double, interval: Double = 0.25, report: @escaping @Sendable (ExportProgress) -> Void) {
+    public init(total: Int, frameRate: Double, interval: Double = 0.25, alreadyDone: Int = 0,
+                report: @escaping @Sendable (ExportProgress) -> Void) {
         self.total = total
+        self.alreadyDone = alreadyDone
         self.frameRate = frameRate
         self.interval = interval
         self.report = report
@@ -128,11 +134,11 @@ final class ProgressThrottle: Sendable {
     private var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - startNanoseconds) / 1e9 }
 
     /// Called by the stage that counts frames (one thread; any thread would be safe).
-    func update(framesDone: Int, finished: Bool = false) {
+    public func update(framesDone: Int, finished: Bool = false) {
         if finished { finalCount.withLock { $0 = framesDone } }
         let now = elapsed
         let first = firstFrame.withLock { first in
-            if first == nil, framesDone > 0 { first = (now, framesDone) }
+            if first == nil, framesDone > alreadyDone { first = (now, framesDone) }
             return first
         }
         let due = lastReport.withLock { last in

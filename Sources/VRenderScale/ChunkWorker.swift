@@ -41,10 +41,12 @@ public final class ChunkWorker: Sendable {
     public func render(chunk index: Int) throws -> ChunkRecord {
         EngineLifeline.watch { [self] in cancel() }
         let start = DispatchTime.now()
-        let (plan, exporter, export) = try prepare(output: nil)
+        let progressFile = ChunkProgressFile(folder: folder, chunk: index)
+        let (plan, exporter, export) = try prepare(output: nil, progress: progressFile.record)
         guard plan.chunks.indices.contains(index) else {
             throw VRenderError.option("--chunk", "the plan has chunks 0 to \(plan.chunks.count - 1), not \(index)")
         }
+        progressFile.begin()
         let chunk = plan.chunks[index]
         let path = try folder.chunkFileForWriting(index, plan: plan)
         let frames = chunk.firstFrame..<chunk.firstFrame + chunk.frameCount
@@ -78,7 +80,8 @@ public final class ChunkWorker: Sendable {
     /// against it.
     /// With `output` (the join's), the export writes it, as checked above; without, the
     /// output is not written (a chunk render).
-    private func prepare(output: (path: String, overwrite: Bool)?) throws -> (ChunkPlan, Exporter, ExportPlan) {
+    private func prepare(output: (path: String, overwrite: Bool)?,
+                         progress extra: @escaping @Sendable (ExportProgress) -> Void = { _ in }) throws -> (ChunkPlan, Exporter, ExportPlan) {
         FFmpegLog.configure(verbose: verbose)
         let plan = try folder.loadPlan()
         if let output {
@@ -94,7 +97,10 @@ public final class ChunkWorker: Sendable {
             options.overwrite = output.overwrite
         }
         options.processors = processors
-        let exporter = Exporter(options: options, progress: progress)
+        let exporter = Exporter(options: options) { [progress] in
+            progress($0)
+            extra($0)
+        }
         let cancelled = running.withLock { state in
             state.exporter = exporter
             return state.cancelled

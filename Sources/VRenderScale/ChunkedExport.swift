@@ -118,22 +118,31 @@ public final class ChunkedExport: Sendable {
 
     /// The missing chunks rendered by the engine, then joined; the join's summary.
     private func render(_ plan: ChunkPlan, in folder: WorkFolder) throws -> ExportSummary {
-        let slurm = request.engine == .slurm ? slurmEngine(folder: folder, plan: plan) : nil
         // Jobs a killed run left go first: a chunk they finish after this is rendered again.
-        try slurm?.cancelLeftovers()
+        if request.engine == .slurm { try slurmEngine(folder: folder, plan: plan, report: report).cancelLeftovers() }
         let done = try folder.doneChunks(plan)
         let missing = plan.chunks.map(\.index).filter { !done.contains($0) }
         report(.planned(folder: folder.path, chunks: plan.chunks.count, frames: plan.totalFrames,
                         keyframeInterval: plan.keyframeInterval, done: done.count, resumed: request.resume && !done.isEmpty))
-        guard let slurm else {
-            try LocalEngine(folder: folder, plan: plan, executable: request.executable, workers: request.resolvedWorkers,
-                            maxTries: request.maxTries, stop: stop, report: report).render(missing)
-            return try joinHere(folder, chunks: plan.chunks.count)
+        // The bar runs while chunks render, and ends before the join's line.
+        let report = self.report
+        let watcher = ChunkProgressWatcher(folder: folder, plan: plan) { report(.progress($0)) }
+        watcher.start()
+        defer { watcher.stop() }
+        let engineReport: @Sendable (ChunkedExportEvent) -> Void = { event in
+            if case .joining = event { watcher.stop() }
+            report(event)
         }
-        return try slurm.render(missing)
+        if request.engine == .slurm {
+            return try slurmEngine(folder: folder, plan: plan, report: engineReport).render(missing)
+        }
+        try LocalEngine(folder: folder, plan: plan, executable: request.executable, workers: request.resolvedWorkers,
+                        maxTries: request.maxTries, stop: stop, report: engineReport).render(missing)
+        watcher.stop()
+        return try joinHere(folder, chunks: plan.chunks.count)
     }
 
-    private func slurmEngine(folder: WorkFolder, plan: ChunkPlan) -> SlurmEngine {
+    private func slurmEngine(folder: WorkFolder, plan: ChunkPlan, report: @escaping @Sendable (ChunkedExportEvent) -> Void) -> SlurmEngine {
         SlurmEngine(folder: folder, plan: plan, executable: request.executable, output: plan.recipe.output,
                     overwrite: request.options.overwrite, maxTries: request.maxTries,
                     extraArguments: request.slurmArguments, pollSeconds: request.pollSeconds, stop: stop, report: report)
@@ -143,7 +152,8 @@ public final class ChunkedExport: Sendable {
 
     private func prepare(onPlan: (ExportPlan) -> Void) throws -> (exporter: Exporter, export: ExportPlan) {
         FFmpegLog.configure(verbose: request.options.verbose)
-        let exporter = Exporter(options: request.options)
+        let report = self.report
+        let exporter = Exporter(options: request.options) { report(.progress($0)) }   // a copy runs here
         let export = try VRenderError.attributing(to: request.options.output, as: .runtime) { try exporter.prepare() }
         onPlan(export)
         return (exporter, export)

@@ -1,5 +1,6 @@
 import Foundation
 import VRenderCore
+import VRenderExport
 
 /// What a chunked export tells its user as it goes; `description` is the line to show.
 public enum ChunkedExportEvent: Sendable, CustomStringConvertible {
@@ -14,6 +15,9 @@ public enum ChunkedExportEvent: Sendable, CustomStringConvertible {
     /// An attempt failed; `retry` says whether another one comes.
     case failed(chunk: Int, attempt: Int, log: String, retry: Bool)
     case joining(chunks: Int)
+    /// Frames rendered over all chunks (those done in an earlier run included), about twice a
+    /// second while chunks render: the bar, not a line (`description` is one, for logs).
+    case progress(ExportProgress)
 
     public var description: String {
         switch self {
@@ -36,6 +40,8 @@ public enum ChunkedExportEvent: Sendable, CustomStringConvertible {
             return "chunks: chunk \(chunk) failed (attempt \(attempt)), log \(FileNames.display(log))" + (retry ? "; trying again" : "")
         case .joining(let chunks):
             return "chunks: joining \(chunks) chunk(s) (video copied, audio encoded whole)"
+        case .progress(let progress):
+            return "chunks: \(progress.framesDone)/\(progress.framesTotal) frames rendered"
         }
     }
 }

@@ -9,6 +9,7 @@ import VRenderExport
 ///     chunks/chunk_0003.mov      rendered chunks (each written to a temporary file, renamed)
 ///     done/chunk_0003.json       the done-list: one record per finished chunk (`ChunkRecord`)
 ///     logs/chunk_0003.try1.log   each attempt's output (Slurm: chunk_0003.job<ID>.log)
+///     progress/chunk_0003        frames a worker has rendered so far, for the bar (`ChunkProgress`)
 ///     slurm/                     batch scripts and the jobs submitted (Slurm engine)
 ///     joined.json                the join's summary
 ///
@@ -30,10 +31,11 @@ public struct WorkFolder: Sendable {
     static let doneName = "done"
     static let logsName = "logs"
     static let slurmName = "slurm"
+    static let progressName = "progress"
     static let joinedName = "joined.json"
     static let jobsName = "jobs"
     /// The subfolders vrender makes, and removes with everything in them.
-    static let subfolders = [chunksName, doneName, logsName, slurmName]
+    static let subfolders = [chunksName, doneName, logsName, slurmName, progressName]
 
     public var planPath: String { path + "/" + Self.planName }
     public var logsPath: String { path + "/" + Self.logsName }

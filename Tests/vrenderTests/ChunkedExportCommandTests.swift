@@ -68,8 +68,9 @@ import VRenderTestSupport
     @Test("lossy: every frame, continuous timestamps, a keyframe at every chunk, audio as long as the video")
     func lossyChunksAreWhole() throws {
         let output = directory + "/lossy.mov"
-        let run = concat(takes + ["--codec", "h264", "-o", output, "--engine", "local", "--chunks", "3", "--progress", "none"])
+        let run = concat(takes + ["--codec", "h264", "-o", output, "--engine", "local", "--chunks", "3", "--progress", "plain"])
         #expect(run.status == 0, "\(run.standardError)")
+        expectChunkedProgress(run.standardError, total: 150)
         #expect(ProgramRun.decodedFrames(output) == 150)
         #expect(ProgramRun.decodeErrors(output).isEmpty)
         let packets = ProgramRun.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries",
@@ -83,6 +84,19 @@ import VRenderTestSupport
         let video = Double(ProgramRun.ffprobe(output, stream: "v", entries: "stream=duration")) ?? 0
         let audio = Double(ProgramRun.ffprobe(output, stream: "a", entries: "stream=duration")) ?? 0
         #expect(abs(video - 5) < 0.001 && abs(audio - video) < 0.020, "video \(video) s, audio \(audio) s")
+    }
+
+    /// `--progress plain` of a chunked export: key=value blocks for frames over all chunks, as
+    /// a one-pass export prints, never going back, the last (progress=end) at the total and
+    /// before the join's line.
+    func expectChunkedProgress(_ standardError: String, total: Int) {
+        let lines = standardError.split(separator: "\n").map(String.init)
+        let frames = lines.filter { $0.hasPrefix("frame=") }.compactMap { Int($0.dropFirst("frame=".count)) }
+        #expect(frames.count >= 2 && frames.last == total, "\(standardError)")
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0 <= $1 }, "\(frames)")
+        #expect(lines.contains("total_frames=\(total)"))
+        let end = lines.firstIndex(of: "progress=end"), join = lines.firstIndex { $0.hasPrefix("chunks: joining") }
+        #expect(end != nil && join != nil && end! < join!, "\(standardError)")
     }
 
     /// A chunk that cannot be written (a folder squats its file name) is tried `--max-tries`

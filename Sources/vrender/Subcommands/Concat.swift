@@ -70,14 +70,21 @@ extension VRender {
         }
 
         /// `--engine local|slurm`: the chunked export, its steps one line each on stderr (as the
-        /// plan's lines, whatever --progress says: a few lines per chunk, not a bar).
+        /// plan's lines, whatever --progress says), and the frames rendered over all chunks as
+        /// --progress says, below them.
         private func runChunked(_ request: ChunkedExportRequest) throws {
+            let printer = ProgressPrinter(style: reporting.resolvedStyle)
             let export = ChunkedExport(request: request) { event in
-                FileHandle.standardError.write(Data((FileNames.display(event.description) + "\n").utf8))
+                guard case .progress(let progress) = event else { return printer.line(FileNames.display(event.description)) }
+                printer.report(progress)
+                if progress.finished { printer.finish() }
             }
             let interruptSources = InterruptHandling.install { export.cancel() }
             defer { withExtendedLifetime(interruptSources) {} }
-            try printSummary(try export.run(onPlan: printPlan))
+            defer { printer.finish() }   // on failure too: the error starts on a line of its own
+            let summary = try export.run(onPlan: printPlan)
+            printer.finish()
+            try printSummary(summary)
         }
 
         private func printSummary(_ summary: ExportSummary) throws {

@@ -8,8 +8,8 @@ import VRenderExport
 /// for programs (the keys ffmpeg's `-progress` uses, plus `total_frames` and `eta`).
 final class ProgressPrinter: Sendable {
     private let style: ProgressStyle
-    /// Whether a bar is on screen (its line not yet ended).
-    private let drewBar = Mutex(false)
+    /// The bar on screen (its line not yet ended), if any.
+    private let bar = Mutex<ExportProgress?>(nil)
 
     init(style: ProgressStyle) {
         self.style = style
@@ -26,11 +26,19 @@ final class ProgressPrinter: Sendable {
 
     /// Ends the bar's line so later output starts on a fresh line; a second call does nothing.
     func finish() {
-        let ended = drewBar.withLock { drew in
-            defer { drew = false }
-            return drew
+        let ended = bar.withLock { bar in
+            defer { bar = nil }
+            return bar != nil
         }
         if ended { write("\n") }
+    }
+
+    /// A line of its own above the bar (a chunked export's steps): the bar is cleared, the line
+    /// written, and the bar drawn again below it.
+    func line(_ text: String) {
+        let shown = bar.withLock { $0 }
+        write((shown == nil ? "" : "\r\u{1B}[K") + text + "\n")
+        if let shown { drawBar(shown) }
     }
 
     /// Redraws the bar in place: `\r`, the line, then "clear to end of line" (ESC [K), so a
@@ -38,7 +46,7 @@ final class ProgressPrinter: Sendable {
     /// because a wrapped line cannot be redrawn with `\r`.
     private func drawBar(_ progress: ExportProgress) {
         write("\r" + Self.barLine(progress, columns: TerminalSize.columns()) + "\u{1B}[K")
-        drewBar.withLock { $0 = true }
+        bar.withLock { $0 = progress }
     }
 
     /// The bar's text for a terminal `columns` wide: at most `columns - 1` characters (a
