@@ -20,10 +20,13 @@ public enum PrompterCommand: Sendable, Equatable {
 ///
 /// ## Points to terminal rows
 /// The terminal shows what the box shows, one row per laid-out line (`PrompterText.lines`,
-/// wrapped to the box's width): the top row is line `floor(offset / lineHeight)`, and there
-/// are always `max(2, floor(viewportHeight / lineHeight))` rows, the lines that fit in the
-/// box's text area. A scroll of one line height moves the text one row up. Rows past the
-/// script's end are empty.
+/// wrapped to the box's width): the lines at least half in the box's text area (their middle
+/// inside it), top to bottom, each marked when the box cuts it at its top or bottom edge. A
+/// line less than half in view is a sliver in the picture, and no row. There are always
+/// `max(2, ceil(viewportHeight / lineHeight))` rows, the most lines that can be half in view,
+/// so the block keeps its height as the text moves; rows past the script's end, or left over
+/// while a line is less than half in, are empty. A scroll of one line height moves the text
+/// one row up.
 public struct PrompterSession: Sendable {
     /// Lays the script out at a font size (points): the lines as wrapped in the box, their
     /// height and the scroll's content height, all in points.
@@ -178,17 +181,31 @@ public struct PrompterSession: Sendable {
     public func view(at time: Double) -> PrompterView {
         let offset = scroll.offset(at: time)
         let lineHeight = text.lineHeight > 0 ? text.lineHeight : 1
-        let rowCount = Self.rowCount(viewportHeight: viewportHeight, lineHeight: lineHeight)
-        let firstLine = Swift.max(0, Int((offset / lineHeight + 1e-9).rounded(.down)))
-        let rows = (firstLine..<firstLine + rowCount).map { $0 < text.lines.count ? text.lines[$0] : "" }
-        return PrompterView(rows: rows, firstLine: firstLine, lineCount: text.lines.count, state: state(at: time),
+        let rows = Self.rows(offset: offset, viewportHeight: viewportHeight, lineHeight: lineHeight, lines: text.lines)
+        let topLine = Swift.max(0, Int((offset / lineHeight + 1e-9).rounded(.down)))
+        return PrompterView(rows: rows, firstLine: topLine, lineCount: text.lines.count, state: state(at: time),
                             speed: settings.speed, fontSize: settings.fontSize, offset: offset, maxOffset: scroll.maxOffset,
                             lines: text.lines, lineHeight: lineHeight)
     }
 
-    /// Lines the box's text area holds: at least two, as the box is never smaller.
+    /// The rows for a box `viewportHeight` points high scrolled `offset` points: the lines whose
+    /// middle is in view, then empty rows up to `rowCount`.
+    static func rows(offset: Double, viewportHeight: Double, lineHeight: Double, lines: [String]) -> [PrompterView.Row] {
+        let count = rowCount(viewportHeight: viewportHeight, lineHeight: lineHeight), tolerance = 1e-9 * lineHeight
+        // The first line whose middle ((i + 0.5) * lineHeight) is at or below the box's top.
+        let first = Swift.max(0, Int((offset / lineHeight - 0.5 - 1e-9).rounded(.up)))
+        return (first..<first + count).map { index in
+            let top = Double(index) * lineHeight
+            guard index < lines.count, top + lineHeight / 2 < offset + viewportHeight else { return PrompterView.Row(text: "", isCut: false) }
+            let cut = top < offset - tolerance || top + lineHeight > offset + viewportHeight + tolerance
+            return PrompterView.Row(text: lines[index], isCut: cut)
+        }
+    }
+
+    /// The most lines that can be half in the box's text area (their middles a line height
+    /// apart): at least two, as the box is never smaller.
     public static func rowCount(viewportHeight: Double, lineHeight: Double) -> Int {
-        Swift.max(2, Int((viewportHeight / lineHeight + 1e-9).rounded(.down)))
+        Swift.max(2, Int((viewportHeight / lineHeight - 1e-9).rounded(.up)))
     }
 
     private func state(at time: Double) -> PrompterView.State {
@@ -207,9 +224,22 @@ public struct PrompterView: Sendable, Equatable {
         case atEnd = "at end"
     }
 
-    /// The laid-out lines in view, the top one first; "" past the script's end.
-    public var rows: [String]
-    /// The index of the top row's line in the laid-out script.
+    /// A line of the script as the terminal shows it.
+    public struct Row: Sendable, Equatable {
+        /// "" for an empty row (past the script's end, or no line half in view).
+        public var text: String
+        /// The box cuts the line at its top or bottom edge: part of it is out of view.
+        public var isCut: Bool
+
+        public init(text: String, isCut: Bool) {
+            self.text = text
+            self.isCut = isCut
+        }
+    }
+
+    /// The laid-out lines at least half in view, the top one first, then empty rows.
+    public var rows: [Row]
+    /// The index of the line at the box's top (cut or not): the place a size change keeps.
     public var firstLine: Int
     /// Lines in the laid-out script.
     public var lineCount: Int

@@ -118,7 +118,8 @@ private func stopped(_ prompter: inout PrompterSession, at time: Double) throws 
         // Character 17 is on line 1 at 30 pt too (16-31), and as far into it: 1.875 × 34.
         #expect(prompter.view(at: 2).offset == 63.75)
         #expect(prompter.view(at: 2).firstLine == 1)
-        #expect(prompter.view(at: 2).rows.first == prompter.text.lines[1])
+        // Line 1 is 4.25 of its 34 points in view (no row); line 2 is the first row, whole.
+        #expect(prompter.view(at: 2).rows.first == PrompterView.Row(text: prompter.text.lines[2], isCut: false))
         let record = try stopped(&prompter, at: 3)
         #expect(record.anchors.last == PrompterScroll.Anchor(time: 2, offset: 63.75, speed: 30, running: true, fontSize: 30))
         #expect(record.fontSize == 28)
@@ -169,21 +170,56 @@ private func stopped(_ prompter: inout PrompterSession, at time: Double) throws 
     @Test func theViewShowsTheLinesTheBoxHolds() {
         var prompter = session()
         let idle = prompter.view(at: 0)
-        #expect(idle.rows == ["line 0", "line 1", "line 2"])   // 100 / 32 points: 3 rows
+        // 100 / 32 points: 4 rows, as four lines can be half in view; line 3 is 4 points in now.
+        #expect(idle.rows.map(\.text) == ["line 0", "line 1", "line 2", ""])
+        #expect(idle.rows.allSatisfy { !$0.isCut })
         #expect(idle.header == "prompter: 30 pt/s 28 pt stopped  0%")
         prompter.takeStarted(at: 0)
-        // The top row is the line at floor(offset / line height).
+        // The box's top line is the line at floor(offset / line height), the place kept.
         #expect(prompter.view(at: 63.5 / 30).firstLine == 1)
-        #expect(prompter.view(at: 64.0 / 30).rows == ["line 2", "line 3", "line 4"])
+        #expect(prompter.view(at: 64.0 / 30).rows.map(\.text) == ["line 2", "line 3", "line 4", ""])
+        // At the end the box shows 12 of line 97's 32 points, cut at its top: no row. The
+        // terminal showed it whole, as if it were the line to read.
         let late = prompter.view(at: 200)
         #expect(late.offset == 3124 && late.state == .atEnd && late.percent == 100)
-        #expect(late.rows == ["line 97", "line 98", "line 99"])
+        #expect(late.rows.map(\.text) == ["line 98", "line 99", "", ""])
         #expect(late.header == "prompter: 30 pt/s 28 pt at end  100%")
 
         // Rows past the script's end are empty; a box smaller than two lines still shows two.
-        #expect(session(["only"], viewport: 100).view(at: 0).rows == ["only", "", ""])
+        #expect(session(["only"], viewport: 100).view(at: 0).rows.map(\.text) == ["only", "", "", ""])
         #expect(session(viewport: 10).view(at: 0).rows.count == 2)
         #expect(PrompterSession.rowCount(viewportHeight: 96, lineHeight: 32) == 3)
+        #expect(PrompterSession.rowCount(viewportHeight: 97, lineHeight: 32) == 4)
+    }
+
+    /// The user's case: at 640x360 the picture's box showed three lines at the start (the third
+    /// fading) where the terminal had two rows. With the real font and box, the rows are the
+    /// lines at least half in the box's text area.
+    @Test func atSixFortyByThreeSixtyTheTerminalShowsTheLinesThePictureDoes() throws {
+        let script = PrompterScript(name: "talk.txt", text: (1...40).map { "Line \($0) of the talk." }.joined(separator: "\n"))
+        let prompter = try PrompterSession.captureFactory(script: script, settings: PrompterSettings(fontSize: 28))(640, 360)
+        let viewport = PrompterGeometry(pictureWidth: 640, pictureHeight: 360).viewportPoints
+        let view = prompter.view(at: 0)
+        #expect(view.rows.map(\.text) == ["Line 1 of the talk.", "Line 2 of the talk.", "Line 3 of the talk."])
+        #expect((2.5 * view.lineHeight) < viewport && viewport < 3 * view.lineHeight, "line 3 half in, not whole")
+    }
+
+    /// Half a line scrolled: the box shows half of line 0 at its top, lines 1 and 2, and line
+    /// 3 running past its bottom: four rows, the first and last marked cut.
+    @Test func linesTheBoxCutsAreRowsMarkedCut() {
+        let rows = PrompterSession.rows(offset: 16, viewportHeight: 100, lineHeight: 32, lines: numbered)
+        #expect(rows == [.init(text: "line 0", isCut: true), .init(text: "line 1", isCut: false),
+                         .init(text: "line 2", isCut: false), .init(text: "line 3", isCut: true)])
+        // A hair further: line 0 is under half in view and goes; the rows move up.
+        let next = PrompterSession.rows(offset: 16.5, viewportHeight: 100, lineHeight: 32, lines: numbered)
+        #expect(next.map(\.text) == ["line 1", "line 2", "line 3", ""])
+        // Every offset: a row for exactly the lines at least half in view, in order.
+        for offset in stride(from: 0.0, through: 400, by: 0.25) {
+            let rows = PrompterSession.rows(offset: offset, viewportHeight: 100, lineHeight: 32, lines: numbered)
+            let halfIn = numbered.indices.filter { Double($0) * 32 + 16 >= offset && Double($0) * 32 + 16 < offset + 100 }
+            #expect(rows.filter { !$0.text.isEmpty }.map(\.text) == halfIn.map { numbered[$0] }, "offset \(offset)")
+            #expect(rows.count == 4)
+        }
     }
 
     @Test func aLoopingScriptIsNeverAtItsEnd() {

@@ -99,7 +99,7 @@ private struct PrompterBlock: Equatable {
     init?(_ pane: [String]) {
         guard let start = pane.lastIndex(where: { $0.hasPrefix("prompter: ") }) else { return nil }
         header = pane[start]
-        rows = Array(pane[(start + 1)...].prefix { $0.hasPrefix("│ ") }.map { String($0.dropFirst(2)) })
+        rows = Array(pane[(start + 1)...].prefix { $0.hasPrefix("│ ") || $0.hasPrefix("┆ ") }.map { String($0.dropFirst(2)) })
     }
 
     /// The script's number of the top row's line ("007. …" is 7).
