@@ -33,9 +33,11 @@ struct TmuxTerminal {
         #expect(tmux(["send-keys", "-l", keys]).status == 0)
     }
 
-    /// The window's lines as shown now.
-    func pane() -> [String] {
-        tmux(["capture-pane", "-p"]).standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    /// The window's lines as shown now; `joined`: a line the terminal wrapped onto several
+    /// rows as the one line it was written as.
+    func pane(joined: Bool = false) -> [String] {
+        tmux(["capture-pane", "-p"] + (joined ? ["-J"] : [])).standardOutput
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// The pane once `condition` holds of it, polled until `seconds` have passed (a hang
@@ -82,6 +84,9 @@ struct TmuxTerminal {
         environment["LANG"] = "C.UTF-8"
         environment["TERM"] = "xterm-256color"
         environment.removeValue(forKey: "TMUX")
+        // The pane's size, not the test runner's, is the terminal's (TerminalSize reads these first).
+        environment.removeValue(forKey: "COLUMNS")
+        environment.removeValue(forKey: "LINES")
         return environment
     }
 

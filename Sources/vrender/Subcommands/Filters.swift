@@ -38,15 +38,14 @@ extension VRender {
                 return
             }
             let auto = FilterExecutors.describe(.auto)
-            let width = max(FilterRegistry.names.map(\.count).max() ?? 0, "filter".count)
-            func pad(_ text: String) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-            print(pad("filter") + "  options           description")
-            for filter in FilterRegistry.all {
-                let options = filter.descriptor.options.map { "\($0.name) \($0.range.lowerBound)-\($0.range.upperBound)" }
-                    .joined(separator: ", ")
-                print(pad(filter.descriptor.name) + "  " + options.padding(toLength: 16, withPad: " ", startingAt: 0)
-                      + "  " + filter.descriptor.summary)
+            let rows = FilterRegistry.all.map { filter in
+                [filter.descriptor.name,
+                 filter.descriptor.options.map { "\($0.name) \($0.range.lowerBound)-\($0.range.upperBound)" }.joined(separator: ", "),
+                 filter.descriptor.summary]
             }
+            let table = TextTable(columns: [.init(title: "filter"), .init(title: "options"), .init(title: "description", fit: .wrap(minimum: 20))],
+                                  rows: rows)
+            table.lines(width: TextTable.standardOutputWidth).forEach { print($0) }
             print("backend: --gpu auto runs them on \(auto); --gpu vulkan on \(FilterExecutors.describe(.vulkan)); --gpu cpu on the CPU")
         }
 

@@ -26,7 +26,7 @@ extension VRender {
                 if json {
                     try JSONOutput.print(listing.takes)
                 } else {
-                    print(TakesTable.text(listing.takes))
+                    print(TakesTable.text(listing.takes, width: TextTable.standardOutputWidth))
                 }
                 // Take files takes.json does not list (a capture that was killed): said on stderr.
                 if let note = listing.note { FileHandle.standardError.write(Data("takes: note: \(note)\n".utf8)) }

@@ -52,14 +52,10 @@ enum GoldenTable {
 
     private static func decibels(_ value: Double) -> String { GoldenCheckReport.decibels(value) }
 
-    /// Left-aligned columns as wide as their widest cell, two spaces apart.
+    /// Left-aligned columns as wide as their widest cell, two spaces apart; on a narrow
+    /// terminal long values (hashes, file names) lose their middle.
     private static func table(header: [String], rows: [[String]]) -> [String] {
-        let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { cells in
-            cells.enumerated().map { column, cell in
-                column == cells.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
+        let columns = header.map { TextTable.Column(title: $0, fit: .elide(minimum: 13)) }
+        return TextTable(columns: columns, rows: rows).lines(width: TextTable.standardOutputWidth)
     }
 }

@@ -2,28 +2,30 @@ import Foundation
 import VRenderMedia
 import VRenderRecording
 
-/// `vrender takes list`'s table: a header, one row per take, and the total.
+/// `vrender takes list`'s table: a header, one row per take, and the total. On a narrow
+/// terminal the creation time, frame rate, codec and size go first, then file names lose
+/// their middle and trims wrap (`TextTable`); a file or a pipe gets every column whole.
 enum TakesTable {
-    static func text(_ takes: [TakeEntry]) -> String {
-        let fileWidth = takes.map(\.file.count).max() ?? 4
-        let header = column("#", 3) + column("file", fileWidth + 2) + "duration  frames  dropped  " + column("size", 11)
-            + column("fps", 6) + column("codec", 9) + "created"
+    static func text(_ takes: [TakeEntry], width: Int?) -> String {
+        var columns: [TextTable.Column] = [
+            .init(title: "#"), .init(title: "file", fit: .elide(minimum: 18)),
+            .init(title: "length", alignRight: true), .init(title: "frames", alignRight: true),
+            .init(title: "drops", alignRight: true), .init(title: "size", fit: .drop(rank: 4)),
+            .init(title: "fps", fit: .drop(rank: 2)), .init(title: "codec", fit: .drop(rank: 3)),
+            .init(title: "created", fit: .drop(rank: 1)),
+        ]
+        let trimmed = takes.contains { $0.trim != nil }
+        if trimmed { columns.append(.init(title: "trim", fit: .wrap(minimum: 13))) }
         let rows = takes.enumerated().map { index, take in
-            column("\(index + 1)", 3) + column(take.file, fileWidth + 2)
-                + String(format: "%7.2fs  %6d  %7d  ", take.duration, take.frames, take.dropped)
-                + column("\(take.width)x\(take.height)", 11) + column(take.fps, 6) + column(take.codec, 9) + take.created
-                + (take.trim.map { "  trim \($0) (\(String(format: "%.2f", $0.length(ofTakeLasting: take.duration))) s used)" } ?? "")
+            [String(index + 1), take.file, String(format: "%.2fs", take.duration), String(take.frames), String(take.dropped),
+             "\(take.width)x\(take.height)", take.fps, take.codec, take.created]
+                + (trimmed ? [take.trim.map { "\($0) (\(String(format: "%.2f", $0.length(ofTakeLasting: take.duration))) s used)" } ?? ""] : [])
         }
         var total = String(format: "%d take(s), %.2f s", takes.count, takes.reduce(0) { $0 + $1.duration })
-        if takes.contains(where: { $0.trim != nil }) {
+        if trimmed {
             let used = takes.reduce(0) { sum, take in sum + (take.trim?.length(ofTakeLasting: take.duration) ?? take.duration) }
             total += String(format: ", %.2f s after trims", used)
         }
-        return ([header] + rows + [total]).joined(separator: "\n")
-    }
-
-    /// `text` left-aligned in `width` columns (never cut).
-    private static func column(_ text: String, _ width: Int) -> String {
-        text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
+        return (TextTable(columns: columns, rows: rows).lines(width: width) + [total]).joined(separator: "\n")
     }
 }
