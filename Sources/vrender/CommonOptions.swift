@@ -49,7 +49,7 @@ enum JSONOutput {
 /// throw them, and `VRender.main` alone prints them, so each is printed exactly once.
 enum Warnings {
     static func print(_ message: String) {
-        FileHandle.standardError.write(Data("vrender: warning: \(message)\n".utf8))
+        FileHandle.standardError.write(Data(TerminalText.fitted("vrender: warning: \(message)\n", for: STDERR_FILENO).utf8))
     }
 }
 

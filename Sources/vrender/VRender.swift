@@ -103,7 +103,7 @@ struct VRender: ParsableCommand {
 
     /// The one place an error is printed; a file name's bytes that are not text are shown as `\xNN`.
     private static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("vrender: error: \(FileNames.display(message))\n".utf8))
+        FileHandle.standardError.write(Data(TerminalText.fitted("vrender: error: \(FileNames.display(message))\n", for: STDERR_FILENO).utf8))
     }
 
     /// ArgumentParser's full message ends with "See 'vrender concat --help' for more

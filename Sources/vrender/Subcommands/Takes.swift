@@ -29,7 +29,7 @@ extension VRender {
                     print(TakesTable.text(listing.takes, width: TextTable.standardOutputWidth))
                 }
                 // Take files takes.json does not list (a capture that was killed): said on stderr.
-                if let note = listing.note { FileHandle.standardError.write(Data("takes: note: \(note)\n".utf8)) }
+                if let note = listing.note { FileHandle.standardError.write(Data(TerminalText.fitted("takes: note: \(note)\n", for: STDERR_FILENO).utf8)) }
             }
         }
 

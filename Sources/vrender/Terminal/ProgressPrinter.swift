@@ -37,7 +37,7 @@ final class ProgressPrinter: Sendable {
     /// written, and the bar drawn again below it.
     func line(_ text: String) {
         let shown = bar.withLock { $0 }
-        write((shown == nil ? "" : "\r\u{1B}[K") + text + "\n")
+        write((shown == nil ? "" : "\r\u{1B}[K") + TerminalText.fitted(text + "\n", for: STDERR_FILENO))
         if let shown { drawBar(shown) }
     }
 

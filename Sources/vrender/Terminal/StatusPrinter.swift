@@ -124,7 +124,7 @@ final class StatusPrinter: Sendable {
 
     /// Writes `text` above the live block (erased first, drawn again after).
     private func emit(_ text: String, on screen: inout Screen) {
-        write(screen.live.erase() + text)
+        write(screen.live.erase() + TerminalText.fitted(text, for: STDERR_FILENO))
         if statusLine { redraw(&screen) }
     }
 
