@@ -32,4 +32,22 @@ struct NarrowTerminalTests {
             #expect(pane.contains { $0.hasPrefix("mono      strength 0-100  monochrome") })
         }
     }
+
+    /// An error on a 60-column terminal breaks at spaces, continuation rows indented; to a
+    /// pipe it is one line.
+    @Test func proseBreaksAtSpacesOnATerminalAndStaysOneLineInAPipe() throws {
+        let piped = vrender("concat", TestMedia.path("small_a.mov"), "--filter", "sepai").standardError
+        let message = try #require(piped.split(separator: "\n").first.map(String.init))
+        #expect(message.hasPrefix("vrender: error: --filter: unknown filter 'sepai'") && message.hasSuffix("did you mean 'sepia'?"))
+        let terminal = TmuxTerminal()
+        defer { terminal.kill() }
+        terminal.start("'\(CommandLineTests.binary)' concat '\(TestMedia.path("small_a.mov"))' --filter sepai; echo finished; exec sleep 300",
+                       columns: 60, rows: 20)
+        let pane = try terminal.waitFor("the error") { $0.contains("finished") }.filter { !$0.isEmpty }
+        let rows = Array(pane.prefix { !$0.hasPrefix("see ") })
+        #expect(rows.count >= 3 && rows.allSatisfy { $0.count < 60 }, "\(pane)")
+        #expect(rows.dropFirst().allSatisfy { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }, "\(rows)")
+        #expect(terminal.pane(joined: true).filter { !$0.isEmpty } == pane, "the terminal wrapped nothing itself")
+        #expect(rows.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == message, "no word lost or cut")
+    }
 }
