@@ -211,7 +211,9 @@ struct LevelMeter {
         }
         recentPeak = Swift.max(recentPeak, Double(peak))
         windowFrames += samples.count
-        sinceClip = clipped ? 0 : sinceClip &+ samples.count
+        // Saturating: it starts at Int.max (never clipped), and `&+` wrapped that negative,
+        // which read as "clipped just now" for every device that never clipped.
+        sinceClip = clipped ? 0 : (sinceClip > Int.max - samples.count ? Int.max : sinceClip + samples.count)
     }
 
     /// The highest sample of this window and the one before (0...1).
