@@ -43,82 +43,110 @@ public enum ExportPlanner {
         let audio = try AudioTrackPlan.make(takes: takes, chosen: options.audioTrack)
         let videoMismatch = CopyCompatibility.videoMismatch(takes)
         let audioMismatch = CopyCompatibility.audioMismatch(takes, tracks: audio)
-        let wantsChange = !options.filter.isIdentity || options.size != nil || options.frameRate != nil
+        let wantsChange = wantsChange(takes, options: options)
+        let mayCopy = videoMismatch == nil && audioMismatch == nil && !wantsChange
+            && (options.codec == .auto || options.codec == .copy)
+        let target = try outputTarget(takes, options: options, audio: audio, check: copyCheck, mayCopy: mayCopy)
+        var builder = PlanBuilder(takes: takes, options: options, output: target.output, container: target.container,
+                                  audio: audio)
+        if options.output != target.output {
+            builder.notices.append("output \(target.output): a .\((options.output as NSString).pathExtension) file cannot hold these takes as they are")
+        }
+        let copyBlocker = videoMismatch ?? CopyCompatibility.hiddenFramesMismatch(takes, container: target.container)
+            ?? target.refusal?.video ?? TrimCopy.refusal(takes)
+        if let copy = try copyPlan(builder, takes: takes, options: options, copyBlocker: copyBlocker,
+                                   audioBlocker: audioMismatch ?? target.refusal?.audio, wantsChange: wantsChange) {
+            return copy
+        }
+        return try builder.transcode(reason: transcodeReason(takes, options: options, copyBlocker: copyBlocker))
+    }
+
+    /// Whether the options ask for other pictures or another encoding than the takes have.
+    private static func wantsChange(_ takes: [MediaInfo], options: ExportOptions) -> Bool {
+        !options.filter.isIdentity || options.size != nil || options.frameRate != nil
             || options.prompter != nil
             || options.crf != nil || options.preset != nil
             || options.stabilize != nil
             || (options.transition != .cut && takes.count > 1)
+    }
 
-        var output = options.output
-        var container = try OutputContainer(path: output)
-        var refusal = copyRefusal(takes, audio: audio, container: container, check: copyCheck)
-        // No -o: pick a container that can hold the copy, rather than re-encoding for a name.
-        if options.outputIsDefault, videoMismatch == nil, audioMismatch == nil, !wantsChange, options.codec == .auto || options.codec == .copy,
-           refusal != nil {
-            for candidate in defaultContainers(for: takes[0]) {
-                let path = (output as NSString).deletingPathExtension + "." + candidate
-                let other = try OutputContainer(path: path)
-                if copyRefusal(takes, audio: audio, container: other, check: copyCheck) == nil {
-                    output = path
-                    container = other
-                    refusal = nil
-                    break
-                }
+    /// Why a container cannot hold a copy: of the video, of an audio track (nil: it can).
+    private typealias CopyRefusal = (video: String?, audio: String?)
+
+    /// The output file and its container, and why that cannot hold a copy. With no -o and
+    /// takes that could be copied, a container that can hold the copy is picked, rather than
+    /// re-encoding for a name.
+    private static func outputTarget(_ takes: [MediaInfo], options: ExportOptions, audio: AudioTrackPlan,
+                                     check: CopyCheck, mayCopy: Bool) throws
+        -> (output: String, container: OutputContainer, refusal: CopyRefusal?) {
+        let container = try OutputContainer(path: options.output)
+        let refusal = copyRefusal(takes, audio: audio, container: container, check: check)
+        guard options.outputIsDefault, mayCopy, refusal != nil else { return (options.output, container, refusal) }
+        for candidate in defaultContainers(for: takes[0]) {
+            let path = (options.output as NSString).deletingPathExtension + "." + candidate
+            let other = try OutputContainer(path: path)
+            if copyRefusal(takes, audio: audio, container: other, check: check) == nil {
+                return (path, other, nil)
             }
         }
-        var builder = PlanBuilder(takes: takes, options: options, output: output, container: container, audio: audio)
-        if options.output != output {
-            builder.notices.append("output \(output): a .\((options.output as NSString).pathExtension) file cannot hold these takes as they are")
-        }
+        return (options.output, container, refusal)
+    }
 
-        let copyBlocker = videoMismatch ?? CopyCompatibility.hiddenFramesMismatch(takes, container: container) ?? refusal?.video
-            ?? TrimCopy.refusal(takes)
+    /// The copy's plan when the takes are copied: always under --codec copy (or an error
+    /// saying why they cannot be), under auto when nothing blocks it; nil for a transcode.
+    private static func copyPlan(_ builder: PlanBuilder, takes: [MediaInfo], options: ExportOptions,
+                                 copyBlocker: String?, audioBlocker: String?, wantsChange: Bool) throws -> ExportPlan? {
         switch options.codec {
         case .copy:
-            if options.loudness != nil {
-                throw VRenderError.option("--codec copy", "copies the sound unchanged, and --loudness changes it: drop one of them")
-            }
-            if let reason = copyBlocker ?? audioMismatch ?? refusal?.audio {
-                throw VRenderError.option("--codec copy", "cannot stream-copy: \(reason)")
-            }
-            if options.stabilize != nil {
-                throw VRenderError.option("--codec copy", "stream copy cannot apply --stabilize: it changes the pictures")
-            }
-            if wantsChange {
-                throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --prompter-overlay, --transition, --size, --fps, --crf or --preset")
-            }
+            try checkStreamCopy(options, blocker: copyBlocker ?? audioBlocker, wantsChange: wantsChange)
             return builder.copy(.streamCopy, reason: "stream copy: every take is \(CopyCompatibility.describe(takes[0])) (--codec copy)")
         case .auto where copyBlocker == nil && !wantsChange:
-            if let audioReason = audioMismatch ?? refusal?.audio {
-                return builder.copy(.copyVideo, reason: "video copied, audio re-encoded: \(audioReason)")
+            if let audioBlocker {
+                return builder.copy(.copyVideo, reason: "video copied, audio re-encoded: \(audioBlocker)")
             }
-            if options.loudness != nil, audio.trackCount > 0 {
+            if options.loudness != nil, builder.audio.trackCount > 0 {
                 return builder.copy(.copyVideo, reason: "video copied, audio re-encoded: --loudness changes the sound")
             }
             return builder.copy(.streamCopy,
                                 reason: "stream copy: every take is \(CopyCompatibility.describe(takes[0])) and no filter was asked")
         default:
-            break
+            return nil
         }
+    }
 
-        let reason: String
+    /// Throws the reason --codec copy cannot be done, naming the option that changes the takes.
+    private static func checkStreamCopy(_ options: ExportOptions, blocker: String?, wantsChange: Bool) throws {
+        if options.loudness != nil {
+            throw VRenderError.option("--codec copy", "copies the sound unchanged, and --loudness changes it: drop one of them")
+        }
+        if let blocker {
+            throw VRenderError.option("--codec copy", "cannot stream-copy: \(blocker)")
+        }
+        if options.stabilize != nil {
+            throw VRenderError.option("--codec copy", "stream copy cannot apply --stabilize: it changes the pictures")
+        }
+        if wantsChange {
+            throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --prompter-overlay, --transition, --size, --fps, --crf or --preset")
+        }
+    }
+
+    /// Why the takes are transcoded, the first reason of these that holds.
+    private static func transcodeReason(_ takes: [MediaInfo], options: ExportOptions, copyBlocker: String?) -> String {
         if !options.filter.isIdentity {
-            reason = "transcode: filter \(options.filter.names.joined(separator: ","))"
+            return "transcode: filter \(options.filter.names.joined(separator: ","))"
                 + (options.stabilize != nil ? " and --stabilize change" : " changes") + " the pictures"
         } else if options.stabilize != nil {
-            reason = "transcode: --stabilize smooths the camera's motion in the pictures"
+            return "transcode: --stabilize smooths the camera's motion in the pictures"
         } else if options.prompter != nil {
-            reason = "transcode: the prompter overlay is drawn into the pictures"
+            return "transcode: the prompter overlay is drawn into the pictures"
         } else if options.transition != .cut && takes.count > 1 {
-            reason = "transcode: --transition \(options.transition.specification) changes the pictures at the joins"
+            return "transcode: --transition \(options.transition.specification) changes the pictures at the joins"
         } else if case .encode(let codec) = options.codec, copyBlocker == nil {
-            reason = "transcode: --codec \(codec.rawValue) asks for re-encoding"
+            return "transcode: --codec \(codec.rawValue) asks for re-encoding"
         } else if let copyBlocker {
-            reason = "transcode: \(copyBlocker)"
-        } else {
-            reason = "transcode: --size, --fps, --crf or --preset asks for re-encoding"
+            return "transcode: \(copyBlocker)"
         }
-        return try builder.transcode(reason: reason)
+        return "transcode: --size, --fps, --crf or --preset asks for re-encoding"
     }
 
     /// The plan to use when a copy found `damage` in a take (`CopyInspector`): the same output,
@@ -136,7 +164,7 @@ public enum ExportPlanner {
 
     /// Why `container` cannot hold a copy of the first take's video or of an audio track.
     private static func copyRefusal(_ takes: [MediaInfo], audio: AudioTrackPlan, container: OutputContainer,
-                                    check: CopyCheck) -> (video: String?, audio: String?)? {
+                                    check: CopyCheck) -> CopyRefusal? {
         let first = takes[0]
         var video = check(container, first.path, first.video.index)
         if video == nil, !container.carriesRotation, let rotated = takes.first(where: { !$0.video.orientation.isUpright }) {

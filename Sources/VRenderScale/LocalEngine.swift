@@ -17,80 +17,68 @@ struct LocalEngine {
     let stop: EngineStop
     let report: @Sendable (ChunkedExportEvent) -> Void
 
-    private struct Attempt {
-        let chunk: Int
-        let number: Int
-        let process: Process
-    }
-
     /// Renders `chunks`; returns when every one is in the done-list.
     func render(_ chunks: [Int]) throws {
-        var waiting = chunks
-        var tries: [Int: Int] = [:]
-        var running: [Int32: Attempt] = [:]
-        let exits = ChildExits(stop: stop)
         let lifeline = try EngineLifeline()
-        var done = plan.chunks.count - chunks.count
-        var failure: VRenderError?
-        defer { withExtendedLifetime(lifeline) {} }   // open until `finish` below has seen every worker go
-        defer { finish(running, exits: exits) }
-        while (failure == nil && !waiting.isEmpty) || !running.isEmpty {
-            if stop.isStopped { throw VRenderError.cancelled }
-            while failure == nil, running.count < workers, !waiting.isEmpty {
-                let chunk = waiting.removeFirst()
-                tries[chunk, default: 0] += 1
-                let attempt = try launch(chunk: chunk, number: tries[chunk]!, exits: exits, lifeline: lifeline)
-                running[attempt.process.processIdentifier] = attempt
-            }
-            for exit in exits.wait() {
-                guard let attempt = running.removeValue(forKey: exit.pid) else { continue }
-                if exit.status == 0, let record = try folder.record(of: attempt.chunk, plan: plan) {
-                    done += 1
-                    report(.finished(chunk: attempt.chunk, seconds: record.seconds, done: done, total: plan.chunks.count))
-                    continue
-                }
-                // A worker interrupted (SIGINT or SIGTERM from outside) interrupts the export.
-                if exit.status == 130 { stop.stop() }
-                if stop.isStopped { continue }
-                let log = folder.log(chunk: attempt.chunk, attempt: attempt.number)
-                let retry = attempt.number < maxTries
-                report(.failed(chunk: attempt.chunk, attempt: attempt.number, log: log, retry: retry))
-                if retry {
-                    waiting.append(attempt.chunk)
-                } else if failure == nil {
-                    failure = ChunkFailure.error(chunk: attempt.chunk, tries: attempt.number, log: log)
-                }
-            }
-        }
-        if let failure { throw failure }
+        defer { withExtendedLifetime(lifeline) {} }   // open until the schedule has seen every worker go
+        let workers = ProcessWorkers(engine: self, exits: ChildExits(stop: stop), lifeline: lifeline)
+        var schedule = ChunkSchedule(chunks: chunks, total: plan.chunks.count, workers: self.workers,
+                                     maxTries: maxTries, stop: stop, report: report)
+        try schedule.run(on: workers)
+    }
+}
+
+/// The local engine's workers: `vrender chunk render` child processes, each writing its log.
+private final class ProcessWorkers: ChunkRunner {
+    private let engine: LocalEngine
+    private let exitList: ChildExits
+    private let lifeline: EngineLifeline
+    private var processes: [Int32: Process] = [:]
+
+    init(engine: LocalEngine, exits: ChildExits, lifeline: EngineLifeline) {
+        self.engine = engine
+        exitList = exits
+        self.lifeline = lifeline
     }
 
-    private func launch(chunk: Int, number: Int, exits: ChildExits, lifeline: EngineLifeline) throws -> Attempt {
-        let log = try folder.createLog(chunk: chunk, attempt: number)
+    func start(chunk: Int, attempt: Int) throws -> Int32 {
+        let log = try engine.folder.createLog(chunk: chunk, attempt: attempt)
         defer { try? log.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        let share = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
-        process.arguments = ["chunk", "render", folder.path, "--chunk", String(chunk), "--threads", String(share)]
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = lifeline.readEnd
-        process.environment = EngineLifeline.workerEnvironment
-        process.terminationHandler = { exits.record($0) }
-        do { try process.run() } catch {
-            throw VRenderError(.runtime, subject: executable, reason: "cannot start a chunk worker (\(VRenderError.systemReason(error)))")
+        let share = max(1, ProcessInfo.processInfo.activeProcessorCount / engine.workers)
+        let arguments = ["chunk", "render", engine.folder.path, "--chunk", String(chunk), "--threads", String(share)]
+        let process: Process
+        do {
+            process = try ChildProcess.start(engine.executable, arguments: arguments, environment: EngineLifeline.workerEnvironment,
+                                             input: lifeline.readEnd, output: log) { [exitList] in exitList.record($0) }
+        } catch {
+            throw VRenderError(.runtime, subject: engine.executable, reason: "cannot start a chunk worker (\(VRenderError.systemReason(error)))")
         }
-        report(.started(chunk: chunk, attempt: number))
-        return Attempt(chunk: chunk, number: number, process: process)
+        engine.report(.started(chunk: chunk, attempt: attempt))
+        processes[process.processIdentifier] = process
+        return process.processIdentifier
+    }
+
+    func exits() -> [ChunkExit] {
+        let exits = exitList.wait()
+        for exit in exits { processes[exit.id] = nil }
+        return exits
+    }
+
+    func finished(_ chunk: Int) throws -> Double? {
+        try engine.folder.record(of: chunk, plan: engine.plan)?.seconds
+    }
+
+    func log(chunk: Int, attempt: Int) -> String {
+        engine.folder.log(chunk: chunk, attempt: attempt)
     }
 
     /// On the way out (done, failed or cancelled): workers still running are stopped (SIGTERM:
     /// each removes its temporary file) and waited for, so none outlives the export.
-    private func finish(_ running: [Int32: Attempt], exits: ChildExits) {
-        var remaining = Set(running.keys)
-        for attempt in running.values where attempt.process.isRunning { attempt.process.terminate() }
+    func finish(_ running: Set<Int32>) {
+        var remaining = running
+        for id in running { if let process = processes[id], process.isRunning { process.terminate() } }
         while !remaining.isEmpty {
-            for exit in exits.wait(ignoringStop: true) { remaining.remove(exit.pid) }
+            for exit in exitList.wait(ignoringStop: true) { remaining.remove(exit.id) }
         }
     }
 }
@@ -98,11 +86,7 @@ struct LocalEngine {
 /// Child processes' exits as their termination handlers report them (on other threads), and a
 /// wait that also wakes when the export is stopped.
 private final class ChildExits: Sendable {
-    struct Exit: Sendable {
-        let pid: Int32
-        let status: Int32
-    }
-    private let exits = Mutex<[Exit]>([])
+    private let exits = Mutex<[ChunkExit]>([])
     private let stop: EngineStop
 
     init(stop: EngineStop) {
@@ -110,13 +94,13 @@ private final class ChildExits: Sendable {
     }
 
     func record(_ process: Process) {
-        let exit = Exit(pid: process.processIdentifier, status: process.terminationStatus)
+        let exit = ChunkExit(id: process.processIdentifier, status: process.terminationStatus)
         exits.withLock { $0.append(exit) }
         stop.wake()
     }
 
     /// The exits so far, waiting for at least one (or for a stop, unless `ignoringStop`).
-    func wait(ignoringStop: Bool = false) -> [Exit] {
+    func wait(ignoringStop: Bool = false) -> [ChunkExit] {
         while true {
             let exits = exits.withLock { exits in
                 defer { exits = [] }

@@ -85,17 +85,7 @@ struct SlurmClient: Sendable {
     /// Runs a Slurm command; a missing one is the user's to know of.
     private func run(_ command: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         guard let executable = Self.find(command) else { throw Self.missing(command) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try ChildProcess.run(executable, arguments: arguments)
     }
 
     static func find(_ command: String) -> String? {

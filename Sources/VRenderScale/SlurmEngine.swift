@@ -29,26 +29,23 @@ struct SlurmEngine {
     /// before the done-list is read.
     func render(_ missing: [Int]) throws -> ExportSummary {
         let scripts = try writeScripts()
-        var tries: [Int: Int] = [:]
+        var retries = ChunkRetries(maxTries: maxTries)
         var pending = missing
         var done = plan.chunks.count - missing.count
         while true {
             var array: String?
             if !pending.isEmpty {
                 array = try submitArray(pending, script: scripts.render)
-                for chunk in pending { tries[chunk, default: 0] += 1 }
+                for chunk in pending { retries.begin(chunk) }
             }
             folder.forgetJoined()   // an earlier join's
             let join = try submit(scripts.join, arguments: ["--job-name=vrender-join", "--output=\(folder.logsPath)/join.job%j.log"]
                                   + (array.map { ["--dependency=afterok:\($0)", "--kill-on-invalid-dep=yes"] } ?? []))
             report(.submitted(job: array ?? join, chunks: pending, join: array == nil ? nil : join))
-            let failed = try follow(array, chunks: pending, tries: tries, done: &done)
+            let failed = try follow(array, chunks: pending, retries: retries, done: &done)
             if failed.isEmpty { return try followJoin(join) }
             client.cancel([join])
-            if let spent = failed.first(where: { tries[$0, default: 0] >= maxTries }) {
-                throw ChunkFailure.error(chunk: spent, tries: tries[spent, default: 0], log: log(of: spent, job: array!))
-            }
-            pending = failed
+            pending = try retries.again(failed) { log(of: $0, job: array!) }
         }
     }
 
@@ -106,7 +103,7 @@ struct SlurmEngine {
 
     /// Follows the array's tasks until every one has finished; returns the chunks that failed.
     /// `done` counts the chunks in the done-list, for the progress lines.
-    private func follow(_ array: String?, chunks: [Int], tries: [Int: Int], done: inout Int) throws -> [Int] {
+    private func follow(_ array: String?, chunks: [Int], retries: ChunkRetries, done: inout Int) throws -> [Int] {
         guard let array else { return [] }
         var open = Set(chunks)
         var failed: [Int] = []
@@ -128,8 +125,8 @@ struct SlurmEngine {
                 } else {
                     open.remove(chunk)
                     failed.append(chunk)
-                    report(.failed(chunk: chunk, attempt: tries[chunk, default: 1], log: log(of: chunk, job: array),
-                                   retry: tries[chunk, default: 1] < maxTries))
+                    report(.failed(chunk: chunk, attempt: retries.tries(of: chunk), log: log(of: chunk, job: array),
+                                   retry: retries.triesAgain(chunk)))
                 }
             }
             if !open.isEmpty { stop.sleep(seconds: pollSeconds) }

@@ -15,8 +15,7 @@ struct ChunkCopyStage {
 
     func run() throws {
         defer { output.finish() }
-        var retimer = PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily)
-        var frames = 0
+        var copied = CopiedVideoOutput(plan: plan, output: output, progress: progress)
         for probed in chunks {
             let demuxer = try openDemuxer(probed.chunk.path)
             let video = probed.info.video
@@ -28,16 +27,14 @@ struct ChunkCopyStage {
                 let packet = Packet()
                 guard demuxer.read(into: packet) else { break }
                 guard packet.streamIndex == video.index else { continue }
-                guard retimer.retime(packet, stream: 0, isAudio: false, timeBase: video.timeBase, placement) else { continue }
-                framesInChunk += 1
-                frames += 1
-                progress.update(framesDone: frames)
-                guard output.push(MuxItem(stream: .video, packet: packet)) else { throw VRenderError.cancelled }
+                if try copied.push(packet, timeBase: video.timeBase, placement: placement, countingHidden: true) {
+                    framesInChunk += 1
+                }
             }
             if demuxer.hitReadError || framesInChunk != probed.chunk.frameCount {
                 throw VRenderError.input(probed.chunk.path, "holds \(framesInChunk) frame(s) where the plan gives it \(probed.chunk.frameCount)\(demuxer.hitReadError ? " (a read error stopped it)" : ""): render it again")
             }
         }
-        progress.update(framesDone: frames, finished: true)
+        copied.finish()
     }
 }

@@ -70,68 +70,43 @@ struct AudioStage {
 
     func run() throws {
         defer { producers.producerDone() }
-        let encoder = encoder.take()
-        let frameSize = encoder.frameSize > 0 ? encoder.frameSize : 1024
-        var encodedSamples: Int64 = 0
-        let send: (Packet) throws -> Void = { packet in
-            timer?.pause()
-            if !output.push(MuxItem(stream: .audio(track: track), packet: packet)) { throw VRenderError.cancelled }
-            timer?.begin()
-        }
-        // With a gain, the fitted sound goes through the shaper into a second buffer, the
-        // encoder's; without, the encoder takes it straight from the fitter's converter.
-        var shaper = plan.loudness?.tracks[track].gain.map {
-            LoudnessShaper(gainDecibels: $0, sampleRate: plan.timeline.sampleRate)
-        }
-        let shaped = shaper.map { _ in
-            AudioConverter(sampleRate: plan.timeline.sampleRate, channels: 2, interleaved: encoder.takesInterleavedAudio)
-        }
-        var samples: [Float] = []
-        // `available`: what the fitter lets go of (a join's samples stay until it is mixed).
-        func encodeBuffered(_ fitted: AudioConverter, available: Int, final: Bool) throws {
-            var source = fitted
-            var ready = available
-            if let shaped, shaper != nil {
-                samples.removeAll(keepingCapacity: true)
-                try fitted.popInterleaved(count: available, into: &samples)
-                var out = shaper?.process(samples) ?? []
-                if final { out += shaper?.finish() ?? [] }
-                try out.withUnsafeBufferPointer { try shaped.appendInterleaved($0) }
-                source = shaped
-                ready = shaped.buffered
-            }
-            while ready >= frameSize || (final && ready > 0) {
-                guard let frame = try source.pop(count: Swift.min(frameSize, ready), pts: encodedSamples) else { break }
-                ready -= frame.sampleCount
-                encodedSamples += Int64(frame.sampleCount)
-                try encoder.encode(frame, makePacket: Packet.init, output: send)
-            }
-        }
+        let encoder = AudioTrackEncoder(encoder: encoder.take(), gainDecibels: plan.loudness?.tracks[track].gain,
+                                        sampleRate: plan.timeline.sampleRate, send: send)
         let fitter = AudioFitter(plan: plan, interleaved: encoder.takesInterleavedAudio) {
-            try encodeBuffered($0, available: $1, final: false)
+            try encoder.encode($0, available: $1, final: false)
         }
-
         while let event = input.pop() {
-            switch event {
-            case .takeStart(let index, let transfer):
-                try fitter.beginTake(index, decoder: transfer?.take())
-            case .packet(let packet):
-                timer?.begin()
-                try fitter.decode(packet)
-                timer?.frameDone()
-                packet.unref()
-                packets.recycle(packet)
-            case .takeEnd(let index):
-                timer?.begin()
-                defer { timer?.otherDone() }
-                damage.add(try fitter.endTake(index), in: plan.takes[index].path)
-            }
+            try handle(event, fitter: fitter)
         }
         if input.isCancelled { return }
         timer?.begin()
-        try encodeBuffered(fitter.converter, available: fitter.converter.buffered, final: true)
-        try encoder.encode(nil, makePacket: Packet.init, output: send)
+        try encoder.encode(fitter.converter, available: fitter.converter.buffered, final: true)
+        try encoder.flush()
         timer?.otherDone()
+    }
+
+    /// Hands an encoded packet to the muxer (the wait on `output` is not the timer's).
+    private func send(_ packet: Packet) throws {
+        timer?.pause()
+        if !output.push(MuxItem(stream: .audio(track: track), packet: packet)) { throw VRenderError.cancelled }
+        timer?.begin()
+    }
+
+    private func handle(_ event: PacketEvent, fitter: AudioFitter) throws {
+        switch event {
+        case .takeStart(let index, let transfer):
+            try fitter.beginTake(index, decoder: transfer?.take())
+        case .packet(let packet):
+            timer?.begin()
+            try fitter.decode(packet)
+            timer?.frameDone()
+            packet.unref()
+            packets.recycle(packet)
+        case .takeEnd(let index):
+            timer?.begin()
+            defer { timer?.otherDone() }
+            damage.add(try fitter.endTake(index), in: plan.takes[index].path)
+        }
     }
 }
 

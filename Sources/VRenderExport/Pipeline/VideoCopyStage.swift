@@ -13,10 +13,9 @@ struct VideoCopyStage {
 
     func run() throws {
         defer { producers.producerDone() }
-        var retimer = PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily)
+        var copied = CopiedVideoOutput(plan: plan, output: output, progress: progress)
         var placement = PacketRetimer.Placement(takeOffset: 0, videoStart: 0, takeDuration: 0)
         var timeBase = Rational(1, 1)
-        var frames = 0
         while let event = input.pop() {
             switch event {
             case .takeStart(let index, _):
@@ -25,15 +24,13 @@ struct VideoCopyStage {
                 let firstSlot = plan.timeline.takes[index].firstSlot
                 placement = PacketRetimer.Placement(take: take, offset: Double(firstSlot) / plan.frameRate.doubleValue)
             case .packet(let packet):
-                guard retimer.retime(packet, stream: 0, isAudio: false, timeBase: timeBase, placement) else { continue }
-                if !packet.isDiscarded { frames += 1 }  // hidden by the output's edit list: not shown
-                progress.update(framesDone: frames)
-                guard output.push(MuxItem(stream: .video, packet: packet)) else { throw VRenderError.cancelled }
+                // A packet hidden by the output's edit list is not shown: not a frame.
+                _ = try copied.push(packet, timeBase: timeBase, placement: placement, countingHidden: false)
             case .takeEnd:
                 break
             }
         }
         if input.isCancelled { return }
-        progress.update(framesDone: frames, finished: true)
+        copied.finish()
     }
 }
