@@ -50,4 +50,22 @@ struct NarrowTerminalTests {
         #expect(terminal.pane(joined: true).filter { !$0.isEmpty } == pane, "the terminal wrapped nothing itself")
         #expect(rows.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == message, "no word lost or cut")
     }
+
+    /// At 80 columns the capture's status (take, camera, sound meter: 93 columns) took the meter
+    /// off the end; its parts go on two rows instead, each whole.
+    @Test func theCapturesStatusKeepsTheSoundMeterOnANarrowTerminal() throws {
+        let terminal = TmuxTerminal()
+        defer { terminal.kill() }
+        let vrender = "/usr/bin/timeout --foreground -k 10 \(GuardedRun.limit) '\(CommandLineTests.binary)'"
+        terminal.start("\(vrender) capture --device synthetic --realtime --size 160x96 --codec h264 --out '\(directory)/takes'; "
+                       + "echo \"vrender exited $?\"; exec sleep 300", columns: 80, rows: 24)
+        // Read joined: a row the terminal wrapped would come back longer than the terminal.
+        try terminal.waitFor("the status on two rows, nothing wrapped") { _ in
+            let pane = terminal.pane(joined: true)
+            return pane.contains { $0.hasPrefix("○ idle 0 takes") && $0.hasSuffix("torch off") }
+                && pane.contains { $0.hasPrefix("mic ") } && pane.allSatisfy { $0.count < 80 }
+        }
+        terminal.type("q")
+        try terminal.waitFor("vrender exiting") { $0.contains("vrender exited 0") }
+    }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// What a capture keeps at the bottom of a terminal and redraws in place: the prompter's
-/// lines, if any, and the status line under them, with the cursor left at the end of the
-/// status line (no newline after it, so the block never scrolls the screen by itself).
+/// lines, if any, and the status under them (one row, or more on a narrow terminal), with the
+/// cursor left at the end of the status (no newline after it, so the block never scrolls the
+/// screen by itself).
 ///
 /// Every line is cut to one column less than the terminal's width: a line that wrapped would
 /// take two rows, and moving the cursor up by the count of lines drawn would then land in the
@@ -27,16 +28,34 @@ struct LiveScreen {
     }
 
     /// Escapes and text that redraw the block: erased, then drawn again cut to `columns`, with
-    /// no more prompter lines than leave room for the status line in `rows`.
+    /// no more prompter lines than leave room for the status in `rows`.
     mutating func redraw(columns: Int, rows: Int) -> String {
         var text = erase()
-        let shown = prompterLines.prefix(Swift.max(0, rows - 2))
-        guard !shown.isEmpty || status != nil else { return text }
         let width = Swift.max(1, columns - 1)
-        for line in shown { text += TerminalText.cut(line, toColumns: width) + "\u{1B}[K\n" }
-        text += TerminalText.cut(status ?? "", toColumns: width) + "\u{1B}[K"
-        rowsAbove = shown.count
+        let statusRows = status.map { Self.packed($0, toColumns: width) } ?? []
+        let shown = prompterLines.prefix(Swift.max(0, rows - 1 - Swift.max(1, statusRows.count)))
+        guard !shown.isEmpty || !statusRows.isEmpty else { return text }
+        let lines = shown.map { TerminalText.cut($0, toColumns: width) } + (statusRows.isEmpty ? [""] : statusRows)
+        text += lines.joined(separator: "\u{1B}[K\n") + "\u{1B}[K"
+        rowsAbove = lines.count - 1
         isShown = true
         return text
     }
+
+    /// The status's " | "-separated parts on as few rows of `columns` as they fit on whole (a
+    /// part is never split: on an 80-column terminal the sound meter goes to a second row
+    /// rather than off the end); a part wider than a row is cut.
+    static func packed(_ status: String, toColumns columns: Int) -> [String] {
+        var rows: [String] = []
+        for part in status.components(separatedBy: Self.separator) {
+            if let last = rows.last, TerminalText.width(of: last + Self.separator + part) <= columns {
+                rows[rows.count - 1] = last + Self.separator + part
+            } else {
+                rows.append(TerminalText.cut(part, toColumns: columns))
+            }
+        }
+        return rows
+    }
+
+    static let separator = " | "
 }

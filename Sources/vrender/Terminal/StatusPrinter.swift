@@ -81,7 +81,8 @@ final class StatusPrinter: Sendable {
         }
     }
 
-    /// Compact enough for an 80-column terminal, where it is cut otherwise.
+    /// Parts separated by " | " (take, camera, sound): a terminal too narrow for all of them
+    /// shows them on two rows (`LiveScreen.packed`).
     static func statusText(_ status: RecorderStatus) -> String {
         let camera = status.camera
         // Recording: the take and its length; idle: how many takes there are so far (the
