@@ -43,7 +43,7 @@ extension VRender {
                  filter.descriptor.options.map { "\($0.name) \($0.range.lowerBound)-\($0.range.upperBound)" }.joined(separator: ", "),
                  filter.descriptor.summary]
             }
-            let table = TextTable(columns: [.init(title: "filter"), .init(title: "options"), .init(title: "description", fit: .wrap(minimum: 20))],
+            let table = TextTable(columns: [.init(title: "filter"), .init(title: "options"), .init(title: "description", fit: .shorten(minimum: 20))],
                                   rows: rows)
             table.lines(width: TextTable.standardOutputWidth).forEach { print($0) }
             print("backend: --gpu auto runs them on \(auto); --gpu vulkan on \(FilterExecutors.describe(.vulkan)); --gpu cpu on the CPU")

@@ -55,7 +55,7 @@ enum GoldenTable {
     /// Left-aligned columns as wide as their widest cell, two spaces apart; on a narrow
     /// terminal long values (hashes, file names) lose their middle.
     private static func table(header: [String], rows: [[String]]) -> [String] {
-        let columns = header.map { TextTable.Column(title: $0, fit: .elide(minimum: 13)) }
+        let columns = header.map { TextTable.Column(title: $0, fit: .shorten(minimum: 16)) }
         return TextTable(columns: columns, rows: rows).lines(width: TextTable.standardOutputWidth)
     }
 }

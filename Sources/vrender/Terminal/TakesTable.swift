@@ -8,14 +8,14 @@ import VRenderRecording
 enum TakesTable {
     static func text(_ takes: [TakeEntry], width: Int?) -> String {
         var columns: [TextTable.Column] = [
-            .init(title: "#"), .init(title: "file", fit: .elide(minimum: 18)),
+            .init(title: "#"), .init(title: "file", fit: .shorten(minimum: 18)),
             .init(title: "length", alignRight: true), .init(title: "frames", alignRight: true),
             .init(title: "drops", alignRight: true), .init(title: "size", fit: .drop(rank: 4)),
             .init(title: "fps", fit: .drop(rank: 2)), .init(title: "codec", fit: .drop(rank: 3)),
             .init(title: "created", fit: .drop(rank: 1)),
         ]
         let trimmed = takes.contains { $0.trim != nil }
-        if trimmed { columns.append(.init(title: "trim", fit: .wrap(minimum: 13))) }
+        if trimmed { columns.append(.init(title: "trim", fit: .shorten(minimum: 13, rank: 1))) }
         let rows = takes.enumerated().map { index, take in
             [String(index + 1), take.file, String(format: "%.2fs", take.duration), String(take.frames), String(take.dropped),
              "\(take.width)x\(take.height)", take.fps, take.codec, take.created]

@@ -12,10 +12,10 @@ struct TextTable {
             case keep
             /// Left out, lowest `rank` first, while the table is too wide.
             case drop(rank: Int)
-            /// Cut in the middle ("segment_0001_87E9…1320.mov"), down to `minimum` columns.
-            case elide(minimum: Int)
-            /// Wrapped at spaces onto continuation lines, down to `minimum` columns.
-            case wrap(minimum: Int)
+            /// Down to `minimum` columns: a cell of one word loses its middle
+            /// ("segment_0001_87E9…1320.mov"), one of several wraps at spaces onto continuation
+            /// lines. Columns of a lower `rank` shrink first; those of one rank, evenly.
+            case shorten(minimum: Int, rank: Int = 0)
         }
 
         var title: String
@@ -39,8 +39,8 @@ struct TextTable {
     }
 
     /// The columns kept and their widths for `width`: columns dropped (rank order) until the
-    /// rest fits, then, if it still does not, the shrinkable ones shrunk (in order, each at
-    /// most to its minimum; what is still too wide wraps in the terminal).
+    /// rest fits, then, if it still does not, the shrinkable ones shrunk (each at most to its
+    /// minimum; what is still too wide wraps in the terminal).
     private func fitted(into width: Int, widths natural: [Int]) -> (shown: [Int], widths: [Int]) {
         var shown = Array(columns.indices), widths = natural
         func total(_ columns: [Int]) -> Int { columns.reduce(0) { $0 + natural[$1] } + Self.gap * max(0, columns.count - 1) }
@@ -49,21 +49,27 @@ struct TextTable {
             return nil
         }.sorted { $0.0 < $1.0 }.map(\.1)
         for index in droppable where total(shown) > width { shown.removeAll { $0 == index } }
-        let shrinkable = shown.filter { minimum($0, natural: natural[$0]) < natural[$0] }
+        // A column at a time, from the widest of the lowest rank left: two long columns of one
+        // rank (a golden table's expected and got hashes) end up alike.
         var excess = total(shown) - width
-        for index in shrinkable where excess > 0 {
-            let cut = min(excess, natural[index] - minimum(index, natural: natural[index]))
-            widths[index] -= cut
-            excess -= cut
+        while excess > 0 {
+            let room = shown.filter { widths[$0] > minimum($0, natural: natural[$0]) }
+            guard let rank = room.map(shrinkRank).min(),
+                  let widest = room.filter({ shrinkRank($0) == rank }).max(by: { widths[$0] < widths[$1] }) else { break }
+            widths[widest] -= 1
+            excess -= 1
         }
         return (shown, widths)
     }
 
     private func minimum(_ column: Int, natural: Int) -> Int {
-        switch columns[column].fit {
-        case .elide(let minimum), .wrap(let minimum): return min(natural, minimum)
-        case .keep, .drop: return natural
-        }
+        if case .shorten(let minimum, _) = columns[column].fit { return min(natural, minimum) }
+        return natural
+    }
+
+    private func shrinkRank(_ column: Int) -> Int {
+        if case .shorten(_, let rank) = columns[column].fit { return rank }
+        return Int.max
     }
 
     /// One row as lines: every wrapped cell's pieces, side by side.
@@ -71,10 +77,7 @@ struct TextTable {
         let pieces = shown.map { column -> [String] in
             let cell = cells[column], width = widths[column]
             guard cell.count > width else { return [cell] }
-            switch columns[column].fit {
-            case .wrap: return Self.wrap(cell, width: width)
-            default: return [Self.elide(cell, width: width)]
-            }
+            return cell.contains(" ") ? TerminalText.wrap(cell, toColumns: width) : [Self.elide(cell, width: width)]
         }
         let height = pieces.map(\.count).max() ?? 1
         return (0..<height).map { row in
@@ -94,26 +97,6 @@ struct TextTable {
         guard width > 1 else { return String(text.prefix(width)) }
         let tail = (width - 1) / 2, head = width - 1 - tail
         return String(text.prefix(head)) + "…" + String(text.suffix(tail))
-    }
-
-    /// `text` in lines of at most `width` characters, broken at spaces (a word longer than a
-    /// line is cut).
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = [], line = ""
-        for word in text.split(separator: " ") {
-            var word = Substring(word)
-            if !line.isEmpty && line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            while word.count > width {
-                if !line.isEmpty { lines.append(line); line = "" }
-                lines.append(String(word.prefix(width)))
-                word = word.dropFirst(width)
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        return lines + (line.isEmpty && !lines.isEmpty ? [] : [line])
     }
 
     /// The width to fit a table printed on standard output to: the terminal's when standard
