@@ -40,7 +40,7 @@ public final class ChunkWorker: Sendable {
     /// gone (`EngineLifeline`), so none outlives a killed `concat --engine local`.
     public func render(chunk index: Int) throws -> ChunkRecord {
         EngineLifeline.watch { [self] in cancel() }
-        let start = DispatchTime.now()
+        let start = MonotonicClock.now()
         let (plan, exporter, export) = try prepare(output: nil)
         guard plan.chunks.indices.contains(index) else {
             throw VRenderError.option("--chunk", "the plan has chunks 0 to \(plan.chunks.count - 1), not \(index)")
@@ -51,7 +51,7 @@ public final class ChunkWorker: Sendable {
         let summary = try VRenderError.attributing(to: path, as: .runtime) {
             try exporter.renderChunk(export, frames: frames, keyframeInterval: plan.keyframeInterval, to: path)
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        let seconds = MonotonicClock.seconds(since: start)
         return try folder.markDone(index, plan: plan) { bytes, sha256 in
             ChunkRecord(index: index, frames: summary.frames, bytes: bytes, sha256: sha256, seconds: seconds,
                         host: ProcessInfo.processInfo.hostName, encoder: summary.videoCodec,

@@ -70,7 +70,7 @@ struct LocalEngine {
         defer { try? log.close() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        let share = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
+        let share = max(1, Processors.active / workers)
         process.arguments = ["chunk", "render", folder.path, "--chunk", String(chunk), "--threads", String(share)]
         process.standardOutput = log
         process.standardError = log

@@ -45,7 +45,7 @@ struct ProcessStage {
         /// `--stabilize`: the take's delay line and warp (nil without).
         var stabilizer: TakeStabilizer?
         var joins = TransitionPictures(plan: plan, output: output, shells: shells, canvases: canvases,
-                                       threads: ProcessInfo.processInfo.activeProcessorCount)
+                                       threads: Processors.active)
         defer { joins.finish() }
 
         func emit(_ frame: Frame, correction: CameraMotion?, start: Int, count: Int) throws {
@@ -74,7 +74,7 @@ struct ProcessStage {
                 takeIndex = index
                 joins.beginTake()
                 toneMap = plan.colour.toneMapped[index]
-                    ? ToneMapStep(colour: plan.colour.sources[index], threads: ProcessInfo.processInfo.activeProcessorCount) : nil
+                    ? ToneMapStep(colour: plan.colour.sources[index], threads: Processors.active) : nil
                 assigner = SlotAssigner(slotCount: plan.timeline.takes[index].slotCount)
                 emittedAny = false
                 lastSlot = -1
