@@ -204,7 +204,7 @@ public final class Muxer {
     /// (`av_interleaved_write_frame` takes the packet's data; the packet is left blank).
     public func write(_ packet: Packet, stream index: Int) throws {
         packet.streamIndex = index
-        av_packet_rescale_ts(packet.pointer, sourceTimeBases[index], context.pointee.streams[index]!.pointee.time_base)
+        av_packet_rescale_ts(packet.pointer, sourceTimeBases[index], context.pointee.streams[index]!.pointee.time_base)   // `addStream` made stream `index`
         try writing { try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame") }
     }
 

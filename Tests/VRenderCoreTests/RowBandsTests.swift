@@ -16,7 +16,7 @@ import VRenderCore
                 let context = "\(rows) rows, \(threads) threads, \(shape)"
                 #expect(bands.flatMap { Array($0) } == Array(0..<rows), "\(context): \(bands)")
                 #expect(bands.allSatisfy { !$0.isEmpty && $0.lowerBound % shape.alignment == 0 }, "\(context): \(bands)")
-                #expect(bands.count <= Swift.max(1, threads), context)
+                #expect(bands.count <= Swift.max(1, threads), "\(context)")
                 if rows < 2 * shape.minimumRows { #expect(bands.count <= 1, "\(context): \(bands)") }
             }
         }
