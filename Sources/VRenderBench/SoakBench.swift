@@ -33,7 +33,7 @@ public struct SoakBench: Sendable {
             _ = try job.run()
             let sample = SoakRound(round: round, openFiles: ProcessCensus.openFiles(), threads: ProcessCensus.threads(),
                                    residentBytes: ProcessCensus.residentBytes(),
-                                   seconds: Double(MonotonicClock.now() &- start) / 1e9)
+                                   seconds: MonotonicClock.seconds(since: start))
             measured.append(sample)
             each(sample)
         }

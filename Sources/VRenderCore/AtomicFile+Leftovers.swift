@@ -36,6 +36,6 @@ extension AtomicFile {
 
     /// True while process `pid` exists (`EPERM`: it exists, and belongs to someone else).
     private static func isRunning(_ pid: pid_t) -> Bool {
-        kill(pid, 0) == 0 || errno == EPERM
+        kill(pid, 0) == 0 || SystemError.last.code == EPERM
     }
 }

@@ -112,7 +112,7 @@ public final class AtomicFile: Sendable {
             var written = 0
             while written < bytes.count, let base = bytes.baseAddress {
                 let count = system.write(descriptor, base + written, bytes.count - written)
-                if count < 0 && errno == EINTR { continue }
+                if count < 0 && SystemError.interrupted { continue }
                 guard count > 0 else { throw failure("cannot write") }
                 written += count
             }
@@ -129,7 +129,7 @@ public final class AtomicFile: Sendable {
         guard let file = created.withLock({ $0 }) else { throw VRenderError.output(path, "nothing was written to commit") }
         do {
             while system.fsync(file.descriptor) != 0 {
-                if errno == EINTR { continue }
+                if SystemError.interrupted { continue }
                 throw failure("cannot flush to disk")
             }
             guard isStillOurs(file) else {
@@ -163,8 +163,7 @@ public final class AtomicFile: Sendable {
     /// The error for the call that just failed, with errno's text (read before anything else
     /// can change it).
     private func failure(_ what: String) -> VRenderError {
-        let reason = String(cString: strerror(errno))
-        return VRenderError.output(path, "\(what): \(reason)")
+        VRenderError.output(path, "\(what): \(SystemError.last)")
     }
 
     /// Checks, before any work is done, that the target can be written: its name fits the
@@ -184,7 +183,7 @@ public final class AtomicFile: Sendable {
         }
         // Found now rather than after minutes of work. (Root fails it only on a read-only file system.)
         if FileNames.withPlatformPath(directory, { access($0, W_OK | X_OK) }) != 0 {
-            throw VRenderError.output(path, "directory \(directory) is not writable (\(String(cString: strerror(errno))))")
+            throw VRenderError.output(path, SystemError.last.reason("directory \(directory) is not writable"))
         }
     }
 }

@@ -64,7 +64,7 @@ extension VRenderError {
     public static func systemReason(_ error: any Error) -> String {
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
         if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(code)))
+            return SystemError(code: Int32(code)).description
         }
         return error.localizedDescription
     }

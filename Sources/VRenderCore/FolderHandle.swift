@@ -25,7 +25,7 @@ public final class FolderHandle: Sendable {
     /// Opens the folder at `path`. Errors (`kind`, default `.input`) name `path`.
     public static func open(_ path: String, as kind: VRenderError.Kind = .input) throws -> FolderHandle {
         let descriptor = FileNames.withPlatformPath(path) { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw VRenderError(kind, subject: path, reason: Self.folderReason(errno)) }
+        guard descriptor >= 0 else { throw VRenderError(kind, subject: path, reason: Self.folderReason(SystemError.last)) }
         return FolderHandle(descriptor: descriptor, path: path)
     }
 
@@ -33,8 +33,8 @@ public final class FolderHandle: Sendable {
     /// its parent must exist). `created` says whether this call made it.
     public static func openOrCreate(_ path: String, as kind: VRenderError.Kind = .output) throws -> (folder: FolderHandle, created: Bool) {
         let made = FileNames.withPlatformPath(path) { mkdir($0, 0o777) } == 0
-        if !made && errno != EEXIST {
-            throw VRenderError(kind, subject: path, reason: "cannot create the folder (\(String(cString: strerror(errno))))")
+        if !made, case let failure = SystemError.last, failure.code != EEXIST {
+            throw VRenderError(kind, subject: path, reason: failure.reason("cannot create the folder"))
         }
         return (try open(path, as: kind), made)
     }
@@ -71,8 +71,9 @@ public final class FolderHandle: Sendable {
         // other listing of this handle, on any thread).
         let copy = openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard copy >= 0, let stream = fdopendir(copy) else {
+            let failure = SystemError.last
             if copy >= 0 { close(copy) }
-            throw VRenderError.input(path, "cannot list the folder (\(String(cString: strerror(errno))))")
+            throw VRenderError.input(path, failure.reason("cannot list the folder"))
         }
         defer { closedir(stream) }
         var names: [String] = []
@@ -87,7 +88,7 @@ public final class FolderHandle: Sendable {
     /// `limit` bytes (a crafted file must not make vrender read gigabytes).
     public func readFile(_ name: String, limit: Int) throws -> Data {
         let file = FileNames.withPlatformPath(name) { openat(descriptor, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
-        guard file >= 0 else { throw VRenderError.input(join(name), Self.fileReason(errno)) }
+        guard file >= 0 else { throw VRenderError.input(join(name), Self.fileReason(SystemError.last)) }
         defer { close(file) }
         var info = stat()
         guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -100,7 +101,7 @@ public final class FolderHandle: Sendable {
         var filled = 0
         while filled < data.count {
             let count = data.withUnsafeMutableBytes { read(file, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 && errno == EINTR { continue }
+            if count < 0 && SystemError.interrupted { continue }
             guard count > 0 else { break }   // shrank while read: what is there
             filled += count
         }
@@ -114,7 +115,8 @@ public final class FolderHandle: Sendable {
             openat(descriptor, $0, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         }
         guard file >= 0 else {
-            let reason = errno == EEXIST ? "already exists" : String(cString: strerror(errno))
+            let failure = SystemError.last
+            let reason = failure.code == EEXIST ? "already exists" : failure.description
             throw VRenderError(kind, subject: join(name), reason: "cannot create the file (\(reason))")
         }
         return file
@@ -139,12 +141,13 @@ public final class FolderHandle: Sendable {
         for entry in try inner.names() {
             if let kind = inner.status(entry), kind.st_mode & S_IFMT == S_IFDIR {
                 try inner.removeTree(entry)
-            } else if !inner.remove(entry) && errno != ENOENT {
-                throw VRenderError.output(inner.join(entry), "cannot remove (\(String(cString: strerror(errno))))")
+            } else if !inner.remove(entry), case let failure = SystemError.last, failure.code != ENOENT {
+                throw VRenderError.output(inner.join(entry), failure.reason("cannot remove"))
             }
         }
-        guard FileNames.withPlatformPath(name, { unlinkat(descriptor, $0, AT_REMOVEDIR) }) == 0 || errno == ENOENT else {
-            throw VRenderError.output(join(name), "cannot remove the folder (\(String(cString: strerror(errno))))")
+        if FileNames.withPlatformPath(name, { unlinkat(descriptor, $0, AT_REMOVEDIR) }) != 0,
+           case let failure = SystemError.last, failure.code != ENOENT {
+            throw VRenderError.output(join(name), failure.reason("cannot remove the folder"))
         }
     }
 
@@ -157,8 +160,9 @@ public final class FolderHandle: Sendable {
     /// system that cannot flush a folder (`EINVAL`) has nothing to flush.
     public func flush() -> Int32 {
         while fsync(descriptor) != 0 {
-            if errno == EINTR { continue }
-            return errno == EINVAL ? 0 : -1
+            let failure = SystemError.last
+            if failure.code == EINTR { continue }
+            return failure.code == EINVAL ? 0 : -1
         }
         return 0
     }
@@ -192,36 +196,37 @@ public final class FolderHandle: Sendable {
     private func child(_ name: String, create: Bool, as kind: VRenderError.Kind) throws -> FolderHandle {
         if create {
             let made = FileNames.withPlatformPath(name) { mkdirat(descriptor, $0, 0o777) } == 0
-            if !made && errno != EEXIST {
-                throw VRenderError(kind, subject: join(name), reason: "cannot create the folder (\(String(cString: strerror(errno))))")
+            if !made, case let failure = SystemError.last, failure.code != EEXIST {
+                throw VRenderError(kind, subject: join(name), reason: failure.reason("cannot create the folder"))
             }
         }
         let opened = FileNames.withPlatformPath(name) {
             openat(descriptor, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         }
         guard opened >= 0 else {
+            let failure = SystemError.last   // before `status` makes a call of its own
             let reason = status(name).map { $0.st_mode & S_IFMT == S_IFLNK } == true
                 ? "is a symbolic link; vrender does not follow links inside a folder it works in"
-                : Self.folderReason(errno)
+                : Self.folderReason(failure)
             throw VRenderError(kind, subject: join(name), reason: reason)
         }
         return FolderHandle(descriptor: opened, path: join(name))
     }
 
-    private static func folderReason(_ code: Int32) -> String {
-        switch code {
+    private static func folderReason(_ failure: SystemError) -> String {
+        switch failure.code {
         case ENOENT: "no such folder"
         case ENOTDIR: "is not a folder"
         case ELOOP: "is a symbolic link; vrender does not follow links inside a folder it works in"
-        default: String(cString: strerror(code))
+        default: failure.description
         }
     }
 
-    private static func fileReason(_ code: Int32) -> String {
-        switch code {
+    private static func fileReason(_ failure: SystemError) -> String {
+        switch failure.code {
         case ENOENT: "no such file"
         case ELOOP: "is a symbolic link; vrender does not follow links inside a folder it works in"
-        default: String(cString: strerror(code))
+        default: failure.description
         }
     }
 }

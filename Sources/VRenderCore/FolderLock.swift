@@ -88,13 +88,14 @@ public final class FolderLock: Sendable {
         let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
         var descriptor = openat(folder.descriptor, fileName, flags | (create ? O_CREAT : 0), 0o644)
         // A folder this user may read but not write: a shared lock on the file as it is.
-        if descriptor < 0 && !create && (errno == EACCES || errno == EROFS) {
+        if descriptor < 0 && !create && [EACCES, EROFS].contains(SystemError.last.code) {
             descriptor = openat(folder.descriptor, fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         }
-        if descriptor < 0 && !create && errno == ENOENT { return -1 }
+        let failure = SystemError.last
+        if descriptor < 0 && !create && failure.code == ENOENT { return -1 }
         let path = folder.join(fileName)
         guard descriptor >= 0 else {
-            let reason = errno == ELOOP ? "is a symbolic link, not vrender's lock file" : String(cString: strerror(errno))
+            let reason = failure.code == ELOOP ? "is a symbolic link, not vrender's lock file" : failure.description
             throw VRenderError.output(path, "cannot open the folder's lock (\(reason))")
         }
         var info = stat()
@@ -113,8 +114,9 @@ public final class FolderLock: Sendable {
         let deadline = clock.now + wait
         var pause: UInt32 = 1_000
         while flock(descriptor, operation | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw VRenderError.output(path, "cannot lock the folder (\(String(cString: strerror(errno))))")
+            let failure = SystemError.last
+            guard failure.code == EWOULDBLOCK || failure.code == EINTR else {
+                throw VRenderError.output(path, failure.reason("cannot lock the folder"))
             }
             guard clock.now < deadline else { throw busy(descriptor, mode, directory: directory, waited: wait) }
             usleep(pause)

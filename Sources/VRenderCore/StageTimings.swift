@@ -133,4 +133,10 @@ public enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
+
+    /// `now()` in seconds, for stamps compared with other seconds (an audio device's clock).
+    public static var nowSeconds: Double { Double(now()) / 1e9 }
+
+    /// Seconds from `start` (a `now()` stamp) until now: a wall-clock duration.
+    public static func seconds(since start: UInt64) -> Double { Double(now() &- start) / 1e9 }
 }

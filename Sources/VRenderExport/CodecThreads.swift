@@ -1,4 +1,4 @@
-import Foundation
+import VRenderCore
 import VRenderMedia
 
 /// How many threads the video decoder and encoder of a transcode get (0: the codec's choice).
@@ -33,7 +33,7 @@ struct CodecThreads: Equatable {
 
     /// `share`: the processors this export may use when it shares the machine (nil: all of
     /// the machine's `processors`).
-    static func forTranscode(of plan: ExportPlan, processors: Int = ProcessInfo.processInfo.activeProcessorCount,
+    static func forTranscode(of plan: ExportPlan, processors: Int = Processors.active,
                              share: Int? = nil) -> CodecThreads {
         let share = share.map { max(1, min($0, processors)) }
         guard plan.videoCodec.takesRateControl else {

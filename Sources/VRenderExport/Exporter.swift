@@ -191,7 +191,7 @@ public final class Exporter: Sendable {
     }
 
     private func run(_ plan: ExportPlan, job: PipelineJob, into output: OutputFile) throws -> ExportSummary {
-        let start = DispatchTime.now()
+        let start = MonotonicClock.now()
         let progress = ProgressThrottle(total: job.frames(of: plan).count, frameRate: plan.frameRate.doubleValue,
                                         report: reportProgress)
         let damage = DamageLog()
@@ -207,7 +207,7 @@ public final class Exporter: Sendable {
             throw output.explainFailure(error)
         }
         summary.bytes = output.size
-        summary.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        summary.wallSeconds = MonotonicClock.seconds(since: start)
         summary.damagedFrames = damage.damaged
         summary.warnings = damage.warnings
         if !leftovers.isEmpty {

@@ -26,7 +26,7 @@ public enum FilterExecutors {
     ///   executor reports its own failures the same way, with the hint to use `--gpu cpu`.
     public static func make(chain: FilterChain, choice: FilterBackendChoice, threads: Int,
                             width: Int, height: Int) throws -> any FilterExecutor {
-        let cpuThreads = threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount
+        let cpuThreads = threads > 0 ? threads : Processors.active
         if chain.isIdentity || choice == .cpu {
             return CPUFilterExecutor(chain: chain, threads: cpuThreads)
         }

@@ -107,7 +107,7 @@ public struct StabilizeSummary: Sendable, Codable, Equatable {
 public final class ProgressThrottle: Sendable {
     private let report: @Sendable (ExportProgress) -> Void
     private let interval: Double
-    private let startNanoseconds = DispatchTime.now().uptimeNanoseconds
+    private let startNanoseconds = MonotonicClock.now()
     /// Seconds since the start at the last report.
     private let lastReport = Mutex(-Double.infinity)
     private let total: Int
@@ -131,7 +131,7 @@ public final class ProgressThrottle: Sendable {
         self.report = report
     }
 
-    private var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - startNanoseconds) / 1e9 }
+    private var elapsed: Double { MonotonicClock.seconds(since: startNanoseconds) }
 
     /// Called by the stage that counts frames (one thread; any thread would be safe).
     public func update(framesDone: Int, finished: Bool = false) {

@@ -9,9 +9,9 @@ import VRenderPrompter
 /// The script is laid out once per font size the export needs (its own, and every size a
 /// recorded take used) before any frame is drawn, so a missing font fails before the
 /// pipeline starts and frames only blend cached glyphs.
-// @unchecked Sendable: built on the pipeline's thread, then used only by the prompter stage's
-// thread (FreeType faces and the glyph cache are not shared between threads).
-final class PrompterPainter: @unchecked Sendable {
+/// Sendable as it is: every property is an immutable `let` of a Sendable type (the font
+/// guards its own FreeType faces).
+final class PrompterPainter: Sendable {
     private let plan: ExportPlan
     private let geometry: PrompterGeometry
     private let font: TextFont

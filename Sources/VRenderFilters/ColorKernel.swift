@@ -96,7 +96,7 @@ struct ColorKernel: Sendable {
 
     /// Filters `lumaRows` and the chroma rows of their blocks. `lumaRows` must not split a
     /// block: it starts on a multiple of the block height (even rows for 4:2:0, as every
-    /// `RowSplitter` band and `FilterChain` step does).
+    /// `RowBands` band and `FilterChain` step does).
     func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
         guard !lumaRows.isEmpty else { return }
         let block = source.chroma

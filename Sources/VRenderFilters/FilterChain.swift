@@ -64,7 +64,7 @@ public struct FilterChain: Sendable {
 
     /// Runs the chain over the whole frame. The first pass reads `source`, every later one
     /// works in place on `destination` (which may be `source`). Rows are split into `threads`
-    /// bands (`RowSplitter`: bands start on even rows).
+    /// bands (`RowBands.yuv420`: bands start on even rows).
     public func run(source: YUVImage, destination: YUVImage, threads: Int) {
         precondition(source.width == destination.width && source.height == destination.height,
                      "source and destination sizes differ")
@@ -76,7 +76,7 @@ public struct FilterChain: Sendable {
         }
         for (index, pass) in passes.enumerated() {
             let input = index == 0 ? source : destination
-            RowSplitter.run(height: destination.height, threads: threads) { band in
+            RowBands.yuv420.run(rows: destination.height, threads: threads) { band in
                 switch pass {
                 case .whole(let filter):
                     filter.apply(source: input, destination: destination, lumaRows: band)

@@ -1,7 +1,7 @@
 import VRenderCore
 
 /// Mixes two pictures of the same size (a cross-dissolve), or one picture with black (a dip),
-/// on the CPU, in bands of rows (`RowSplitter`), for 8-bit and high-bit-depth 4:2:0 frames.
+/// on the CPU, in bands of rows (`RowBands.yuv420`), for 8-bit and high-bit-depth 4:2:0 frames.
 ///
 /// Weights are fixed point (`scale` = 256): `destination = (a·(256−w) + b·w + 128) >> 8`, so a
 /// weight of 128 gives the average of the two, rounded, and the same inputs give the same
@@ -22,7 +22,7 @@ public enum PictureBlend {
         ]
         let geometry = ChromaGeometry(lumaWidth: a.luma.width, lumaHeight: a.luma.height,
                                       chromaWidth: a.cb.width, chromaHeight: a.cb.height)
-        RowSplitter.run(height: a.luma.height, threads: threads) { band in
+        RowBands.yuv420.run(rows: a.luma.height, threads: threads) { band in
             for (index, (first, second, out, black)) in planes.enumerated() {
                 let rows = index == 0 ? band : geometry.chromaRows(covering: band).clamped(to: 0..<first.height)
                 for y in rows {
@@ -46,7 +46,7 @@ public enum PictureBlend {
         ]
         let geometry = ChromaGeometry(lumaWidth: a.luma.width, lumaHeight: a.luma.height,
                                       chromaWidth: a.cb.width, chromaHeight: a.cb.height)
-        RowSplitter.run(height: a.luma.height, threads: threads) { band in
+        RowBands.yuv420.run(rows: a.luma.height, threads: threads) { band in
             for (index, (first, second, out, black)) in planes.enumerated() {
                 let rows = index == 0 ? band : geometry.chromaRows(covering: band).clamped(to: 0..<first.height)
                 for y in rows {

@@ -50,6 +50,7 @@ public final class AudioConverter {
     public func append(_ frame: Frame, dropFirst: Int = 0, limit: Int = .max) throws -> (dropped: Int, kept: Int) {
         try prepareResampler(for: frame)
         let source = frame.pointer.pointee
+        // A decoded audio frame: `extended_data` points at its planes (at `data` for few channels).
         let planes = UnsafeMutableRawPointer(source.extended_data!).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
         let converted = try convert(input: planes, count: Int(source.nb_samples))
         return try appendScratch(count: converted, dropFirst: dropFirst, limit: limit)
@@ -73,7 +74,7 @@ public final class AudioConverter {
         let count = samples.count / channels
         guard count > 0 else { return }
         try ensureScratch(capacity: count)
-        let planes = scratchPlanes()
+        let planes = scratchPlanes()   // planes 0..<planeCount allocated: see `scratchPlanes`
         if planeCount == 1 {
             planes[0]!.copyMemory(from: samples.baseAddress!, byteCount: count * bytesPerSample)
         } else {
@@ -91,7 +92,7 @@ public final class AudioConverter {
         while remaining > 0 {
             let chunk = Swift.min(remaining, 4096)
             try ensureScratch(capacity: chunk)
-            let data = scratchPlanes()
+            let data = scratchPlanes()   // planes 0..<planeCount allocated: see `scratchPlanes`
             for plane in 0..<planeCount { data[plane]!.initializeMemory(as: UInt8.self, repeating: 0, count: chunk * bytesPerSample) }
             try write(data, count: chunk)
             remaining -= chunk
@@ -123,7 +124,7 @@ public final class AudioConverter {
         let available = Swift.min(count, buffered)
         guard available > 0 else { return 0 }
         try ensureScratch(capacity: available)
-        let planes = scratchPlanes()
+        let planes = scratchPlanes()   // planes 0..<planeCount allocated: see `scratchPlanes`
         try check(av_audio_fifo_read(fifo, planes.baseAddress, Int32(available)), "av_audio_fifo_read")
         let start = samples.count
         samples.append(contentsOf: repeatElement(0, count: available * channels))
@@ -148,7 +149,7 @@ public final class AudioConverter {
         let tail = Swift.min(count, total)
         guard tail > 0 else { return Array(repeating: [], count: channels) }
         let all = Frame()
-        try allocate(all, samples: total)
+        try allocate(all, samples: total)   // threw unless `extended_data` and every plane are allocated
         let planes = UnsafeMutableBufferPointer(
             start: UnsafeMutableRawPointer(all.pointer.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self),
             count: planeCount)
@@ -242,6 +243,8 @@ public final class AudioConverter {
         try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer(audio)")
     }
 
+    /// The scratch frame's planes, each non-nil: `ensureScratch` allocated them
+    /// (`av_frame_get_buffer`, which throws rather than leave one out), `extended_data` too.
     private func scratchPlanes() -> UnsafeMutableBufferPointer<UnsafeMutableRawPointer?> {
         UnsafeMutableBufferPointer(
             start: UnsafeMutableRawPointer(scratch.pointer.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self),
@@ -263,6 +266,7 @@ public struct SampleBlock {
         nonmutating set { pointer(channel, index).pointee = newValue }
     }
 
+    /// `planes` come from `scratchPlanes` or an allocated frame: none of them is nil.
     private func pointer(_ channel: Int, _ index: Int) -> UnsafeMutablePointer<Float> {
         interleaved ? planes[0]!.assumingMemoryBound(to: Float.self) + index * channels + channel
             : planes[channel]!.assumingMemoryBound(to: Float.self) + index

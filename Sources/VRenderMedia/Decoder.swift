@@ -15,7 +15,9 @@ public final class Decoder {
     /// `avcodec_parameters_to_context` + `avcodec_open2`, with frame and slice threading.
     public init(demuxer: Demuxer, streamIndex: Int, threads: Int = 0) throws {
         let stream = demuxer.stream(streamIndex)
-        let parameters = stream.pointee.codecpar!
+        guard let parameters = stream.pointee.codecpar else {
+            throw VRenderError.input(demuxer.path, "stream \(streamIndex) has no codec parameters")
+        }
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw VRenderError.input(demuxer.path, "no decoder for codec '\(String(cString: avcodec_get_name(parameters.pointee.codec_id)))'")
         }

@@ -20,6 +20,7 @@ public final class Demuxer {
         guard let opened = context else { throw FFmpegError("avformat_open_input", code: vr_averror_invaliddata()) }
         CorruptPacketLog.watch(opened)
         claimedSizes = (0..<Int(opened.pointee.nb_streams)).map { index in
+            // FFmpeg fills `streams[0..<nb_streams]`, each with its `codecpar`.
             let parameters = opened.pointee.streams[index]!.pointee.codecpar.pointee
             return (Int(parameters.width), Int(parameters.height))
         }
@@ -52,7 +53,7 @@ public final class Demuxer {
     }
 
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
-        context.pointee.streams[index]!
+        context.pointee.streams[index]!   // FFmpeg fills `streams[0..<nb_streams]`; callers pass a stream's index
     }
 
     func bestStream(_ type: AVMediaType) -> Int? {

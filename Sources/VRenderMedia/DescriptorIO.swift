@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import Glibc
+import VRenderCore
 
 /// An FFmpeg I/O context (`AVIOContext`) over a file vrender opened itself, so that FFmpeg never
 /// opens an output by name: the file was created exclusively, without following links
@@ -18,12 +19,12 @@ final class DescriptorIO {
 
     /// A context reading, or writing too when `writable`, the file `descriptor` refers to (the
     /// descriptor is duplicated: the caller keeps and closes its own).
-    static func open(_ descriptor: Int32, writable: Bool) -> DescriptorIO? {
+    static func open(_ descriptor: Int32, writable: Bool) throws(SystemError) -> DescriptorIO {
         let copy = dup(descriptor)
-        guard copy >= 0 else { return nil }
+        guard copy >= 0 else { throw SystemError.last }
         guard let io = DescriptorIO(copy: copy, writable: writable) else {
             Glibc.close(copy)
-            return nil
+            throw SystemError(code: ENOMEM)   // FFmpeg could not allocate the context or its buffer
         }
         return io
     }
@@ -49,6 +50,7 @@ final class DescriptorIO {
     }
 
     private static func owner(_ opaque: UnsafeMutableRawPointer?) -> DescriptorIO {
+        // `init` set `opaque` to this object before FFmpeg could call back through the context.
         Unmanaged<DescriptorIO>.fromOpaque(opaque!).takeUnretainedValue()
     }
 
@@ -56,8 +58,10 @@ final class DescriptorIO {
         let io = owner(opaque)
         while true {
             let count = pread(io.descriptor, buffer, Int(size), off_t(io.position))
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { return -errno }
+            if count < 0, case let failure = SystemError.last {
+                if failure.code == EINTR { continue }
+                return -failure.code
+            }
             if count == 0 { return vr_averror_eof() }
             io.position += Int64(count)
             return Int32(count)
@@ -69,8 +73,10 @@ final class DescriptorIO {
         var written = 0
         while written < Int(size), let buffer {
             let count = pwrite(io.descriptor, buffer + written, Int(size) - written, off_t(io.position + Int64(written)))
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { return -errno }
+            if count < 0, case let failure = SystemError.last {
+                if failure.code == EINTR { continue }
+                return -failure.code
+            }
             written += count
         }
         io.position += Int64(written)
@@ -88,6 +94,6 @@ final class DescriptorIO {
     /// The file's size, or a negative error.
     private func fileSize() -> Int64 {
         var info = stat()
-        return fstat(descriptor, &info) == 0 ? Int64(info.st_size) : Int64(-errno)
+        return fstat(descriptor, &info) == 0 ? Int64(info.st_size) : Int64(-SystemError.last.code)
     }
 }

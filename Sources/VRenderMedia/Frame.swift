@@ -120,6 +120,8 @@ public final class Frame: @unchecked Sendable {
     /// Allocates nothing: views are made for every frame.
     func plane(_ index: Int) -> (base: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int) {
         let frame = pointer.pointee
+        // A planar YUV frame with its picture (the views' precondition): FFmpeg describes its
+        // format, and planes 0-2 are allocated.
         let descriptor = av_pix_fmt_desc_get(pixelFormat)!.pointee
         let base = withUnsafeBytes(of: frame.data) { $0.load(fromByteOffset: index * MemoryLayout<UnsafeMutableRawPointer?>.stride,
                                                              as: UnsafeMutableRawPointer?.self)! }
@@ -145,7 +147,7 @@ extension Frame {
             let plane = plane(index)
             return PlaneView16(base: plane.base, strideBytes: plane.stride, width: plane.width, height: plane.height)
         }
-        let bitDepth = Int(av_pix_fmt_desc_get(pixelFormat)!.pointee.comp.0.depth)
+        let bitDepth = Int(av_pix_fmt_desc_get(pixelFormat)!.pointee.comp.0.depth)   // `plane` unwrapped it already
         return YUVImage16(luma: view(0), cb: view(1), cr: view(2), bitDepth: bitDepth)
     }
 

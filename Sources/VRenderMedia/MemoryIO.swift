@@ -34,6 +34,7 @@ final class MemoryIO {
     }
 
     private static func owner(_ opaque: UnsafeMutableRawPointer?) -> MemoryIO {
+        // `init` set `opaque` to this object before FFmpeg could call back through the context.
         Unmanaged<MemoryIO>.fromOpaque(opaque!).takeUnretainedValue()
     }
 

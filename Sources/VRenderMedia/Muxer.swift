@@ -40,12 +40,15 @@ public final class Muxer {
         // The URL is a name only: `io_open` below answers the muxer's reopening of it.
         try check(FileNames.withPlatformPath(path) { avformat_alloc_output_context2(&context, format, nil, $0) },
                   "avformat_alloc_output_context2")
+        // `check` threw unless FFmpeg returned 0, which it does only with a context.
+        guard let context else { throw FFmpegError("avformat_alloc_output_context2", code: -ENOMEM) }
         let copy = dup(descriptor)
         guard copy >= 0 else {
+            let failure = SystemError.last   // before `avformat_free_context` can change it
             avformat_free_context(context)
-            throw VRenderError.output(reportingAs ?? path, "cannot write (\(String(cString: strerror(errno))))")
+            throw VRenderError.output(reportingAs ?? path, failure.reason("cannot write"))
         }
-        self.context = context!
+        self.context = context
         self.descriptor = copy
         self.path = path
         self.subject = reportingAs ?? path
@@ -67,16 +70,18 @@ public final class Muxer {
     private static let openCall: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
                                                  UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32 = { format, pb, url, flags, _ in
         guard let format, let pb, let url, let own = format.pointee.url, strcmp(url, own) == 0 else { return -EPERM }
-        let muxer = Unmanaged<Muxer>.fromOpaque(format.pointee.opaque!).takeUnretainedValue()
-        guard let io = DescriptorIO.open(muxer.descriptor, writable: flags & AVIO_FLAG_WRITE != 0) else { return -ENOMEM }
+        guard let owner = format.pointee.opaque else { return -EPERM }   // set with `io_open`, in `init`
+        let muxer = Unmanaged<Muxer>.fromOpaque(owner).takeUnretainedValue()
+        let io: DescriptorIO
+        do throws(SystemError) { io = try DescriptorIO.open(muxer.descriptor, writable: flags & AVIO_FLAG_WRITE != 0) } catch { return -error.code }
         muxer.reopened.append(io)
         pb.pointee = io.context
         return 0
     }
 
     private static let closeCall: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32 = { format, pb in
-        guard let format, let pb else { return 0 }
-        let muxer = Unmanaged<Muxer>.fromOpaque(format.pointee.opaque!).takeUnretainedValue()
+        guard let format, let pb, let owner = format.pointee.opaque else { return 0 }
+        let muxer = Unmanaged<Muxer>.fromOpaque(owner).takeUnretainedValue()
         guard let index = muxer.reopened.firstIndex(where: { $0.context == pb }) else { return 0 }
         return muxer.reopened.remove(at: index).close()
     }
@@ -180,8 +185,9 @@ public final class Muxer {
     /// `options` are the muxer's private options, e.g. `["movflags": "frag_keyframe+empty_moov"]`.
     public func writeHeader(options: [String: String] = [:]) throws {
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            guard let io = DescriptorIO.open(descriptor, writable: true) else {
-                throw VRenderError.output(subject, "cannot write (\(String(cString: strerror(errno))))")
+            let io: DescriptorIO
+            do { io = try DescriptorIO.open(descriptor, writable: true) } catch {
+                throw VRenderError.output(subject, error.reason("cannot write"))
             }
             output = io
             context.pointee.pb = io.context
@@ -198,7 +204,7 @@ public final class Muxer {
     /// (`av_interleaved_write_frame` takes the packet's data; the packet is left blank).
     public func write(_ packet: Packet, stream index: Int) throws {
         packet.streamIndex = index
-        av_packet_rescale_ts(packet.pointer, sourceTimeBases[index], context.pointee.streams[index]!.pointee.time_base)
+        av_packet_rescale_ts(packet.pointer, sourceTimeBases[index], context.pointee.streams[index]!.pointee.time_base)   // `addStream` made stream `index`
         try writing { try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame") }
     }
 

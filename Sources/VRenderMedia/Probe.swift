@@ -27,8 +27,9 @@ public enum Probe {
     /// Through `FileNames`, so that a name that is not UTF-8 is found.
     static func checkReadableFile(_ path: String) throws {
         guard let status = FileNames.status(path) else {
-            let missing = errno == ENOENT || errno == ENOTDIR
-            throw VRenderError.input(path, missing ? "no such file" : String(cString: strerror(errno)))
+            let failure = SystemError.last
+            let missing = failure.code == ENOENT || failure.code == ENOTDIR
+            throw VRenderError.input(path, missing ? "no such file" : failure.description)
         }
         if status.st_mode & S_IFMT == S_IFDIR { throw VRenderError.input(path, "is a directory, not a video file") }
         guard FileNames.withPlatformPath(path, { access($0, R_OK) }) == 0 else {

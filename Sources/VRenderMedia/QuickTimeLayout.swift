@@ -49,7 +49,7 @@ public struct QuickTimeLayout: Sendable, Equatable {
     /// cannot be opened.
     public static func read(_ path: String) throws -> QuickTimeLayout? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw VRenderError.input(path, "cannot open (\(String(cString: strerror(errno))))") }
+        guard descriptor >= 0 else { throw VRenderError.input(path, SystemError.last.reason("cannot open")) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw VRenderError.input(path, "cannot read its size") }

@@ -72,7 +72,7 @@ extension Demuxer {
             }
         }
         side.chapters = (0..<Int(context.pointee.nb_chapters)).compactMap { index in
-            let chapter = context.pointee.chapters[index]!.pointee
+            let chapter = context.pointee.chapters[index]!.pointee   // FFmpeg fills `chapters[0..<nb_chapters]`
             let base = av_q2d(chapter.time_base)
             let start = Double(chapter.start) * base, end = Double(chapter.end) * base
             return end > start ? ChapterInfo(start: start, end: end, title: tag("title", of: chapter.metadata) ?? "") : nil

@@ -23,6 +23,7 @@ public enum SoundLevels {
             while converter.buffered >= window || (final && converter.buffered > 0) {
                 guard let frame = try converter.pop(count: window, pts: 0) else { break }
                 let count = Int(frame.pointer.pointee.nb_samples)
+                // `pop` returns a frame with its buffer allocated (interleaved floats: plane 0).
                 let samples = UnsafeRawPointer(frame.pointer.pointee.data.0!).assumingMemoryBound(to: Float.self)
                 var peak: Float = 0
                 for index in 0..<count { peak = Swift.max(peak, abs(samples[index])) }

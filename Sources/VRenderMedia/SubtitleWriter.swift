@@ -104,7 +104,9 @@ public final class SubtitleWriter {
 
     private static func decoder(for demuxer: Demuxer, stream index: Int) throws -> UnsafeMutablePointer<AVCodecContext> {
         let stream = demuxer.stream(index)
-        let parameters = stream.pointee.codecpar!
+        guard let parameters = stream.pointee.codecpar else {
+            throw VRenderError.input(demuxer.path, "subtitle stream \(index) has no codec parameters")
+        }
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id), let context = avcodec_alloc_context3(codec) else {
             throw VRenderError.input(demuxer.path, "no decoder for its subtitle stream \(index)")
         }

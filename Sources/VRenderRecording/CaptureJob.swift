@@ -113,7 +113,7 @@ struct FolderCreation {
         var current = path
         while current.count > 1 && current.hasSuffix("/") { current.removeLast() }
         var status = stat()
-        while !current.isEmpty, current != "/", current != ".", lstat(current, &status) != 0, errno == ENOENT {
+        while !current.isEmpty, current != "/", current != ".", lstat(current, &status) != 0, SystemError.last.code == ENOENT {
             missing.append(current)
             current = FileNames.split(current).directory
         }

@@ -102,7 +102,7 @@ public enum LiveCodecCalibration {
         // not a frame's cost, so not timed.
         do { try encode(0) } catch { return nil }
         let start = MonotonicClock.now()
-        func elapsed() -> Double { Double(MonotonicClock.now() &- start) / 1e9 }
+        func elapsed() -> Double { MonotonicClock.seconds(since: start) }
         do {
             for fed in 1...maxFrames {
                 try encode(fed)

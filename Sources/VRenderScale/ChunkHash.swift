@@ -18,8 +18,10 @@ enum ChunkHash {
         var offset: off_t = 0
         while true {
             let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw VRenderError.input(file, "cannot be read to check it (\(String(cString: strerror(errno))))") }
+            if count < 0, case let failure = SystemError.last {
+                if failure.code == EINTR { continue }
+                throw VRenderError.input(file, failure.reason("cannot be read to check it"))
+            }
             if count == 0 { break }
             buffer.withUnsafeBufferPointer { av_sha_update(context, $0.baseAddress, count) }
             offset += off_t(count)

@@ -40,7 +40,7 @@ public final class ChunkWorker: Sendable {
     /// gone (`EngineLifeline`), so none outlives a killed `concat --engine local`.
     public func render(chunk index: Int) throws -> ChunkRecord {
         EngineLifeline.watch { [self] in cancel() }
-        let start = DispatchTime.now()
+        let start = MonotonicClock.now()
         let progressFile = ChunkProgressFile(folder: folder, chunk: index)
         let (plan, exporter, export) = try prepare(output: nil, progress: progressFile.record)
         guard plan.chunks.indices.contains(index) else {
@@ -53,7 +53,7 @@ public final class ChunkWorker: Sendable {
         let summary = try VRenderError.attributing(to: path, as: .runtime) {
             try exporter.renderChunk(export, frames: frames, keyframeInterval: plan.keyframeInterval, to: path)
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        let seconds = MonotonicClock.seconds(since: start)
         return try folder.markDone(index, plan: plan) { bytes, sha256 in
             ChunkRecord(index: index, frames: summary.frames, bytes: bytes, sha256: sha256, seconds: seconds,
                         host: ProcessInfo.processInfo.hostName, encoder: summary.videoCodec,

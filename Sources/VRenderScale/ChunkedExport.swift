@@ -45,7 +45,7 @@ public struct ChunkedExportRequest: Sendable {
         self.executable = executable
     }
 
-    var resolvedWorkers: Int { workers ?? max(2, ProcessInfo.processInfo.activeProcessorCount / 2) }
+    var resolvedWorkers: Int { workers ?? max(2, Processors.active / 2) }
 
     var resolvedSizing: ChunkSizing {
         sizing ?? (engine == .local ? .count(2 * resolvedWorkers) : .seconds(30))
@@ -86,7 +86,7 @@ public final class ChunkedExport: Sendable {
 
     /// The whole export; `onPlan` sees the export's plan first (to show it, as `concat` does).
     public func run(onPlan: (ExportPlan) -> Void = { _ in }) throws -> ExportSummary {
-        let start = DispatchTime.now()
+        let start = MonotonicClock.now()
         if request.engine == .slurm { try SlurmClient().checkAvailable() }
         let (exporter, export) = try prepare(onPlan: onPlan)
         guard export.mode == .transcode else {
@@ -109,7 +109,7 @@ public final class ChunkedExport: Sendable {
         }
         summary.addDamage(of: plan.chunks.compactMap { try? folder.storedRecord(of: $0.index, plan: plan) })
         folder.remove()
-        summary.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        summary.wallSeconds = MonotonicClock.seconds(since: start)
         summary.mode = "transcode, \(plan.chunks.count) chunk(s), \(request.engine.rawValue)"
         summary.output = request.options.output
         summary.notices = export.notices

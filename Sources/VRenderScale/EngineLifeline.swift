@@ -23,7 +23,7 @@ final class EngineLifeline: Sendable {
         var ends: [Int32] = [-1, -1]
         // pipe2 is not in Swift's Glibc; nothing else starts processes while the engine makes it.
         guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0 else {
-            throw VRenderError(.runtime, subject: "chunk workers", reason: "cannot make a pipe (\(String(cString: strerror(errno))))")
+            throw VRenderError(.runtime, subject: "chunk workers", reason: SystemError.last.reason("cannot make a pipe"))
         }
         readEnd = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         writeEnd = ends[1]
@@ -44,7 +44,7 @@ final class EngineLifeline: Sendable {
             var byte: UInt8 = 0
             while true {
                 let count = read(0, &byte, 1)
-                if count > 0 || (count < 0 && errno == EINTR) { continue }   // nobody writes; ignore
+                if count > 0 || (count < 0 && SystemError.interrupted) { continue }   // nobody writes; ignore
                 break   // end of file (or a broken descriptor): the engine is gone
             }
             stop()

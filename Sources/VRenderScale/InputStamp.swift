@@ -9,7 +9,7 @@ public struct InputStamp: Codable, Sendable, Equatable {
     public var modifiedNanoseconds: Int64
 
     public init(path: String) throws {
-        guard let status = FileNames.status(path) else { throw VRenderError.input(path, "cannot be read (\(String(cString: strerror(errno))))") }
+        guard let status = FileNames.status(path) else { throw VRenderError.input(path, SystemError.last.reason("cannot be read")) }
         self.path = path
         bytes = Int64(status.st_size)
         modifiedNanoseconds = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)

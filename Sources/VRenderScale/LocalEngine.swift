@@ -44,7 +44,7 @@ private final class ProcessWorkers: ChunkRunner {
     func start(chunk: Int, attempt: Int) throws -> Int32 {
         let log = try engine.folder.createLog(chunk: chunk, attempt: attempt)
         defer { try? log.close() }
-        let share = max(1, ProcessInfo.processInfo.activeProcessorCount / engine.workers)
+        let share = max(1, Processors.active / engine.workers)
         let arguments = ["chunk", "render", engine.folder.path, "--chunk", String(chunk), "--threads", String(share)]
         let process: Process
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import VRenderCore
 import VRenderStudio
 
 /// `/media/KIND/NAME`: NAME checked before the backend sees it, the file opened without
@@ -88,9 +89,9 @@ final class OpenFile: Sendable {
         // O_NOFOLLOW: a link put where a take was is refused, not followed out of the folder.
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
-            let code = errno
-            if code == ELOOP { throw MediaRefusal(status: .forbidden, message: "is a link; only plain files are served") }
-            throw MediaRefusal(status: .notFound, message: String(cString: strerror(code)))
+            let failure = SystemError.last
+            if failure.code == ELOOP { throw MediaRefusal(status: .forbidden, message: "is a link; only plain files are served") }
+            throw MediaRefusal(status: .notFound, message: failure.description)
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
@@ -109,14 +110,18 @@ final class OpenFile: Sendable {
     func read(at offset: Int, count: Int) async throws -> ByteBuffer {
         try await offCooperativePool { [self] in
             var buffer = ByteBufferAllocator().buffer(capacity: count)
-            var failure: Int32 = 0
+            var failure = ""
             while buffer.readableBytes < count {
                 let wanted = count - buffer.readableBytes
                 let position = offset + buffer.readableBytes
+                var result = 0
                 let got = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { space in
-                    max(0, pread(descriptor, space.baseAddress, wanted, off_t(position)))
+                    result = pread(descriptor, space.baseAddress, wanted, off_t(position))
+                    return max(0, result)
                 }
-                if got == 0 { failure = errno; break }
+                if result < 0, SystemError.interrupted { continue }
+                // errno means something only when pread failed; 0 is the file cut short.
+                if got == 0 { failure = result < 0 ? SystemError.last.description : "the file ended"; break }
             }
             guard buffer.readableBytes == count else {
                 throw MediaRefusal(status: .internalServerError, message: "read stopped early (\(failure))")

@@ -1,5 +1,5 @@
-import Dispatch
 import Glibc
+import VRenderCore
 import VRenderImaging
 
 /// PSNR and SSIM of two RGB pictures of one size, written from their definitions.
@@ -23,10 +23,13 @@ public final class PictureMetrics {
     private var rowScores: [Double] = []
     private var rowErrors: [UInt64] = []
 
-    /// `threads` 0: one per processor online, at most 8.
+    /// `threads` 0: one per processor, at most 8 (`Processors.pictureThreads`).
     public init(threads: Int = 0) {
-        self.threads = threads > 0 ? threads : Swift.max(1, Swift.min(8, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        self.threads = threads > 0 ? threads : Processors.pictureThreads
     }
+
+    /// Bands of at least 8 rows: a row of sums is cheap, a thinner band costs more than it saves.
+    private static let bands = RowBands(minimumRows: 8)
 
     static let c1 = (0.01 * 255) * (0.01 * 255)
     static let c2 = (0.03 * 255) * (0.03 * 255)
@@ -37,7 +40,7 @@ public final class PictureMetrics {
         let rowLength = a.width * 3
         Self.resize(&rowErrors, to: a.height, with: 0)
         withSamples(a, b) { samples in
-            RowBands.run(rows: a.height, threads: threads) { rows in
+            Self.bands.run(rows: a.height, threads: threads) { rows in
                 for row in rows {
                     var sum: UInt64 = 0
                     let start = row * rowLength
@@ -65,10 +68,10 @@ public final class PictureMetrics {
         Self.resize(&rowScores, to: blockRows - 1, with: 0)
         let width = a.width
         withSamples(a, b) { samples in
-            RowBands.run(rows: blockRows, threads: threads) { rows in
+            Self.bands.run(rows: blockRows, threads: threads) { rows in
                 for blockRow in rows { samples.sumBlocks(row: blockRow, columns: blockColumns, width: width) }
             }
-            RowBands.run(rows: blockRows - 1, threads: threads) { rows in
+            Self.bands.run(rows: blockRows - 1, threads: threads) { rows in
                 for windowRow in rows { samples.scoreWindows(row: windowRow, blockColumns: blockColumns) }
             }
         }
@@ -178,20 +181,5 @@ private struct SharedSamples: @unchecked Sendable {
             }
         }
         scores[row] = total
-    }
-}
-
-/// Splits `rows` into contiguous bands run in parallel. Which thread computes a row never
-/// changes what is computed for it.
-enum RowBands {
-    static func run(rows: Int, threads: Int, _ body: @Sendable (Range<Int>) -> Void) {
-        let count = Swift.max(1, Swift.min(threads, rows / 8))
-        if count == 1 {
-            body(0..<rows)
-            return
-        }
-        DispatchQueue.concurrentPerform(iterations: count) { band in
-            body((rows * band / count)..<(rows * (band + 1) / count))
-        }
     }
 }

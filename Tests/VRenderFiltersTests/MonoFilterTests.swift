@@ -113,18 +113,4 @@ extension FilterTestFrame {
             try FilterRegistry.chain("mono,vintage")
         }
     }
-
-    @Test func bandsCoverEveryRowOnceOnEvenBoundaries() {
-        for height in [1, 2, 31, 361, 1080, 2161] {
-            for threads in [1, 2, 3, 8] {
-                let bands = RowSplitter.bandRanges(height: height, threads: threads)
-                #expect(bands.first?.lowerBound == 0)
-                #expect(bands.last?.upperBound == height)
-                for (a, b) in zip(bands, bands.dropFirst()) {
-                    #expect(a.upperBound == b.lowerBound)
-                    #expect(a.upperBound % 2 == 0)
-                }
-            }
-        }
-    }
 }

@@ -126,7 +126,7 @@ import VRenderCore
         let picture = HDRTestPicture(noiseWidth: 37, height: 135, subsampling: subsampling, maxCode: 1023, seed: 3)
         let one = Support.convert(picture, with: Support.mapper(transfer, subsampling: subsampling, threads: 1))
         let four = Support.convert(picture, with: Support.mapper(transfer, subsampling: subsampling, threads: 4))
-        #expect(RowSplitter.bandRanges(height: 135, threads: 4).count == 4)
+        #expect(RowBands.yuv420.split(rows: 135, threads: 4).count == 4)
         #expect(one.firstDifference(from: four) == nil)
     }
 

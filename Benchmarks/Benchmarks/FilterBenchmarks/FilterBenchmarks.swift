@@ -8,7 +8,7 @@
 //   BoundedQueue(capacity: 8), the queue between pipeline stages: cost per item handed over.
 // - `cpu <filter> <size>`: every filter of FilterRegistry (default options) on the CPU, one
 //   4:2:0 picture of 720p, 1080p or 2160p, source to a separate destination, all threads
-//   (ProcessInfo.activeProcessorCount), next to `memcpy <size> 4:2:0 frame` of the same bytes.
+//   (`Processors.active`), next to `memcpy <size> 4:2:0 frame` of the same bytes.
 // - `cpu chain sepia,chrome,noir 1080p`: three fused colour filters in one chain, all threads.
 // - `cost <filter> 1 thread` (CostBenchmarks.swift): what the CI gate checks, a kernel's CPU
 //   time against a memcpy of its (small) frame in the same iteration. The gate also reads the
@@ -79,7 +79,7 @@ let benchmarks: @Sendable () -> Void = {
     let source = Picture420(width: width, height: height)
     let destination = Picture420(width: width, height: height)
     let mono = FilterChain([MonoFilter()])
-    let allThreads = ProcessInfo.processInfo.activeProcessorCount
+    let allThreads = Processors.active
 
     let withMallocs = Benchmark.Configuration(metrics: [.throughput, .wallClock, .mallocCountTotal])
     Benchmark("mono 1080p 1 thread", configuration: withMallocs) { benchmark in

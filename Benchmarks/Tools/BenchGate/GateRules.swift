@@ -26,7 +26,7 @@ enum GateRules {
     static let filterRules: [GateRule] = [
         GateRule(suite: "FilterBenchmarks", benchmark: "mono 1080p 1 thread", metric: .mallocCountTotal,
                  percentile: 50, limit: 1,
-                 why: "one frame through FilterChain on one thread allocates exactly once: RowSplitter's "
+                 why: "one frame through FilterChain on one thread allocates exactly once: RowBands' "
                      + "array of bands; the kernels allocate nothing"),
         GateRule(suite: "FilterBenchmarks", benchmark: "mono 1080p all threads", metric: .mallocCountTotal,
                  percentile: 50, limit: 5,

@@ -57,7 +57,7 @@ final class LensLayer: @unchecked Sendable {
              world(quarterPixels: 4 * y + 2, extent: height))
         }
         let luma = luma, cb = cb, cr = cr
-        SceneRowBands.run(SceneRowBands.split(height: height, threads: threads)) { _, band in
+        RowBands.run(RowBands.scene.split(rows: height, threads: threads)) { _, band in
             for y in band {
                 let out = luma.row(y)
                 let (top, bottom, _) = rows[y]

@@ -15,7 +15,7 @@ struct RealtimePacer {
     let firstFrame: Int
     private let frameRate: Rational
 
-    init(firstFrame: Int, frameRate: Rational, startNanoseconds: UInt64 = Self.now()) {
+    init(firstFrame: Int, frameRate: Rational, startNanoseconds: UInt64 = MonotonicClock.now()) {
         self.startNanoseconds = startNanoseconds
         self.firstFrame = firstFrame
         self.frameRate = frameRate
@@ -43,7 +43,7 @@ struct RealtimePacer {
     }
 
     /// Seconds since the start on the monotonic clock.
-    var elapsedSeconds: Double { Double(Self.now() &- startNanoseconds) / 1e9 }
+    var elapsedSeconds: Double { MonotonicClock.seconds(since: startNanoseconds) }
 
     private func sleep(untilOffset offset: UInt64) {
         let deadline = startNanoseconds &+ offset
@@ -52,14 +52,8 @@ struct RealtimePacer {
         // Absolute sleep on the monotonic clock; EINTR (a signal) just sleeps again.
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
         #else
-        let now = Self.now()
+        let now = MonotonicClock.now()
         if deadline > now { usleep(useconds_t((deadline - now) / 1000)) }
         #endif
-    }
-
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

@@ -26,8 +26,8 @@ public final class SceneRenderer {
     private var scratch: [BandScratch] = []
     private var sampling: [AxisSampling] = []
 
-    /// Processors online, at most 8.
-    public static var defaultThreadCount: Int { SceneRowBands.processorCount }
+    /// One per processor, at most 8 (`Processors.pictureThreads`).
+    public static var defaultThreadCount: Int { Processors.pictureThreads }
 
     public init(seed: UInt64, threads: Int = SceneRenderer.defaultThreadCount) {
         self.seed = seed
@@ -47,9 +47,9 @@ public final class SceneRenderer {
         let sceneHeight = height - TimecodeStrip.height(width: width, height: height)
         if sceneHeight > 0 {
             let composers = self.composers(layer: layer, camera: camera, time: time, tables: tables, image: image)
-            let bands = SceneRowBands.split(height: sceneHeight, threads: threads)
+            let bands = RowBands.scene.split(rows: sceneHeight, threads: threads)
             let scratch = self.scratch(count: bands.count, capacity: width)
-            SceneRowBands.run(bands) { index, rows in
+            RowBands.run(bands) { index, rows in
                 composers[0].render(rows: rows, scratch: scratch[index])
                 let chromaRows = ChromaGeometry.yuv420.chromaRows(covering: rows)
                 composers[1].render(rows: chromaRows, scratch: scratch[index])
@@ -108,4 +108,10 @@ public final class SceneRenderer {
         }
         return scratch
     }
+}
+
+extension RowBands {
+    /// The synthetic camera's bands of 4:2:0 rows: 16 rows at least, as a scene row costs
+    /// four samples a pixel and pays for its dispatch sooner than a filter's.
+    static let scene = RowBands(minimumRows: 16, alignment: ChromaGeometry.yuv420.blockHeight)
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import CV4L2
+import VRenderCore
 
 /// An ioctl request: its code and the name errors print.
 struct V4L2Request: Sendable {
@@ -65,7 +66,7 @@ final class V4L2Device {
         while true {
             let result = body()
             if result >= 0 { return .done(result) }
-            let code = errno  // read before anything else can overwrite it
+            let code = SystemError.last.code  // read before anything else can overwrite it
             if code == EINTR { continue }
             if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
             throw V4L2Error(call: call(), code: code, device: device)

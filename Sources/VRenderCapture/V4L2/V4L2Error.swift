@@ -18,7 +18,7 @@ public struct V4L2Error: Error, Sendable, Equatable, CustomStringConvertible {
         self.call = call
         self.code = code
         self.device = device
-        self.message = String(cString: strerror(code))
+        self.message = SystemError(code: code).description
     }
 
     /// The device went away (unplugged): the take ends cleanly instead of failing.

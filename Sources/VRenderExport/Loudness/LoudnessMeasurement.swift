@@ -1,4 +1,3 @@
-import Dispatch
 import VRenderCore
 import VRenderMedia
 
@@ -13,7 +12,7 @@ import VRenderMedia
 /// limiter gives back less than each dB asked), at most three times.
 enum LoudnessMeasurement {
     static func plan(for plan: ExportPlan, target: Double) throws -> LoudnessPlan {
-        let start = DispatchTime.now()
+        let start = MonotonicClock.now()
         let measured = try measure(plan, gains: Array(repeating: nil, count: plan.audio.trackCount))
         var gains = measured.map { $0.integrated.map { target - $0 } }
         // Per track, the last try: the gain and the loudness it gave.
@@ -40,7 +39,7 @@ enum LoudnessMeasurement {
             }
             if settled { break }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        let seconds = MonotonicClock.seconds(since: start)
         return LoudnessPlan(target: target, measured: measured, gains: gains, measureSeconds: seconds)
     }
 

@@ -25,7 +25,7 @@ struct TransitionPictures {
     let output: BoundedQueue<EncodeItem>
     let shells: ObjectPool<Frame>
     let canvases: ObjectPool<Frame>
-    /// Bands per blended picture (`RowSplitter`).
+    /// Bands per blended picture (`RowBands`).
     let threads: Int
     /// The current take's pictures for its tail overlap, with the slots each fills.
     private var tail: [(frame: Frame, slots: Range<Int>)] = []

@@ -60,7 +60,7 @@ public enum HDRToneMappingError: Error, Sendable, Equatable, CustomStringConvert
 /// The EOTF, OOTF, tone curve and OETF are sampled into tables in `init` (about 130 KiB
 /// together), so a pixel costs a few dozen multiply-adds, and four square roots and seven
 /// lookups (PQ) or five and eight (HLG).
-/// `convert` splits rows across `threads` with `RowSplitter`; a converter is immutable and
+/// `convert` splits rows across `threads` with `RowBands.yuv420`; a converter is immutable and
 /// may run several conversions at once.
 public final class HDRToneMapper: Sendable {
     /// The peak the tone curve assumes for both transfers, in cd/m²: HLG's nominal display
@@ -119,7 +119,7 @@ public final class HDRToneMapper: Sendable {
                      && output.cb.width == outChroma.width && output.cb.height == outChroma.height,
                      "output must be 4:2:0 \(width)x\(height)")
         let kernel = self.kernel
-        RowSplitter.run(height: height, threads: threads) { rows in
+        RowBands.yuv420.run(rows: height, threads: threads) { rows in
             kernel.convert(y: y, cb: cb, cr: cr, into: output, lumaRows: rows)
         }
     }

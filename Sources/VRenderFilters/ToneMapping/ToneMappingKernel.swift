@@ -59,7 +59,7 @@ struct ToneMappingKernel: Sendable {
         chromaShiftY = subsampling.blockHeight.trailingZeroBitCount
     }
 
-    /// Converts `lumaRows` (starting on an even row, as `RowSplitter`'s bands do) and the
+    /// Converts `lumaRows` (starting on an even row, as `RowBands`'s bands do) and the
     /// output chroma rows of their 2×2 blocks.
     func convert(y: PlaneView16, cb: PlaneView16, cr: PlaneView16, into output: YUVImage, lumaRows: Range<Int>) {
         precondition(lumaRows.lowerBound % 2 == 0, "rows \(lumaRows) split a 4:2:0 block")

@@ -212,11 +212,11 @@ public final class PulseMicrophone: AudioSource, @unchecked Sendable {
         // 0.5 ms) gives no stamp: the fragment then continues the previous one's.
         var usec: pa_usec_t = 0
         var negative: Int32 = 0
-        let before = Double(MonotonicClock.now()) / 1e9
+        let before = MonotonicClock.nowSeconds
         guard pa_stream_get_latency(stream, &usec, &negative) >= 0 else {
             throw VRenderError(.runtime, subject: name, reason: "PulseAudio gave no latency (\(loop.errorText))")
         }
-        let after = Double(MonotonicClock.now()) / 1e9
+        let after = MonotonicClock.nowSeconds
         let latency = (negative != 0 ? -1.0 : 1.0) * Double(usec) / 1e6
         var time = Self.firstSampleTime(now: (before + after) / 2, latency: latency, frames: frames,
                                         sampleRate: format.sampleRate)

@@ -46,9 +46,9 @@ public enum PulseSources {
             return PulseListing(sources: [], unavailable: noServer(context, server))
         }
         defer { pa_context_disconnect(context) }
-        let deadline = Double(MonotonicClock.now()) / 1e9 + timeout
+        let deadline = MonotonicClock.nowSeconds + timeout
         while !query.finished {
-            let left = deadline - Double(MonotonicClock.now()) / 1e9
+            let left = deadline - MonotonicClock.nowSeconds
             guard left > 0 else {
                 return PulseListing(sources: [], unavailable: "the PulseAudio server did not answer within \(timeout) s")
             }
