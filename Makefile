@@ -34,7 +34,9 @@ test-media: deps
 	@scripts/make-test-media.sh $(TEST_MEDIA) >/dev/null
 
 # Tests find their media through VRENDER_TEST_MEDIA (and make it themselves when run alone).
+# First the module graph (seconds): exports and chunk workers must not link the capture stack.
 test: deps test-media
+	scripts/check-imports.sh
 	VRENDER_TEST_MEDIA=$(abspath $(TEST_MEDIA)) $(SWIFT) test
 
 # Rewrites every golden in testdata/golden/ from the current code (DemoGoldenTests with

@@ -6,7 +6,8 @@
 //   CFFmpeg, CPNG, CVulkan, CV4L2, CALSA, CPulse, CVidStab   C libraries and shims (FFmpeg, libpng,
 //                     Vulkan loader, V4L2 ioctls, ALSA, PulseAudio, libvidstab)
 //   VRenderCore       pure Swift: errors, parsing, geometry, chroma geometry, picture views and
-//                     ops, bounded queues/locks, pools, stage threads, atomic file writes
+//                     ops, bounded queues/locks, pools, stage threads, atomic file writes, the
+//                     camera position
 //   CFreeType         FreeType (the teleprompter's text)
 //   CEBUR128          libebur128 (an export's loudness, `concat --loudness`)
 //   VRenderImaging    RGB pictures, PNG read/write (libpng), bitmap text, FreeType text
@@ -16,24 +17,29 @@
 //   VRenderFilters    filter descriptors, colour programs, CPU kernels, tone map   <- Core
 //   VRenderMedia      FFmpeg only: probe, demux, decode, one swscale wrapper, normalize,
 //                     audio conversion, encode, mux, thumbnails                    <- Core, Imaging
+//   VRenderTakes      the takes folder through its takes.json: entries, checks, atomic saves,
+//                     listing, rm/trim/order, contact sheet, recovery, reading a take back,
+//                     a take file's tags and layout                     <- Media, Imaging, Prompter
 //   VRenderVulkan     Vulkan context, devices, GPU filter engine and executor      <- Core, Filters
 //   VRenderCapture    CaptureSource, device factory, V4L2 and synthetic cameras,
 //                     AudioSource, the ALSA microphone, action scripts             <- Core, Media
-//   VRenderRecording  frame ring, take scheduler, take writer, takes.json, takes folder,
-//                     the capture job                                              <- Capture, Media, Imaging
+//   VRenderRecording  frame ring, take scheduler, take writer, takes.json while a capture
+//                     writes it, the capture job                                   <- Capture, Takes, Media, Imaging
 //   VRenderExport     plan, timeline, stream copy, transcode pipeline, audio aligner,
-//                     loudness (measure, gain, limiter), filter previews, the demo job
-//                                                                                  <- Recording, Vulkan, CEBUR128, ...
+//                     loudness (measure, gain, limiter), filter previews          <- Takes, Vulkan, CEBUR128, ...
 //   VRenderScale      chunked exports: the chunk plan, the work folder, chunk workers, the
 //                     local and Slurm engines                                       <- Export, Media, ...
+//                     Neither Export nor Scale reaches Capture or Recording (no V4L2, ALSA or
+//                     PulseAudio in a chunk worker): scripts/check-imports.sh fails if one does.
+//   VRenderDemo       `vrender demo`: three synthetic takes recorded, then exported <- Recording, Export
 //   VRenderVerify     golden frames: per-frame hash lines, reference PNGs, PSNR/SSIM,
 //                     heat-map diffs (record, check, diff)                         <- Media, Imaging, Core
 //   VRenderBench      `vrender bench`: runs concat/capture/filter with stage timings,
-//                     renders the report (JSON schema, SVG plot)                   <- Export, Recording, ...
+//                     renders the report (JSON schema, SVG plot)                   <- Export, Recording, Demo
 //   VRenderStudio     `vrender studio`'s session: capture job, live preview, takes,
 //                     playable copies, exports, the page's API as types             <- Export, Recording, ...
 //   VRenderStudioServer  its Hummingbird HTTP/WebSocket server and the page          <- Studio
-//   vrender           the command line: parses, calls one entry point, prints      <- Export, Recording, ...
+//   vrender           the command line: parses, calls one entry point, prints      <- Export, Demo, Studio, ...
 import Foundation
 import PackageDescription
 
@@ -48,7 +54,9 @@ let package = Package(
         .library(name: "VRenderMedia", targets: ["VRenderMedia"]),
         .library(name: "VRenderExport", targets: ["VRenderExport"]),
         .library(name: "VRenderCapture", targets: ["VRenderCapture"]),
+        .library(name: "VRenderTakes", targets: ["VRenderTakes"]),
         .library(name: "VRenderRecording", targets: ["VRenderRecording"]),
+        .library(name: "VRenderDemo", targets: ["VRenderDemo"]),
         .library(name: "VRenderVulkan", targets: ["VRenderVulkan"]),
         .library(name: "VRenderScale", targets: ["VRenderScale"]),
         .library(name: "VRenderVerify", targets: ["VRenderVerify"]),
@@ -96,30 +104,38 @@ let package = Package(
         .target(name: "VRenderPrompter", dependencies: ["VRenderCore", "VRenderImaging"]),
         .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "VRenderCore", "VRenderImaging"]),
         .target(name: "VRenderCapture", dependencies: ["CV4L2", "CALSA", "CPulse", "VRenderCore", "VRenderMedia"]),
+        // The takes folder through its takes.json, without the capture stack: what exports and
+        // chunk workers read a folder with (scripts/check-imports.sh keeps them off VRenderCapture).
+        .target(name: "VRenderTakes", dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderPrompter"]),
         .target(name: "VRenderRecording",
-                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderCapture", "VRenderPrompter"]),
+                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderCapture", "VRenderPrompter",
+                               "VRenderTakes"]),
         .target(name: "VRenderVulkan", dependencies: ["CVulkan", "VRenderCore", "VRenderFilters"]),
-        // Export reads a takes folder through its manifest (VRenderRecording's TakesFolder) and
-        // runs the demo (a capture job, then an export).
+        // Export reads a takes folder through its manifest (VRenderTakes' TakesFolder); it links
+        // no capture code, nor do the chunk workers above it.
         .target(name: "VRenderExport",
                 dependencies: ["CEBUR128", "CVidStab", "VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
-                               "VRenderCapture", "VRenderRecording", "VRenderPrompter"]),
+                               "VRenderPrompter", "VRenderTakes"]),
         // Chunked exports (`concat --engine local|slurm`, `vrender chunk`): one export rendered
         // as chunks by child processes or a Slurm job array, joined by stream copy.
         .target(name: "VRenderScale",
                 dependencies: ["CFFmpeg", "VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderPrompter", "VRenderExport"]),
+        // `vrender demo`: a capture job with the synthetic camera, then exports of its takes.
+        .target(name: "VRenderDemo",
+                dependencies: ["VRenderCore", "VRenderFilters", "VRenderMedia", "VRenderPrompter", "VRenderCapture",
+                               "VRenderTakes", "VRenderRecording", "VRenderExport"]),
         // Golden frames: what `vrender golden` and testdata/golden/ check exports with.
         .target(name: "VRenderVerify", dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia"]),
         // `vrender bench`: the real pipelines, run with stage timings, and their report.
         .target(name: "VRenderBench",
-                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
-                               "VRenderCapture", "VRenderRecording", "VRenderExport"]),
+                dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderTakes", "VRenderRecording",
+                               "VRenderExport", "VRenderDemo"]),
         // `vrender studio`, the app's screen in a browser: a session drives the capture job, the
         // takes folder and the exporter (the calls the CLI makes), makes the live preview, the
         // takes' playable copies and the exports...
         .target(name: "VRenderStudio",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderCapture",
-                               "VRenderRecording", "VRenderPrompter", "VRenderExport"]),
+                               "VRenderTakes", "VRenderRecording", "VRenderPrompter", "VRenderExport"]),
         // ...and a Hummingbird server serves it: the page (compiled into the binary: no files to
         // install, nothing fetched), the preview over a WebSocket, the actions as POSTs.
         .target(name: "VRenderStudioServer",
@@ -131,8 +147,8 @@ let package = Package(
         .executableTarget(
             name: "vrender",
             dependencies: [
-                "VRenderCore", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderRecording", "VRenderVulkan",
-                "VRenderVerify", "VRenderBench", "VRenderPrompter", "VRenderScale", "VRenderStudio", "VRenderStudioServer",
+                "VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderTakes", "VRenderRecording",
+                "VRenderDemo", "VRenderVulkan", "VRenderVerify", "VRenderBench", "VRenderPrompter", "VRenderScale", "VRenderStudio", "VRenderStudioServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -146,22 +162,24 @@ let package = Package(
         .testTarget(name: "VRenderMediaTests",
                     dependencies: ["VRenderMedia", "VRenderCore", "CFFmpeg", "VRenderTestSupport"]),
         .testTarget(name: "VRenderExportTests",
-                    dependencies: ["VRenderExport", "VRenderMedia", "VRenderFilters", "VRenderCore", "VRenderTestSupport"]),
+                    dependencies: ["VRenderExport", "VRenderTakes", "VRenderRecording", "VRenderPrompter", "VRenderVulkan",
+                                   "VRenderMedia", "VRenderFilters", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderScaleTests",
                     dependencies: ["VRenderScale", "VRenderExport", "VRenderMedia", "VRenderFilters", "VRenderPrompter", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderCaptureTests",
                     dependencies: ["VRenderCapture", "VRenderMedia", "VRenderCore", "CV4L2", "VRenderTestSupport"]),
         .testTarget(name: "VRenderRecordingTests",
-                    dependencies: ["VRenderRecording", "VRenderCapture", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
+                    dependencies: ["VRenderRecording", "VRenderTakes", "VRenderCapture", "VRenderMedia", "VRenderCore",
+                                   "VRenderTestSupport"]),
         .testTarget(name: "VRenderVulkanTests", dependencies: ["VRenderVulkan", "VRenderFilters", "VRenderCore"]),
         .testTarget(name: "VRenderVerifyTests",
-                    dependencies: ["VRenderVerify", "VRenderExport", "VRenderRecording", "VRenderCapture", "VRenderFilters",
+                    dependencies: ["VRenderVerify", "VRenderDemo", "VRenderExport", "VRenderRecording", "VRenderCapture", "VRenderFilters",
                                    "VRenderImaging", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderBenchTests",
-                    dependencies: ["VRenderBench", "VRenderExport", "VRenderRecording", "VRenderCapture", "VRenderFilters",
+                    dependencies: ["VRenderBench", "VRenderExport", "VRenderTakes", "VRenderRecording", "VRenderCapture", "VRenderFilters",
                                    "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderStudioTests",
-                    dependencies: ["VRenderStudio", "VRenderExport", "VRenderRecording", "VRenderCapture", "VRenderPrompter",
+                    dependencies: ["VRenderStudio", "VRenderExport", "VRenderTakes", "VRenderRecording", "VRenderCapture", "VRenderPrompter",
                                    "VRenderFilters", "VRenderImaging", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderStudioServerTests", dependencies: ["VRenderStudioServer", "VRenderStudio"]),
         .testTarget(name: "vrenderTests", dependencies: ["VRenderTestSupport"]),

@@ -40,7 +40,7 @@ let package = Package(
             name: "FuzzTakesManifest",
             dependencies: [
                 "FuzzSupport",
-                .product(name: "VRenderRecording", package: "vrender"),
+                .product(name: "VRenderTakes", package: "vrender"),
             ],
             path: "Sources/FuzzTakesManifest"
         ),

@@ -30,6 +30,8 @@ packages=(
   libfreetype-dev fonts-dejavu-core fonts-wqy-microhei
   libebur128-dev
   tmux
+  # scripts/check-imports.sh (make test) reads the module graph with it
+  python3
   ffmpeg
   libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers
   # microphones: ALSA, PulseAudio; the server, paplay and aplay for their tests

@@ -1,6 +1,7 @@
 import Foundation
 import VRenderCore
 import VRenderRecording
+import VRenderTakes
 
 /// `vrender bench capture`: records through the real recording pipeline (`CaptureJob`: the
 /// camera, the frame ring, the writer thread's encoder and muxer) with stage timings on. The

@@ -1,5 +1,6 @@
 import Foundation
 import VRenderCore
+import VRenderDemo
 import VRenderExport
 import VRenderFilters
 

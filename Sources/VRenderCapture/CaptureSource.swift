@@ -56,11 +56,6 @@ public struct NegotiatedFormat: Sendable, Equatable, Codable {
     }
 }
 
-/// Which camera module (the seed's front/back cameras).
-public enum CameraPosition: String, Sendable, Codable, CaseIterable {
-    case back, front
-}
-
 /// What the user asked of the camera before it starts.
 public struct CaptureRequest: Sendable {
     /// Desired frame rate (default 30).

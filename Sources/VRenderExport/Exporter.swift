@@ -2,7 +2,7 @@ import Foundation
 import VRenderCore
 import VRenderFilters
 import VRenderMedia
-import VRenderRecording
+import VRenderTakes
 
 /// Runs one `vrender concat`: probe every input, plan, then write the output with the plan's
 /// pipeline (`StreamCopy`, or `TranscodePipeline` for a video copy or a transcode) into a

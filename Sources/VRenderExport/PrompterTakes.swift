@@ -1,6 +1,6 @@
 import VRenderCore
 import VRenderPrompter
-import VRenderRecording
+import VRenderTakes
 
 /// What an export knows of the prompter in each take: its pre-roll and what `--prompter`
 /// recorded, read from the takes.json beside each take file. A take without an entry (not

@@ -2,6 +2,7 @@ import Foundation
 import VRenderCapture
 import VRenderCore
 import VRenderMedia
+import VRenderTakes
 
 /// Everything `vrender capture` can be asked, already parsed.
 public struct CaptureOptions: Sendable {

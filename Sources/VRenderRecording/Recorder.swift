@@ -4,6 +4,7 @@ import VRenderCapture
 import VRenderCore
 import VRenderMedia
 import VRenderPrompter
+import VRenderTakes
 
 /// What to record.
 public struct RecordingPlan: Sendable {

@@ -3,6 +3,7 @@ import VRenderCapture
 import VRenderCore
 import VRenderImaging
 import VRenderMedia
+import VRenderTakes
 
 /// Encodes one take into `segment_<NNNN>_<UUID>.mov` (see `TakesFolder+Numbering.swift` for
 /// why the number), written fragmented: a fragment every quarter second, handed to the kernel
@@ -39,9 +40,6 @@ final class SegmentWriter {
     private let thumbnailer = Thumbnailer()
     /// Per frame: time in the encoder, and writing (packets, thumbnails); nil when not timed.
     private let timers: (encode: StageTimer?, write: StageTimer?)
-
-    /// When a take's thumbnail is taken (the seed's choice).
-    static let thumbnailTime = 0.05
 
     /// `number`: the take's number in its folder, from `TakesFolder.nextTakeNumber(in:)`.
     init(directory: String, number: Int, format: NegotiatedFormat, codec: VideoCodecChoice, live: Bool,
@@ -103,11 +101,11 @@ final class SegmentWriter {
         lastPts = pts
         // The first frame gives a thumbnail at once (a take may be shorter than 0.05 s); the
         // frame at 0.05 s replaces it.
-        if frames == 0 || (!thumbnailFinal && relative >= Self.thumbnailTime - 1e-9) {
+        if frames == 0 || (!thumbnailFinal && relative >= TakeFileLayout.thumbnailTime - 1e-9) {
             timers.write?.begin()
             try PNGWriter.write(try thumbnailer.thumbnail(of: frame, width: TakeFileLayout.thumbnailWidth), to: thumbnailPath)
             timers.write?.pause()
-            thumbnailFinal = relative >= Self.thumbnailTime - 1e-9
+            thumbnailFinal = relative >= TakeFileLayout.thumbnailTime - 1e-9
         }
         if let sound {
             timers.write?.begin()

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import VRenderCore
+import VRenderTakes
 
 /// `takes.json` while a capture writes it: the writer thread appends each finished take, the
 /// checker thread fills in what reading it back found. Each change is made under the folder's

@@ -3,6 +3,7 @@ import Synchronization
 import VRenderCapture
 import VRenderCore
 import VRenderPrompter
+import VRenderTakes
 
 /// Per-take facts the capture thread learns (start time, camera timeline) and the writer
 /// thread needs to write the manifest entry.

@@ -2,6 +2,7 @@ import Foundation
 import VRenderCapture
 import VRenderCore
 import VRenderMedia
+import VRenderTakes
 
 /// The writer thread: drains the frame ring take by take into segment files, records each
 /// finished take in `takes.json` and hands it to the `TakeChecker` to be read back. When a

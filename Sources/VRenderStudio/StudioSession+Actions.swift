@@ -4,6 +4,7 @@ import VRenderCore
 import VRenderFilters
 import VRenderPrompter
 import VRenderRecording
+import VRenderTakes
 
 extension StudioSession {
     /// A page's action, with the library calls `vrender capture`, `takes rm` and `concat`

@@ -5,6 +5,7 @@ import VRenderCore
 import VRenderFilters
 import VRenderPrompter
 import VRenderRecording
+import VRenderTakes
 
 /// One `vrender studio`: the camera recording on its own thread (the capture job `vrender
 /// capture` runs, driven by the pages' actions instead of keys), the live preview, the takes

@@ -1,4 +1,5 @@
 import VRenderCapture
+import VRenderCore
 
 /// Everything a studio page shows, as one snapshot: the server sends the whole of it (JSON) to
 /// every page after each change, so a page that joins late or missed one is right at the next.

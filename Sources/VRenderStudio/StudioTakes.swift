@@ -1,5 +1,6 @@
 import Foundation
 import VRenderRecording
+import VRenderTakes
 
 /// The take strip: takes.json's takes as the page shows them.
 enum StudioTakes {

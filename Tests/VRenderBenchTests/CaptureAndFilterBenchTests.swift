@@ -4,6 +4,7 @@ import VRenderCapture
 import VRenderCore
 import VRenderFilters
 import VRenderRecording
+import VRenderTakes
 import VRenderTestSupport
 @testable import VRenderBench
 

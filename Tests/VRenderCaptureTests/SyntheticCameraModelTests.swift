@@ -1,5 +1,6 @@
 import Testing
 @testable import VRenderCapture
+import VRenderCore
 
 /// The simulated camera module: zoom limits, lens choice, ramps, torch, flip, point of interest.
 @Suite struct SyntheticCameraModelTests {

@@ -4,6 +4,7 @@ import VRenderCore
 import VRenderFilters
 import VRenderPrompter
 import VRenderRecording
+import VRenderTakes
 import VRenderTestSupport
 import VRenderVulkan
 @testable import VRenderExport

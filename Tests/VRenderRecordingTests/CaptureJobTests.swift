@@ -4,6 +4,7 @@ import VRenderCapture
 import VRenderCore
 import VRenderTestSupport
 @testable import VRenderRecording
+@testable import VRenderTakes
 
 @Suite struct CaptureJobTests {
     let directory = TestMedia.scratchDirectory()

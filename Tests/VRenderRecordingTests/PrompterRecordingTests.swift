@@ -5,6 +5,7 @@ import VRenderCore
 import VRenderPrompter
 import VRenderTestSupport
 @testable import VRenderRecording
+@testable import VRenderTakes
 
 /// A prompter whose script is 200 lines 32 points apart (28 pt text), in a box 100 points
 /// high, scrolling at `speed` points per second: a layout of its own, not the real one.

@@ -4,6 +4,7 @@ import VRenderCore
 import VRenderMedia
 import VRenderTestSupport
 @testable import VRenderRecording
+@testable import VRenderTakes
 
 /// Takes recorded once per test run through the real capture path (CaptureJob → Recorder →
 /// SegmentWriter, synthetic camera in batch mode), for recovery tests to copy and cut as a kill

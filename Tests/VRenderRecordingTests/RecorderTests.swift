@@ -5,6 +5,7 @@ import VRenderCore
 import VRenderMedia
 import VRenderTestSupport
 @testable import VRenderRecording
+@testable import VRenderTakes
 
 @Suite struct RecorderTests {
     let directory = TestMedia.scratchDirectory()

@@ -6,6 +6,7 @@ import VRenderCore
 import VRenderMedia
 import VRenderTestSupport
 @testable import VRenderRecording
+@testable import VRenderTakes
 
 /// The real take writer, whose `finish` waits until `gate` opens: a take that stays open for as
 /// long as a test needs, while other commands change its folder.

@@ -5,6 +5,7 @@ import VRenderCore
 import VRenderMedia
 import VRenderTestSupport
 @testable import VRenderRecording
+@testable import VRenderTakes
 
 /// Takes with sound: the microphone's clicks land where the capture clock says, whatever its
 /// crystal's drift, timestamp jitter or lost periods; audio and video are equally long.

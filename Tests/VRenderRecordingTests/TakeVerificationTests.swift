@@ -6,6 +6,7 @@ import VRenderCore
 import VRenderMedia
 import VRenderTestSupport
 @testable import VRenderRecording
+@testable import VRenderTakes
 
 /// Item 3 of issue 10: every take is read back when it ends, and the result is in takes.json.
 /// Item 4: `--codec auto` on a live source picks the codec this machine keeps up with.

@@ -3,6 +3,7 @@ import Testing
 import VRenderCore
 import VRenderTestSupport
 @testable import VRenderRecording
+@testable import VRenderTakes
 
 /// `TakesFolder`: which files a takes folder stands for, in which order, and which it refuses.
 /// The files are empty: these rules are about names and paths, not video.

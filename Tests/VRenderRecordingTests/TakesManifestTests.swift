@@ -3,6 +3,7 @@ import Testing
 import VRenderCore
 import VRenderTestSupport
 @testable import VRenderRecording
+@testable import VRenderTakes
 
 /// Saving `takes.json`: the file is replaced whole, and a save that fails leaves nothing behind.
 @Suite struct TakesManifestTests {

@@ -3,6 +3,7 @@ import Testing
 import VRenderCore
 import VRenderTestSupport
 @testable import VRenderRecording
+@testable import VRenderTakes
 
 /// `takes.json` is checked whole as it loads: a field out of range, a name not written plainly,
 /// a file listed twice or a file too big is refused, naming the file, the entry and the field.

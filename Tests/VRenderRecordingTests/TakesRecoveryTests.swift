@@ -5,6 +5,7 @@ import VRenderCore
 import VRenderMedia
 import VRenderTestSupport
 @testable import VRenderRecording
+@testable import VRenderTakes
 
 /// Where a kill cuts a take, named from the take's own boxes (so fragment length does not
 /// matter): `FragmentCensus` finds them.

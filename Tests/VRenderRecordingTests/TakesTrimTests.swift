@@ -4,6 +4,7 @@ import VRenderCore
 import VRenderMedia
 import VRenderTestSupport
 @testable import VRenderRecording
+@testable import VRenderTakes
 
 /// `vrender takes trim`: in and out points kept in takes.json, checked against the take's
 /// length, read back by `takeInputs`, and refused when a hand-edited file holds nonsense.

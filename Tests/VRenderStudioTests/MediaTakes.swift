@@ -3,6 +3,7 @@ import Synchronization
 import VRenderCapture
 import VRenderCore
 import VRenderRecording
+import VRenderTakes
 import VRenderTestSupport
 
 /// Two 1-second takes with sound, recorded once per run through the real capture path (the

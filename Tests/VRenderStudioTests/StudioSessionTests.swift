@@ -3,6 +3,7 @@ import VRenderCapture
 import VRenderCore
 import VRenderPrompter
 import VRenderRecording
+import VRenderTakes
 import VRenderTestSupport
 import XCTest
 @testable import VRenderStudio

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VRenderCapture
 import VRenderCore
+import VRenderDemo
 import VRenderExport
 import VRenderFilters
 import VRenderRecording

@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
 import VRenderCore
-import VRenderRecording
+import VRenderTakes
 
 // Fuzz target: a takes folder's `takes.json` as `vrender takes` and `vrender concat DIR` read it.
 // The input becomes DIR/takes.json in a fixed folder (FolderFixture) holding a take, links that

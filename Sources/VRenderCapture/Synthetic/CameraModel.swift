@@ -1,3 +1,5 @@
+import VRenderCore
+
 /// A normalized point on the picture as the user sees it: (0, 0) top-left, (1, 1) bottom-right.
 /// On the front camera that is the mirrored preview, as on a phone.
 public struct PointOfInterest: Sendable, Equatable, Codable {

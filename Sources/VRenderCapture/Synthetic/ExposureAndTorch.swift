@@ -1,3 +1,5 @@
+import VRenderCore
+
 /// Auto-exposure of the simulated camera: it meters a region around the point of interest and
 /// moves that region's brightness part of the way toward mid-grey, as a phone's continuous
 /// auto-exposure does after a tap.

@@ -4,6 +4,7 @@ import VRenderCapture
 import VRenderCore
 import VRenderPrompter
 import VRenderRecording
+import VRenderTakes
 
 extension VRender {
     /// `vrender capture`: record takes from a camera.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VRenderCore
+import VRenderDemo
 import VRenderExport
 
 extension VRender {

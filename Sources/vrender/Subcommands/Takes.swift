@@ -3,10 +3,11 @@ import Foundation
 import VRenderCore
 import VRenderMedia
 import VRenderRecording
+import VRenderTakes
 
 extension VRender {
     /// `vrender takes`: look after a folder of recorded takes. The folder logic lives in
-    /// VRenderRecording's `TakesFolder`; errors go up to `VRender.main`, which prints them.
+    /// VRenderTakes' `TakesFolder`; errors go up to `VRender.main`, which prints them.
     struct Takes: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List, trim, remove, preview or recover the takes in a folder.",

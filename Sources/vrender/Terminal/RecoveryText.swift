@@ -1,5 +1,6 @@
 import Foundation
 import VRenderRecording
+import VRenderTakes
 
 /// `vrender takes recover`'s lines: one per take file, what became of `takes.json`, a summary.
 enum RecoveryText {

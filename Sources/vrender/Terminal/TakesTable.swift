@@ -1,6 +1,7 @@
 import Foundation
 import VRenderMedia
 import VRenderRecording
+import VRenderTakes
 
 /// `vrender takes list`'s table: a header, one row per take, and the total. On a narrow
 /// terminal the creation time, frame rate, codec and size go first, then file names lose

@@ -89,7 +89,7 @@ extension TakesRecovery {
         do {
             guard case .at(let parent, let last) = try TakesFolder.locate(name, in: folder) else { return false }
             if parent.status(last) != nil { return true }
-            let image = try FrameGrabber.frame(in: videoPath, atSeconds: SegmentWriter.thumbnailTime) {
+            let image = try FrameGrabber.frame(in: videoPath, atSeconds: TakeFileLayout.thumbnailTime) {
                 try Thumbnailer().thumbnail(of: $0, width: TakeFileLayout.thumbnailWidth)
             }
             try PNGWriter.write(image, in: parent, name: last)

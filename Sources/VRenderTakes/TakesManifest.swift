@@ -1,5 +1,4 @@
 import Foundation
-import VRenderCapture
 import VRenderCore
 import VRenderMedia
 import VRenderPrompter
@@ -15,6 +14,16 @@ public struct TakeEntry: Sendable, Codable, Equatable {
         public var torch: Double
         /// What caused it ("script demo.actions:3: zoom 2 ramp 4", "key t", "start").
         public var cause: String
+
+        // Spelled out: the memberwise one is internal, and the capture (VRenderRecording) makes these.
+        package init(time: Double, position: CameraPosition, lens: Double, zoom: Double, torch: Double, cause: String) {
+            self.time = time
+            self.position = position
+            self.lens = lens
+            self.zoom = zoom
+            self.torch = torch
+            self.cause = cause
+        }
     }
 
     /// File name of the take, relative to the folder (`segment_0001_<UUID>.mov`; takes recorded
@@ -51,6 +60,31 @@ public struct TakeEntry: Sendable, Codable, Equatable {
     public var audio: TakeSound? = nil
     /// In and out points an export applies (`vrender takes trim`); absent: the whole take.
     public var trim: TakeTrim? = nil
+
+    // Spelled out: the memberwise one is internal, and the capture (VRenderRecording) makes these.
+    package init(file: String, thumbnail: String? = nil, created: String, frames: Int, dropped: Int, duration: Double,
+                 fps: String, width: Int, height: Int, codec: String, device: String, preroll: Double,
+                 timeline: [TimelineEvent], latency: LatencySummary? = nil, check: TakeCheck? = nil,
+                 prompter: PrompterTakeRecord? = nil, audio: TakeSound? = nil, trim: TakeTrim? = nil) {
+        self.file = file
+        self.thumbnail = thumbnail
+        self.created = created
+        self.frames = frames
+        self.dropped = dropped
+        self.duration = duration
+        self.fps = fps
+        self.width = width
+        self.height = height
+        self.codec = codec
+        self.device = device
+        self.preroll = preroll
+        self.timeline = timeline
+        self.latency = latency
+        self.check = check
+        self.prompter = prompter
+        self.audio = audio
+        self.trim = trim
+    }
 }
 
 /// A take's sound as takes.json lists it.

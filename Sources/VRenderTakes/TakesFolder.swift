@@ -174,7 +174,7 @@ public enum TakesFolder {
         var images: [RGBImage] = []
         for path in paths {
             images.append(try VRenderError.attributing(to: path, as: .input) {
-                try FrameGrabber.frame(in: path, atSeconds: SegmentWriter.thumbnailTime) {
+                try FrameGrabber.frame(in: path, atSeconds: TakeFileLayout.thumbnailTime) {
                     try thumbnailer.thumbnail(of: $0, width: width)
                 }
             })
@@ -221,9 +221,9 @@ public enum TakesFolder {
         try FolderHandle.open(directory)
     }
 
-    static func manifestPath(_ directory: String) -> String { join(directory, TakesManifest.fileName) }
+    package static func manifestPath(_ directory: String) -> String { join(directory, TakesManifest.fileName) }
 
-    static func join(_ directory: String, _ file: String) -> String {
+    package static func join(_ directory: String, _ file: String) -> String {
         let directory = trimmingTrailingSlashes(directory)
         return (directory == "/" ? "" : directory) + "/" + file
     }

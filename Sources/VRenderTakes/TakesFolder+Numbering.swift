@@ -18,7 +18,7 @@ extension TakesFolder {
     static let takeNumberWidth = 4
 
     /// `segment_0001_<UUID>`: a take's file name without its extension.
-    static func takeFileStem(number: Int, id: UUID = UUID()) -> String {
+    package static func takeFileStem(number: Int, id: UUID = UUID()) -> String {
         let digits = String(number)
         let padding = String(repeating: "0", count: Swift.max(0, takeNumberWidth - digits.count))
         return takeFilePrefix + padding + digits + "_" + id.uuidString
@@ -43,7 +43,7 @@ extension TakesFolder {
         return try nextTakeNumber(in: FolderHandle.open(directory))
     }
 
-    static func nextTakeNumber(in folder: FolderHandle) throws -> Int {
+    package static func nextTakeNumber(in folder: FolderHandle) throws -> Int {
         let listed = try TakesManifest.load(in: folder).takes.map(\.file)
         let present = try folder.names()
         let highest = (listed + present).compactMap(takeNumber(inFileName:)).max() ?? 0

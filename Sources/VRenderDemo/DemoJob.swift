@@ -1,10 +1,12 @@
 import Foundation
 import VRenderCapture
 import VRenderCore
+import VRenderExport
 import VRenderFilters
 import VRenderMedia
 import VRenderPrompter
 import VRenderRecording
+import VRenderTakes
 
 /// `vrender demo`: the whole job with no camera. Records three takes from the synthetic camera
 /// (opened through `CaptureDevices`, as `vrender capture --device synthetic:seed=1` would),

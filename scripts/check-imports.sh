@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Checks the module graph against the rules the layout depends on; fails naming each breach.
+#
+#   scripts/check-imports.sh           check this clone (Package.swift and Sources/)
+#   scripts/check-imports.sh ROOT      check the package at ROOT instead
+#
+# 1. Exports and chunk workers stay off the capture stack: VRenderTakes, VRenderExport and
+#    VRenderScale (what `vrender chunk` runs) must not reach, through Package.swift's target
+#    dependencies at any depth, VRenderCapture, VRenderRecording, VRenderDemo or the device
+#    libraries (CV4L2, CALSA, CPulse). SwiftPM links every dependency a target declares, imported
+#    or not, so the manifest's graph is what a library product links.
+# 2. Package.swift's header table is current: every module appears in it, and each module's
+#    dependencies appear before it ("each module imports only modules listed before it").
+# 3. Imports and dependencies agree: every `import` of one of the package's modules in
+#    Sources/T/ is a dependency T declares, and every module T declares is imported there
+#    (a dependency nothing imports still links; test targets and Tests/Support are not checked).
+#
+# Reads the manifest with `swift package dump-package` (seconds; nothing is built) and the sources
+# with python3. Run by `make test` before the tests.
+set -euo pipefail
+root=${1:-"$(dirname "$0")/.."}
+cd "$root"
+
+command -v python3 >/dev/null || { echo "check-imports: python3 not found (scripts/install-deps.sh installs it)" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# VRENDER_SANITIZE would drop targets from the manifest; the check is of the whole package. A
+# scratch folder of its own: it need not wait for a build holding .build's lock.
+env -u VRENDER_SANITIZE swift package --scratch-path "$work/build" dump-package >"$work/dump.json"
+
+python3 - "$work/dump.json" <<'EOF'
+import json, os, re, sys
+
+manifest = json.load(open(sys.argv[1]))
+targets = {t["name"]: t for t in manifest["targets"]}
+
+def declared(name):
+    """The package's own targets `name` lists as dependencies (products of other packages aside)."""
+    deps = []
+    for dep in targets[name]["dependencies"]:
+        kind, value = next(iter(dep.items()))
+        if kind in ("byName", "target") and value[0] in targets:
+            deps.append(value[0])
+    return deps
+
+def closure(name):
+    seen, stack = set(), list(declared(name))
+    while stack:
+        dep = stack.pop()
+        if dep not in seen:
+            seen.add(dep)
+            stack.extend(declared(dep))
+    return seen
+
+def path_to(start, goal):
+    """One chain of dependencies from start to goal, for the message."""
+    queue, parent = [start], {start: None}
+    while queue:
+        name = queue.pop(0)
+        if name == goal:
+            chain = []
+            while name is not None:
+                chain.append(name)
+                name = parent[name]
+            return " -> ".join(reversed(chain))
+        for dep in declared(name):
+            if dep not in parent:
+                parent[dep] = name
+                queue.append(dep)
+    return start
+
+failures = []
+
+# 1. Exports and chunk workers without the capture stack.
+kept_off = ["VRenderCapture", "VRenderRecording", "VRenderDemo", "CV4L2", "CALSA", "CPulse"]
+for name in ["VRenderTakes", "VRenderExport", "VRenderScale"]:
+    if name not in targets:
+        failures.append(f"Package.swift: no target {name}")
+        continue
+    reached = closure(name)
+    for banned in kept_off:
+        if banned in reached:
+            failures.append(f"Package.swift: {name} depends on {banned} ({path_to(name, banned)}); "
+                            "exports and chunk workers must not link the capture stack")
+
+# 2. The header table: module order.
+modules = [n for n, t in targets.items() if t["type"] in ("regular", "system", "executable")
+           and n != "VRenderTestSupport"]
+order = []
+for line in open("Package.swift"):
+    if not line.startswith("//"):
+        if order:
+            break
+        continue
+    match = re.match(r"//\s+([A-Za-z0-9_]+(?:,\s*[A-Za-z0-9_]+)*)\s", line + " ")
+    if match:
+        order.extend(n for n in re.split(r",\s*", match.group(1)) if n in targets and n not in order)
+for name in modules:
+    if name not in order:
+        failures.append(f"Package.swift: {name} is missing from the header's module table")
+        continue
+    for dep in declared(name):
+        if dep in order and order.index(dep) > order.index(name):
+            failures.append(f"Package.swift: the header's module table lists {name} before {dep}, which it depends on")
+
+# 3. Imports against declared dependencies, for the package's source modules.
+import_line = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?"
+                         r"import\s+(?:(?:struct|class|enum|protocol|typealias|func|var|let)\s+)?([A-Za-z0-9_]+)")
+for name in modules:
+    t = targets[name]
+    if t["type"] == "system":
+        continue
+    folder = t.get("path") or os.path.join("Sources", name)
+    imported = {}
+    for directory, _, files in os.walk(folder):
+        for file in sorted(files):
+            if not file.endswith(".swift"):
+                continue
+            path = os.path.join(directory, file)
+            for line in open(path, encoding="utf-8"):
+                found = import_line.match(line)
+                if found and found.group(1) in targets:
+                    imported.setdefault(found.group(1), path)
+    deps = declared(name)
+    for module, path in sorted(imported.items()):
+        if module != name and module not in deps:
+            failures.append(f"{path}: imports {module}, which Package.swift does not list for {name}")
+    for dep in deps:
+        if dep not in imported and targets[dep]["type"] != "system":
+            failures.append(f"Package.swift: {name} depends on {dep}, which nothing in {folder} imports")
+
+for failure in failures:
+    print("check-imports: " + failure, file=sys.stderr)
+if failures:
+    sys.exit(1)
+print(f"check-imports: {len(modules)} modules; exports and chunk workers stay off the capture stack")
+EOF
