@@ -1,5 +1,7 @@
 import Foundation
+import VRenderCapture
 import VRenderCore
+import VRenderMedia
 import VRenderRecording
 import VRenderTakes
 
@@ -26,6 +28,15 @@ public final class CaptureBench: Sendable {
         options.plan.outputDirectory = folder ?? temporaryFolder!
         self.files = files
         job = CaptureJob(options: options, timings: timings)
+    }
+
+    /// `vrender bench capture`'s one take from `device`: `frames` frames at `request`'s rate, else
+    /// `seconds` long, else 5 s, encoded with `codec`.
+    public convenience init(device: String, request: CaptureRequest, frames: Int? = nil, seconds: Double? = nil,
+                            codec: VideoCodecChoice = .auto, folder: String?, files: BenchFiles) {
+        let duration = frames.map { Double($0) / request.frameRate.doubleValue } ?? seconds ?? 5
+        let plan = RecordingPlan(outputDirectory: folder ?? "", takes: 1, duration: duration, codec: codec)
+        self.init(options: CaptureOptions(device: device, request: request, plan: plan), folder: folder, files: files)
     }
 
     public func cancel() { job.requestStop() }

@@ -10,7 +10,8 @@ import VRenderFilters
 /// all day must not creep.
 public struct SoakBench: Sendable {
     public var rounds: Int
-    public var directory: String
+    /// Where the rounds' takes and export go; nil: a temporary folder, removed afterwards.
+    public var directory: String?
     public var size: (width: Int, height: Int)
     public var gpu: FilterBackendChoice
 
@@ -18,7 +19,7 @@ public struct SoakBench: Sendable {
     /// malloc's arenas, which is not a leak.
     public static let warmUpRounds = 3
 
-    public init(rounds: Int, directory: String, size: (width: Int, height: Int), gpu: FilterBackendChoice) {
+    public init(rounds: Int, directory: String?, size: (width: Int, height: Int), gpu: FilterBackendChoice) {
         self.rounds = rounds
         self.directory = directory
         self.size = size
@@ -27,10 +28,12 @@ public struct SoakBench: Sendable {
 
     /// Runs the rounds; `each` sees every round's measurement as it comes.
     public func run(each: (SoakRound) -> Void = { _ in }) throws -> SoakReport {
+        let folder = directory ?? NSTemporaryDirectory() + "vrender-soak-" + UUID().uuidString
+        defer { if directory == nil { try? FileManager.default.removeItem(atPath: folder) } }
         var measured: [SoakRound] = []
         for round in 1...rounds {
             let start = MonotonicClock.now()
-            let job = DemoJob(directory: directory, size: size, gpu: gpu)
+            let job = DemoJob(directory: folder, size: size, gpu: gpu)
             _ = try job.run()
             let sample = SoakRound(round: round, openFiles: ProcessCensus.openFiles(), threads: ProcessCensus.threads(),
                                    residentBytes: ProcessCensus.residentBytes(),
@@ -78,6 +81,12 @@ public struct SoakReport: Sendable, Codable, Equatable {
             found.append(String(format: "resident memory grew %.0f KB a round (limit %d KB)", slope / 1024, Self.residentSlopeLimit / 1024))
         }
         return found
+    }
+
+    /// Throws, naming `vrender bench soak`, when the process did not stay flat (`growth`).
+    public func requireFlat() throws {
+        let growth = growth
+        if !growth.isEmpty { throw VRenderError(.runtime, subject: "bench soak", reason: growth.joined(separator: "; ")) }
     }
 
     /// Bytes per round: the least-squares slope of resident memory over the rounds.

@@ -14,19 +14,27 @@ public enum FilterPreview {
         public var backend: String
         /// The frame's time: the last frame's when `atSeconds` lies past the end.
         public var shownSeconds: Double
+        /// The time asked for.
+        public var requestedSeconds: Double
+        /// How many filters the grid shows.
+        public var filters: Int
+
+        /// True when the time asked for lies past the end, so the last frame is shown instead
+        /// (with 0.05 s of slack: the frame shown starts up to a frame before the time asked).
+        public var isPastEnd: Bool { shownSeconds < requestedSeconds - 0.05 }
     }
 
     /// `vrender filters --preview`: renders the grid (see `render`) and writes it to the PNG
     /// file `output`. Errors name the input or the output file.
     @discardableResult
-    public static func write(input: String, atSeconds seconds: Double, filters: [any VideoFilter],
+    public static func write(input: String, atSeconds seconds: Double, filters: [any VideoFilter] = FilterRegistry.all,
                              backend: FilterBackendChoice, to output: String) throws -> Written {
         let result = try VRenderError.attributing(to: input, as: .input) {
             try render(input: input, atSeconds: seconds, filters: filters, backend: backend)
         }
         try PNGWriter.write(result.image, to: output)
         return Written(width: result.image.width, height: result.image.height, backend: result.backend,
-                       shownSeconds: result.shownSeconds)
+                       shownSeconds: result.shownSeconds, requestedSeconds: seconds, filters: filters.count)
     }
 
     /// Decodes the frame of `input` at `seconds` (the last one when the video is shorter: the

@@ -78,7 +78,7 @@ struct VRender: ParsableCommand {
         }
         // Parsing failures and `validate()`'s ValidationError are the ones ArgumentParser maps
         // to EX_USAGE; anything else is a runtime error a subcommand let through.
-        let text = oneLine(message(for: error))
+        let text = valueMessage(oneLine(message(for: error)))
         guard code == .validationFailure else {
             printError(text.isEmpty ? "\(error)" : text)
             return code.rawValue
@@ -113,6 +113,21 @@ struct VRender: ParsableCommand {
               let start = line.range(of: "See '"),
               let end = line[start.upperBound...].firstIndex(of: "'") else { return nil }
         return "see '\(line[start.upperBound..<end])'"
+    }
+
+    /// ArgumentParser words a value a `ValueArgument` refused as "The value '13x7' is invalid for
+    /// '--size <WxH>': '13x7' is not WxH ...", saying the value twice; said as every other usage
+    /// error is, option first: "--size '13x7' is not WxH ...". Other messages are left as they are.
+    static func valueMessage(_ message: String) -> String {
+        let opening = "The value '", middle = "' is invalid for '", reasonStart = "': '"
+        guard message.hasPrefix(opening), let invalid = message.range(of: middle),
+              let reason = message.range(of: reasonStart, range: invalid.upperBound..<message.endIndex) else { return message }
+        let value = message[message.index(message.startIndex, offsetBy: opening.count)..<invalid.lowerBound]
+        let said = message[message.index(before: reason.upperBound)...]
+        // Only a reason that quotes the value first is a `ValueSyntaxError`'s.
+        guard said.hasPrefix("'\(value)' "), let option = message[invalid.upperBound..<reason.lowerBound].split(separator: " ").first,
+              option.hasPrefix("-") else { return message }
+        return "\(option) \(said)"
     }
 
     /// Messages are one line by promise: fold any ArgumentParser message that is not.

@@ -105,17 +105,18 @@ struct BenchCapture: ParsableCommand {
     @Option(help: ArgumentHelp("Camera: synthetic[:seed=N] or a V4L2 device path.", valueName: "device"))
     var device = "synthetic:seed=1"
 
-    @Option(help: ArgumentHelp("Capture size WxH.", valueName: "WxH"))
-    var size = "1920x1080"
+    @Option(help: ArgumentHelp("Capture size WxH (default 1920x1080).", valueName: "WxH"), transform: SizeArgument.parse)
+    var size = SizeArgument(1920, 1080)
 
-    @Option(help: ArgumentHelp("Frame rate to capture at.", valueName: "rate"))
-    var fps = "30"
+    @Option(help: ArgumentHelp("Frame rate to capture at (default 30).", valueName: "rate"), transform: FrameRateArgument.parse)
+    var fps = FrameRateArgument(30)
 
     @Option(help: "Frames to record.")
     var frames: Int?
 
-    @Option(help: ArgumentHelp("Length of the take instead of --frames, e.g. 5s (default 5s).", valueName: "time"))
-    var seconds: String?
+    @Option(help: ArgumentHelp("Length of the take instead of --frames, e.g. 5s (default 5s).", valueName: "time"),
+            transform: DurationArgument.parse)
+    var seconds: DurationArgument?
 
     @Option(help: "Video codec: auto (HEVC when it opens, else H.264), hevc or h264.")
     var codec: CaptureCodecArgument = .auto
@@ -129,23 +130,14 @@ struct BenchCapture: ParsableCommand {
     @OptionGroup var files: BenchFileOptions
 
     func validate() throws {
-        if ValueSyntax.size(size) == nil { throw ValidationError("--size '\(size)' is not WxH with even, positive sides (e.g. 1920x1080)") }
-        if ValueSyntax.frameRate(fps) == nil { throw ValidationError("--fps '\(fps)' is not a frame rate (e.g. 30, 60)") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1, got \(frames)") }
-        if let seconds, (ValueSyntax.seconds(seconds) ?? 0) <= 0 {
-            throw ValidationError("--seconds '\(seconds)' is not a positive time (e.g. 5s, 1500ms)")
-        }
         if frames != nil && seconds != nil { throw ValidationError("give --frames or --seconds, not both") }
     }
 
     func run() throws {
-        guard let rate = ValueSyntax.frameRate(fps) else { throw ValidationError("--fps '\(fps)' is not a frame rate") }
-        let duration = frames.map { Double($0) / rate.doubleValue } ?? seconds.flatMap(ValueSyntax.seconds) ?? 5
-        let request = CaptureRequest(frameRate: rate, size: ValueSyntax.size(size), realtime: realtime)
-        var plan = RecordingPlan(outputDirectory: out ?? "", takes: 1, duration: duration)
-        codec.apply(to: &plan)
-        let bench = CaptureBench(options: CaptureOptions(device: device, request: request, plan: plan), folder: out,
-                                 files: files.files)
+        let request = CaptureRequest(frameRate: fps.rate, size: size.value, realtime: realtime)
+        let bench = CaptureBench(device: device, request: request, frames: frames, seconds: seconds?.seconds,
+                                 codec: codec.choice, folder: out, files: files.files)
         let interrupts = InterruptHandling.install { bench.cancel() }
         defer { withExtendedLifetime(interrupts) {} }
         let status = StatusPrinter(statusLine: false, announcesSource: true)
@@ -171,8 +163,9 @@ struct BenchFilter: ParsableCommand {
     @Option(help: ArgumentHelp("Filter or comma-separated chain (see 'vrender filters').", valueName: "name"))
     var filter = "mono"
 
-    @Option(help: ArgumentHelp("Picture size WxH (default 1920x1080, or INPUT's upright size).", valueName: "WxH"))
-    var size: String?
+    @Option(help: ArgumentHelp("Picture size WxH (default 1920x1080, or INPUT's upright size).", valueName: "WxH"),
+            transform: SizeArgument.parse)
+    var size: SizeArgument?
 
     @Option(help: "Pictures to filter.")
     var frames = 100
@@ -182,15 +175,12 @@ struct BenchFilter: ParsableCommand {
     @OptionGroup var files: BenchFileOptions
 
     func validate() throws {
-        if let size, ValueSyntax.size(size) == nil {
-            throw ValidationError("--size '\(size)' is not WxH with even, positive sides (e.g. 1920x1080)")
-        }
         if frames < 1 { throw ValidationError("--frames must be at least 1, got \(frames)") }
     }
 
     func run() throws {
         let request = FilterBenchRequest(filter: try FilterRegistry.chain(filter), backend: backend.gpu,
-                                         size: size.flatMap(ValueSyntax.size), frames: frames, input: input)
+                                         size: size?.value, frames: frames, input: input)
         files.show(try FilterBench.run(request, files: files.files))
     }
 }
@@ -212,8 +202,8 @@ struct BenchSoak: ParsableCommand {
     @Option(help: "Rounds to run.")
     var rounds = 20
 
-    @Option(help: ArgumentHelp("Capture size WxH of the takes.", valueName: "WxH"))
-    var size = "320x240"
+    @Option(help: ArgumentHelp("Capture size WxH of the takes (default 320x240).", valueName: "WxH"), transform: SizeArgument.parse)
+    var size = SizeArgument(320, 240)
 
     @Option(help: ArgumentHelp("Folder for the rounds' takes and export (default: a temporary folder, removed afterwards).",
                                valueName: "dir"))
@@ -225,15 +215,11 @@ struct BenchSoak: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if ValueSyntax.size(size) == nil { throw ValidationError("--size '\(size)' is not WxH with even, positive sides (e.g. 320x240)") }
         if rounds < SoakBench.warmUpRounds + 6 { throw ValidationError("--rounds must be at least \(SoakBench.warmUpRounds + 6)") }
     }
 
     func run() throws {
-        guard let size = ValueSyntax.size(size) else { throw ValidationError("--size '\(size)' is not WxH") }
-        let folder = out ?? NSTemporaryDirectory() + "vrender-soak-" + UUID().uuidString
-        defer { if out == nil { try? FileManager.default.removeItem(atPath: folder) } }
-        let bench = SoakBench(rounds: rounds, directory: folder, size: size, gpu: backend.gpu)
+        let bench = SoakBench(rounds: rounds, directory: out, size: size.value, gpu: backend.gpu)
         if !json { print("round  open files  threads  resident MB  seconds") }
         let report = try bench.run { round in
             guard !json else { return }
@@ -241,8 +227,7 @@ struct BenchSoak: ParsableCommand {
                          Double(round.residentBytes) / 1_048_576, round.seconds))
         }
         if json { try JSONOutput.print(report) }
-        let growth = report.growth
-        guard growth.isEmpty else { throw VRenderError(.runtime, subject: "bench soak", reason: growth.joined(separator: "; ")) }
+        try report.requireFlat()
         if !json { print("soak: flat over \(rounds) rounds") }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VRenderCapture
 import VRenderCore
+import VRenderMedia
 import VRenderPrompter
 import VRenderRecording
 import VRenderTakes
@@ -47,14 +48,14 @@ extension VRender {
         @Option(help: "Number of takes to record (batch mode).")
         var takes = 1
 
-        @Option(help: ArgumentHelp("Length of each take, e.g. 4s or 1500ms.", valueName: "time"))
-        var duration: String?
+        @Option(help: ArgumentHelp("Length of each take, e.g. 4s or 1500ms.", valueName: "time"), transform: DurationArgument.parse)
+        var duration: DurationArgument?
 
-        @Option(help: ArgumentHelp("Frame rate to capture at (default 30).", valueName: "rate"))
-        var fps: String = "30"
+        @Option(help: ArgumentHelp("Frame rate to capture at (default 30).", valueName: "rate"), transform: FrameRateArgument.parse)
+        var fps = FrameRateArgument(30)
 
-        @Option(help: ArgumentHelp("Capture size WxH (narrows the format choice).", valueName: "WxH"))
-        var size: String?
+        @Option(help: ArgumentHelp("Capture size WxH (narrows the format choice).", valueName: "WxH"), transform: SizeArgument.parse)
+        var size: SizeArgument?
 
         @Option(help: "Camera position (synthetic camera): back or front.")
         var position: PositionArgument = .back
@@ -71,8 +72,9 @@ extension VRender {
         @Option(help: ArgumentHelp("Action script driving each take.", valueName: "file"))
         var script: String?
 
-        @Option(help: ArgumentHelp("Seconds before the trigger each take starts with, e.g. 2s.", valueName: "time"))
-        var preroll: String = "0s"
+        @Option(help: ArgumentHelp("Seconds before the trigger each take starts with, e.g. 2s (default 0s).", valueName: "time"),
+                transform: TimeArgument.parse)
+        var preroll = TimeArgument(seconds: 0)
 
         @Option(help: "Video codec: auto (HEVC when it opens and keeps up, else H.264), hevc or h264.")
         var codec: CaptureCodecArgument = .auto
@@ -109,19 +111,11 @@ extension VRender {
                                    valueName: "amplitude[:seed]"))
         var shake: String?
 
-        private var badFrameRate: ValidationError { ValidationError("--fps '\(fps)' is not a frame rate (e.g. 30, 60)") }
-
         func validate() throws {
             if takes < 1 { throw ValidationError("--takes must be at least 1") }
             if prompter == nil && prompterSettings.isChanged {
                 throw ValidationError("--prompter-speed, --prompter-font and --prompter-end need --prompter SCRIPT")
             }
-            if let duration, (ValueSyntax.seconds(duration) ?? 0) <= 0 {
-                throw ValidationError("--duration '\(duration)' is not a positive time (e.g. 4s, 1500ms)")
-            }
-            if ValueSyntax.frameRate(fps) == nil { throw badFrameRate }
-            if let size, ValueSyntax.size(size) == nil { throw ValidationError("--size '\(size)' is not WxH with even sides") }
-            if ValueSyntax.seconds(preroll) == nil { throw ValidationError("--preroll '\(preroll)' is not a time (e.g. 2s)") }
             if let lens, ![0.5, 1, 2].contains(lens) { throw ValidationError("--lens must be 0.5, 1 or 2") }
             if let shake {
                 do { _ = try CameraShake(parsing: shake) } catch let error as VRenderError { throw ValidationError(error.description) }
@@ -133,11 +127,7 @@ extension VRender {
 
         func run() throws {
             let (options, notices) = try captureOptions()
-            // Without a duration or a script's stop, keys end the takes: that needs a terminal.
-            let interactive = options.plan.isOpenEnded
-            if interactive && isatty(STDIN_FILENO) == 0 {
-                throw VRenderError.option("--duration", "needed when standard input is not a terminal (or a script with 'at <time> stop')")
-            }
+            let interactive = try options.requireEnding(keys: isatty(STDIN_FILENO) != 0)
             let job = CaptureJob(options: options)
             let interrupts = InterruptHandling.install { job.requestStop() }
             defer { withExtendedLifetime(interrupts) {} }
@@ -155,34 +145,23 @@ extension VRender {
             } else {
                 print("captured \(recorded.count) take(s) into \(out) (\(TakesManifest.fileName))")
             }
-            let broken = recorded.filter { $0.check?.isGood == false }
-            if !broken.isEmpty {
-                let list = broken.map { "\($0.file) (\($0.check?.problem ?? ""))" }.joined(separator: ", ")
-                throw VRenderError.output(out, "\(broken.count) of \(recorded.count) take(s) read back broken: \(list)")
-            }
+            if let broken = TakeEntry.readBackFailure(of: recorded, in: out) { throw broken }
             if InterruptHandling.wasInterrupted { throw ExitCode(130) }
         }
 
-        /// The options as the library takes them, and notices of values clamped; validate() has
-        /// checked their syntax. Reads the scripts, so a bad one fails before the camera opens.
+        /// The options as the library takes them, the scripts read (so a bad one fails before the
+        /// camera opens), and notices of values clamped.
         private func captureOptions() throws -> (CaptureOptions, notices: [String]) {
-            guard let frameRate = ValueSyntax.frameRate(fps) else { throw badFrameRate }
-            var request = CaptureRequest(frameRate: frameRate, size: size.flatMap(ValueSyntax.size), position: position.value,
+            var request = CaptureRequest(frameRate: fps.rate, size: size?.value, position: position.value,
                                          lens: lens, zoom: zoom, torch: torch, realtime: realtime)
             request.shake = try shake.map(CameraShake.init(parsing:))
-            var plan = RecordingPlan(outputDirectory: out, takes: takes, duration: duration.flatMap(ValueSyntax.seconds),
-                                     preroll: ValueSyntax.seconds(preroll) ?? 0,
-                                     script: try script.map(ActionScript.init(contentsOfFile:)))
-            codec.apply(to: &plan)
-            var notices: [String] = []
-            if let prompter {
-                let clamped = prompterSettings.settings
-                plan.prompter = try PrompterSession.captureFactory(script: try PrompterScript(contentsOfFile: prompter),
-                                                                   settings: clamped.settings)
-                notices = clamped.notices
-            }
+            let plan = RecordingPlan(outputDirectory: out, takes: takes, duration: duration?.seconds, preroll: preroll.seconds,
+                                     codec: codec.choice)
             let sound = AudioRequest(sampleRate: audioRate, channels: audioChannels, driftPPM: audioDrift, realtime: realtime)
-            return (CaptureOptions(device: device, request: request, plan: plan, audio: audio, audioRequest: sound), notices)
+            var options = CaptureOptions(device: device, request: request, plan: plan, audio: audio, audioRequest: sound)
+            let clamped = prompterSettings.settings
+            try options.readScripts(actions: script, prompter: prompter, settings: clamped.settings)
+            return (options, prompter == nil ? [] : clamped.notices)
         }
     }
 }
@@ -195,12 +174,11 @@ enum PositionArgument: String, ExpressibleByArgument, CaseIterable {
 enum CaptureCodecArgument: String, ExpressibleByArgument, CaseIterable {
     case auto, hevc, h264
 
-    /// Sets the plan's codec (by case, so the CLI needs no FFmpeg module for its type).
-    func apply(to plan: inout RecordingPlan) {
+    var choice: VideoCodecChoice {
         switch self {
-        case .auto: plan.codec = .auto
-        case .hevc: plan.codec = .hevc
-        case .h264: plan.codec = .h264
+        case .auto: .auto
+        case .hevc: .hevc
+        case .h264: .h264
         }
     }
 }

@@ -101,34 +101,7 @@ extension VRender {
 
         private func printPlan(_ plan: ExportPlan) {
             guard reporting.resolvedStyle != .none || !reporting.json else { return }
-            let total = String(format: "%.2f", plan.timeline.duration)
-            var line = "plan: \(plan.reason)\n"
-            let upright = plan.uprightCanvas
-            line += "plan: \(plan.takes.count) take(s), \(total) s -> \(plan.output), \(upright.width)x\(upright.height)"
-            line += " at \(plan.frameRateText) fps"
-            switch plan.rotation {
-            case .keepMetadata(let rotation, _) where rotation != .none || plan.takes[0].video.mirrored:
-                line += ", \(plan.takes[0].video.orientation) kept as metadata"
-            case .uprightPixels:
-                line += ", turned upright in pixels"
-            default:
-                break
-            }
-            if plan.mode == .transcode { line += ", colours \(plan.colour.output)" + (plan.colour.tenBit ? " 10-bit" : "") }
-            if plan.audio.trackCount == 0 {
-                line += ", no audio"
-            } else if plan.mode != .streamCopy {
-                let tracks = plan.audio.trackCount > 1 ? "\(plan.audio.trackCount) audio tracks" : "audio"
-                line += ", \(tracks) \(plan.audioCodec.rawValue.uppercased()) 48 kHz stereo"
-            } else if plan.audio.trackCount > 1 {
-                line += ", \(plan.audio.trackCount) audio tracks"
-            }
-            line += "\n"
-            for loudness in plan.loudness?.lines ?? [] { line += "plan: \(loudness)\n" }
-            if let stabilize = plan.stabilize { line += "plan: stabilize: \(plan.takes.count) take(s), \(stabilize.summary)\n" }
-            if let transition = plan.transition { line += "plan: transition: \(transition.description)\n" }
-            for notice in plan.notices { line += "plan: note: \(notice)\n" }
-            FileHandle.standardError.write(Data(line.split(separator: "\n").map { FileNames.display(String($0)) + "\n" }.joined().utf8))
+            FileHandle.standardError.write(Data(plan.summaryLines.map { FileNames.display($0) + "\n" }.joined().utf8))
         }
 
         static func finalLine(_ summary: ExportSummary) -> String {
@@ -163,11 +136,13 @@ struct ExportArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Encoder preset, ultrafast ... veryslow (default veryfast).", valueName: "name"))
     var preset: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Output canvas WxH (default: the first take's upright size).", valueName: "WxH"))
-    var size: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Output canvas WxH (default: the first take's upright size).", valueName: "WxH"),
+            transform: SizeArgument.parse)
+    var size: SizeArgument?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Output frame rate (default: the first take's).", valueName: "rate"))
-    var fps: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Output frame rate (default: the first take's).", valueName: "rate"),
+            transform: FrameRateArgument.parse)
+    var fps: FrameRateArgument?
 
     @Option(name: .customLong("prompter-overlay"),
             help: ArgumentHelp("Burn this prompter script (UTF-8 text) into every frame, scrolling with each take's recording time; takes recorded with 'capture --prompter' replay their recorded scroll.", valueName: "script"))
@@ -184,8 +159,9 @@ struct ExportArguments: ParsableArguments {
     var trimSilence: String?
 
     @Option(name: .customLong("cut-pauses"), parsing: .unconditional,
-            help: ArgumentHelp("With --trim-silence: also cut pauses longer than this inside a take (e.g. 1.5s).", valueName: "time"))
-    var cutPauses: String?
+            help: ArgumentHelp("With --trim-silence: also cut pauses longer than this inside a take (e.g. 1.5s).", valueName: "time"),
+            transform: DurationArgument.parse)
+    var cutPauses: DurationArgument?
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Bring the sound to this integrated loudness (EBU R128 / ITU-R BS.1770), e.g. -16 for the web, -23 for broadcast: measured over the whole export, one gain, a true-peak limiter at -1 dBTP. Only the sound is re-encoded.", valueName: "LUFS"))
     var loudness: String?
@@ -204,12 +180,6 @@ struct ExportArguments: ParsableArguments {
         if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be between 0 and 51, got \(crf)") }
         if let preset, !Self.presets.contains(preset) {
             throw ValidationError("--preset '\(preset)' is not one of \(Self.presets.joined(separator: ", "))")
-        }
-        if let size, ValueSyntax.size(size) == nil {
-            throw ValidationError("--size '\(size)' is not WxH with even, positive sides (e.g. 1280x720)")
-        }
-        if let fps, ValueSyntax.frameRate(fps) == nil {
-            throw ValidationError("--fps '\(fps)' is not a frame rate between 0 and 1000 (e.g. 30, 29.97, 30000/1001)")
         }
         if let audioTrack, audioTrack < 1 { throw ValidationError("--audio-track must be 1 or more, got \(audioTrack)") }
         if let prompterBox, Self.box(prompterBox) == nil {
@@ -234,15 +204,8 @@ struct ExportArguments: ParsableArguments {
 
     /// `--trim-silence`'s request, with `--cut-pauses`.
     private func silence(_ value: String) throws -> SilenceTrimRequest {
-        var pause: Double?
-        if let cutPauses {
-            guard let seconds = ValueSyntax.seconds(cutPauses), seconds > 0 else {
-                throw ValidationError("--cut-pauses '\(cutPauses)' is not a time above 0 (e.g. 1.5s)")
-            }
-            pause = seconds
-        }
         do {
-            return try SilenceTrimRequest.parse(value == OptionalValues.defaultValue ? "" : value, pause: pause)
+            return try SilenceTrimRequest.parse(value == OptionalValues.defaultValue ? "" : value, pause: cutPauses?.seconds)
         } catch let error as VRenderError {
             throw ValidationError(error.description)
         }
@@ -281,7 +244,7 @@ struct ExportArguments: ParsableArguments {
     func options(gpu: FilterBackendChoice) throws -> ExportOptions {
         var options = ExportOptions(inputs: inputs, output: "export.mov", audioTrack: audioTrack,
                                     filter: try FilterRegistry.chain(filter), codec: codec.request, crf: crf, preset: preset,
-                                    size: size.flatMap(ValueSyntax.size), frameRate: fps.flatMap(ValueSyntax.frameRate), gpu: gpu)
+                                    size: size?.value, frameRate: fps?.rate, gpu: gpu)
         options.silence = try trimSilence.map(silence)
         options.loudness = loudness.flatMap(Self.loudness)
         if let script = prompterOverlay {

@@ -14,20 +14,13 @@ extension VRender {
         @Option(help: ArgumentHelp("Folder for the demo's takes and export.", valueName: "dir"))
         var out = "vrender-demo"
 
-        @Option(help: ArgumentHelp("Capture size WxH.", valueName: "WxH"))
-        var size = "1280x720"
+        @Option(help: ArgumentHelp("Capture size WxH (default 1280x720).", valueName: "WxH"), transform: SizeArgument.parse)
+        var size = SizeArgument(1280, 720)
 
         @OptionGroup var backend: GPUOptions
 
-        private var badSize: ValidationError { ValidationError("--size '\(size)' is not WxH with even sides") }
-
-        func validate() throws {
-            if ValueSyntax.size(size) == nil { throw badSize }
-        }
-
         func run() throws {
-            guard let canvas = ValueSyntax.size(size) else { throw badSize }
-            let demo = DemoJob(directory: out, size: canvas, gpu: backend.gpu)
+            let demo = DemoJob(directory: out, size: size.value, gpu: backend.gpu)
             let status = StatusPrinter(statusLine: false)
             let printer = ProgressPrinter(style: isatty(STDERR_FILENO) != 0 ? .bar : .none)
             defer { printer.finish() }   // on failure too: the error starts on a line of its own

@@ -21,22 +21,13 @@ extension VRender {
         @Option(name: [.short, .customLong("output")], help: "PNG file for --preview.")
         var output = "filters.png"
 
-        @Option(help: ArgumentHelp("Time of the frame to preview, e.g. 1.0s.", valueName: "time"))
-        var at = "1.0s"
+        @Option(help: ArgumentHelp("Time of the frame to preview, e.g. 1.0s (default 1s).", valueName: "time"), transform: TimeArgument.parse)
+        var at = TimeArgument(seconds: 1)
 
         @OptionGroup var backend: GPUOptions
 
-        private var badTime: ValidationError { ValidationError("--at '\(at)' is not a time (e.g. 1.0s)") }
-
-        func validate() throws {
-            if ValueSyntax.seconds(at) == nil { throw badTime }
-        }
-
         func run() throws {
-            if let preview {
-                try writePreview(of: preview)
-                return
-            }
+            if let preview { return try writePreview(of: preview) }
             let auto = FilterExecutors.describe(.auto)
             let rows = FilterRegistry.all.map { filter in
                 [filter.descriptor.name,
@@ -50,14 +41,10 @@ extension VRender {
         }
 
         private func writePreview(of input: String) throws {
-            guard let requested = ValueSyntax.seconds(at) else { throw badTime }
-            let written = try FilterPreview.write(input: input, atSeconds: requested, filters: FilterRegistry.all,
-                                                  backend: backend.gpu, to: output)
+            let written = try FilterPreview.write(input: input, atSeconds: at.seconds, backend: backend.gpu, to: output)
             let shown = String(format: "%.2f s", written.shownSeconds)
-            if written.shownSeconds < requested - 0.05 {
-                Warnings.print("--at \(at) is past the end of \(input): showing its last frame, at \(shown)")
-            }
-            print("\(output): \(FilterRegistry.all.count) filters on \(input) at \(shown), \(written.width)x\(written.height) (\(written.backend))")
+            if written.isPastEnd { Warnings.print("--at \(at.text) is past the end of \(input): showing its last frame, at \(shown)") }
+            print("\(output): \(written.filters) filters on \(input) at \(shown), \(written.width)x\(written.height) (\(written.backend))")
         }
     }
 }

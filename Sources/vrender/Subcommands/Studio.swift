@@ -32,11 +32,11 @@ extension VRender {
         @Option(help: ArgumentHelp("Folder for the takes (created if missing).", valueName: "dir"))
         var out: String
 
-        @Option(help: ArgumentHelp("Frame rate to capture at (default 30).", valueName: "rate"))
-        var fps: String = "30"
+        @Option(help: ArgumentHelp("Frame rate to capture at (default 30).", valueName: "rate"), transform: FrameRateArgument.parse)
+        var fps = FrameRateArgument(30)
 
-        @Option(help: ArgumentHelp("Capture size WxH (narrows the format choice).", valueName: "WxH"))
-        var size: String?
+        @Option(help: ArgumentHelp("Capture size WxH (narrows the format choice).", valueName: "WxH"), transform: SizeArgument.parse)
+        var size: SizeArgument?
 
         @Option(help: "Video codec of the takes: auto (HEVC when it keeps up, else H.264), hevc or h264.")
         var codec: CaptureCodecArgument = .auto
@@ -60,8 +60,6 @@ extension VRender {
         var open = false
 
         func validate() throws {
-            if ValueSyntax.frameRate(fps) == nil { throw ValidationError("--fps '\(fps)' is not a frame rate (e.g. 30, 60)") }
-            if let size, ValueSyntax.size(size) == nil { throw ValidationError("--size '\(size)' is not WxH with even sides") }
             if !(0...65535).contains(port) { throw ValidationError("--port \(port) is not a port (0-65535)") }
             if prompter == nil && prompterSettings.isChanged {
                 throw ValidationError("--prompter-speed, --prompter-font and --prompter-end need --prompter SCRIPT")
@@ -69,12 +67,10 @@ extension VRender {
         }
 
         func run() throws {
-            let request = CaptureRequest(frameRate: ValueSyntax.frameRate(fps) ?? Rational(30, 1), size: size.flatMap(ValueSyntax.size))
-            var plan = RecordingPlan(outputDirectory: out)   // carries the codec choice, as capture's does
-            codec.apply(to: &plan)
+            let request = CaptureRequest(frameRate: fps.rate, size: size?.value)
             let clamped = prompterSettings.settings
             let script = try prompter.map { (script: try PrompterScript(contentsOfFile: $0), settings: clamped.settings) }
-            let options = try StudioOptions(device: device, request: request, folder: out, codec: plan.codec, audio: audio,
+            let options = try StudioOptions(device: device, request: request, folder: out, codec: codec.choice, audio: audio,
                                             prompter: script)
             if script != nil { for notice in clamped.notices { Warnings.print(notice) } }
             let studio = try VRenderStudioServer.Studio(options: options, host: host, port: port, openBrowser: open) { line, isError in

@@ -1,0 +1,41 @@
+import Foundation
+
+extension ExportPlan {
+    /// What the export will do, as `vrender concat` prints it before it starts, each line
+    /// "plan: ...": why this mode; the takes, length, output, size, rate, rotation, colours and
+    /// sound; then the loudness, stabilizing, transition and notices. A notice of several lines
+    /// gives several lines.
+    public var summaryLines: [String] {
+        var lines = ["plan: \(reason)", "plan: " + takesLine]
+        lines += (loudness?.lines ?? []).map { "plan: \($0)" }
+        if let stabilize { lines.append("plan: stabilize: \(takes.count) take(s), \(stabilize.summary)") }
+        if let transition { lines.append("plan: transition: \(transition.description)") }
+        lines += notices.map { "plan: note: \($0)" }
+        return lines.flatMap { $0.split(separator: "\n").map(String.init) }
+    }
+
+    /// "3 take(s), 12.00 s -> export.mov, 1280x720 at 30 fps, ..., audio AAC 48 kHz stereo".
+    private var takesLine: String {
+        let upright = uprightCanvas
+        var line = "\(takes.count) take(s), \(String(format: "%.2f", timeline.duration)) s -> \(output), "
+            + "\(upright.width)x\(upright.height) at \(frameRateText) fps"
+        switch rotation {
+        case .keepMetadata(let rotation, _) where rotation != .none || takes[0].video.mirrored:
+            line += ", \(takes[0].video.orientation) kept as metadata"
+        case .uprightPixels:
+            line += ", turned upright in pixels"
+        default:
+            break
+        }
+        if mode == .transcode { line += ", colours \(colour.output)" + (colour.tenBit ? " 10-bit" : "") }
+        if audio.trackCount == 0 {
+            line += ", no audio"
+        } else if mode != .streamCopy {
+            let tracks = audio.trackCount > 1 ? "\(audio.trackCount) audio tracks" : "audio"
+            line += ", \(tracks) \(audioCodec.rawValue.uppercased()) 48 kHz stereo"
+        } else if audio.trackCount > 1 {
+            line += ", \(audio.trackCount) audio tracks"
+        }
+        return line
+    }
+}
