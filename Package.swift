@@ -128,7 +128,7 @@ let package = Package(
         .target(name: "VRenderVerify", dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia"]),
         // `vrender bench`: the real pipelines, run with stage timings, and their report.
         .target(name: "VRenderBench",
-                dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderTakes", "VRenderRecording",
+                dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderCapture", "VRenderTakes", "VRenderRecording",
                                "VRenderExport", "VRenderDemo"]),
         // `vrender studio`, the app's screen in a browser: a session drives the capture job, the
         // takes folder and the exporter (the calls the CLI makes), makes the live preview, the

@@ -1,5 +1,6 @@
 import VRenderCapture
 import VRenderCore
+import VRenderTakes
 import VRenderPrompter
 
 extension CaptureOptions {

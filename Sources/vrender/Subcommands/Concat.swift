@@ -95,13 +95,13 @@ extension VRender {
                 try JSONOutput.print(summary)
                 FileHandle.standardError.write(Data((FileNames.display(Self.finalLine(summary)) + "\n").utf8))
             } else {
-                print(FileNames.display(Self.finalLine(summary)))
+                print(TerminalText.fitted(FileNames.display(Self.finalLine(summary)), for: STDOUT_FILENO))
             }
         }
 
         private func printPlan(_ plan: ExportPlan) {
             guard reporting.resolvedStyle != .none || !reporting.json else { return }
-            FileHandle.standardError.write(Data(plan.summaryLines.map { FileNames.display($0) + "\n" }.joined().utf8))
+            FileHandle.standardError.write(Data(TerminalText.fitted(plan.summaryLines.map { FileNames.display($0) + "\n" }.joined(), for: STDERR_FILENO).utf8))
         }
 
         static func finalLine(_ summary: ExportSummary) -> String {
