@@ -5,6 +5,7 @@
 // before it here:
 //   CFFmpeg, CPNG, CVulkan, CV4L2, CALSA, CPulse, CVidStab   C libraries and shims (FFmpeg, libpng,
 //                     Vulkan loader, V4L2 ioctls, ALSA, PulseAudio, libvidstab)
+//   CRowKernels       the colour filters' AVX-512 row kernels (C intrinsics, chosen at run time)
 //   VRenderCore       pure Swift: errors, parsing, geometry, chroma geometry, picture views and
 //                     ops, bounded queues/locks, pools, stage threads, atomic file writes, the
 //                     camera position
@@ -99,7 +100,10 @@ let package = Package(
         // libvidstab: motion detection and the warp behind `concat --stabilize` (VRenderExport).
         .systemLibrary(name: "CVidStab", pkgConfig: "vidstab", providers: [.apt(["libvidstab-dev"])]),
         .target(name: "VRenderCore"),
-        .target(name: "VRenderFilters", dependencies: ["VRenderCore"]),
+        // The colour filters' AVX-512 row kernels, chosen at run time (RowInstructions): C, for
+        // intrinsics and a per-function target while the package builds for baseline x86-64.
+        .target(name: "CRowKernels"),
+        .target(name: "VRenderFilters", dependencies: ["CRowKernels", "VRenderCore"]),
         .target(name: "VRenderImaging", dependencies: ["CPNG", "CFreeType", "VRenderCore"]),
         .target(name: "VRenderPrompter", dependencies: ["VRenderCore", "VRenderImaging"]),
         .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "VRenderCore", "VRenderImaging"]),

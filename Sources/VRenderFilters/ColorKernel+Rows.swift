@@ -1,3 +1,4 @@
+import CRowKernels
 import VRenderCore
 
 /// The row kernels. Each reads a whole group of input samples into registers before it
@@ -11,6 +12,7 @@ extension ColorKernel {
     func lumaRow(from source: UnsafeMutablePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>,
                  count: Int, offsets: UnsafeMutablePointer<Int32>) {
         switch luma {
+        case .table where instructions == .avx512: vr_lookup_row_avx512(source, destination, count, tables.luma)
         case .table: Self.lookupRow(from: source, to: destination, count: count, tables: tables)
         case .general: generalLumaRow(from: source, to: destination, count: count, offsets: offsets)
         }
@@ -103,6 +105,19 @@ extension ColorKernel {
         }
     }
 
+    /// Chroma row `cy` with the AVX-512 kernel: the matrix on 16 lanes, the curves from registers.
+    func wideChromaRow(source: YUVImage, destination: YUVImage, cy: Int, mean: UnsafeMutablePointer<UInt8>) {
+        let count = source.cb.width
+        if case .constant(let cbValue, let crValue) = chroma {
+            destination.cb.row(cy).update(repeating: cbValue, count: count)
+            destination.cr.row(cy).update(repeating: crValue, count: count)
+            return
+        }
+        vr_chroma_row_avx512(chromaReadsMeanLuma ? mean : nil, source.cb.row(cy), source.cr.row(cy),
+                             destination.cb.row(cy), destination.cr.row(cy), count, tables.chromaMatrix,
+                             tables.cbCurve, tables.crCurve)
+    }
+
     /// Eight (Cb, Cr) pairs per step: the table indices come from one interleave of the two
     /// planes' bytes on 16-bit lanes, then eight lookups fill the lanes of the result.
     private func pairRow(cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>,
@@ -184,13 +199,16 @@ extension ColorKernel {
     /// rows), 8 or 16 blocks per step on 16-bit lanes; blocks cut off by an odd width at the
     /// right edge go through the scalar `blockMean`.
     static func meanLumaRow(_ luma: PlaneView, rows: Range<Int>, chroma: ChromaGeometry,
-                            into mean: UnsafeMutablePointer<UInt8>, count: Int) {
+                            into mean: UnsafeMutablePointer<UInt8>, count: Int, instructions: RowInstructions) {
         let top = UnsafeRawPointer(luma.row(rows.lowerBound))
         let bottom = UnsafeRawPointer(luma.row(rows.upperBound - 1))
         let twoRows = rows.count == 2
         let output = UnsafeMutableRawPointer(mean)
         var cx = 0
-        if chroma.blockWidth == 2 {
+        if chroma.blockWidth == 2 && instructions == .avx512 {
+            cx = luma.width / 2
+            vr_mean_of_pairs_avx512(luma.row(rows.lowerBound), twoRows ? luma.row(rows.upperBound - 1) : nil, mean, cx)
+        } else if chroma.blockWidth == 2 {
             // A 16-bit lane holds two horizontally adjacent samples: (lane & 0xFF) + (lane >> 8)
             // is their sum, whichever byte order the machine has.
             @inline(__always)

@@ -1,3 +1,4 @@
+import CRowKernels
 import VRenderCore
 
 /// A `ColorProgram` prepared for the CPU: its exact result, computed with tables built once
@@ -18,10 +19,15 @@ import VRenderCore
 ///   indices are built on 16-bit SIMD lanes (one interleave per 8 samples);
 /// - otherwise (an output reads all three inputs, or luma reads chroma) the matrix runs on
 ///   8 lanes of 32-bit SIMD and only the curves are looked up. No look needs this today.
+///
+/// With AVX-512 (`RowInstructions.avx512`) none of the two-byte tables is built: a luma table
+/// is looked up 64 samples at a time from registers, and chroma runs the matrix on 16 lanes of
+/// 32 bits and looks its curves up the same way, whatever it reads (`CRowKernels`).
 struct ColorKernel: Sendable {
     let program: ColorProgram
     let luma: LumaStep
     let chroma: ChromaStep
+    let instructions: RowInstructions
     let tables: KernelTables
 
     enum LumaStep: Sendable, Equatable {
@@ -69,8 +75,9 @@ struct ColorKernel: Sendable {
         var readsMeanLuma: Bool { low == .meanLuma }
     }
 
-    init(_ program: ColorProgram) {
+    init(_ program: ColorProgram, instructions: RowInstructions = .detected) {
         self.program = program
+        self.instructions = instructions
         let m = program.matrix
         luma = program.lumaIgnoresChroma ? .table : .general
         if program.chromaIsConstant {
@@ -82,11 +89,12 @@ struct ColorKernel: Sendable {
         } else {
             chroma = .general
         }
-        tables = KernelTables(program, luma: luma, chroma: chroma)
+        tables = KernelTables(program, luma: luma, chroma: chroma, pairTables: instructions == .portable)
     }
 
     /// Whether the chroma step reads the block's mean luma (then it is computed per row).
     var chromaReadsMeanLuma: Bool {
+        if instructions == .avx512 { return !program.chromaIsConstant && (program.matrix[3] != 0 || program.matrix[6] != 0) }
         switch chroma {
         case .constant, .pairTable: return false
         case .channelTables(let cb, let cr): return cb.readsMeanLuma || cr.readsMeanLuma
@@ -118,12 +126,16 @@ struct ColorKernel: Sendable {
                     // the mean luma (for chroma) and the chroma terms (for luma) go to scratch.
                     if needsMean {
                         Self.meanLumaRow(source.luma, rows: rows, chroma: block,
-                                         into: mean.baseAddress!, count: source.cb.width)
+                                         into: mean.baseAddress!, count: source.cb.width, instructions: instructions)
                     }
                     if needsOffsets {
                         lumaOffsetRow(source, cy: cy, chroma: block, into: offsets.baseAddress!)
                     }
-                    chromaRow(source: source, destination: destination, cy: cy, mean: mean.baseAddress!)
+                    if instructions == .avx512 {
+                        wideChromaRow(source: source, destination: destination, cy: cy, mean: mean.baseAddress!)
+                    } else {
+                        chromaRow(source: source, destination: destination, cy: cy, mean: mean.baseAddress!)
+                    }
                     for y in rows {
                         lumaRow(from: source.luma.row(y), to: destination.luma.row(y), count: source.luma.width,
                                 offsets: offsets.baseAddress!)
@@ -183,12 +195,20 @@ final class KernelTables: @unchecked Sendable {
     let cbTable: UnsafeMutablePointer<UInt8>
     let crTable: UnsafeMutablePointer<UInt8>
 
-    init(_ program: ColorProgram, luma lumaStep: ColorKernel.LumaStep, chroma: ColorKernel.ChromaStep) {
+    /// Rows 2 and 3 of the matrix, `{m3, m4, m5, m6, m7, m8}`, for the AVX-512 chroma kernel.
+    let chromaMatrix: UnsafeMutablePointer<Int32>
+
+    /// `pairTables`: build the 65,536-entry tables the portable kernels look up (the AVX-512
+    /// kernels need only the 256-entry curves).
+    init(_ program: ColorProgram, luma lumaStep: ColorKernel.LumaStep, chroma: ColorKernel.ChromaStep,
+         pairTables: Bool) {
+        chromaMatrix = .allocate(capacity: 6)
+        for index in 0..<6 { chromaMatrix[index] = program.matrix[3 + index] }
         let pairCount = 65_536
-        let lumaPairCount = lumaStep == .table ? pairCount : 0
-        let chromaPairCount = chroma == .pairTable ? pairCount : 0
+        let lumaPairCount = lumaStep == .table && pairTables ? pairCount : 0
+        let chromaPairCount = chroma == .pairTable && pairTables ? pairCount : 0
         var channelKeys: (cb: ColorKernel.TableKey, cr: ColorKernel.TableKey)?
-        if case .channelTables(let cb, let cr) = chroma { channelKeys = (cb, cr) }
+        if case .channelTables(let cb, let cr) = chroma, pairTables { channelKeys = (cb, cr) }
         let channelCount = channelKeys == nil ? 0 : pairCount
         let byteCount = 2 * (lumaPairCount + chromaPairCount) + 2 * channelCount + 3 * 256
         bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
@@ -238,5 +258,8 @@ final class KernelTables: @unchecked Sendable {
         }
     }
 
-    deinit { bytes.deallocate() }
+    deinit {
+        bytes.deallocate()
+        chromaMatrix.deallocate()
+    }
 }

@@ -88,9 +88,9 @@ import VRenderCore
         let kernel: ColorKernel
         let descriptor = FilterDescriptor(name: "test-program", summary: "a program under test")
 
-        init(_ program: ColorProgram) {
+        init(_ program: ColorProgram, instructions: RowInstructions = .detected) {
             self.program = program
-            kernel = ColorKernel(program)
+            kernel = ColorKernel(program, instructions: instructions)
         }
 
         func apply(source: YUVImage, destination: YUVImage, lumaRows: Range<Int>) {
@@ -119,18 +119,44 @@ import VRenderCore
         ("channel tables", randomProgram(seed: 7, range: -9000...9000, zeroing: [1, 2, 3, 7])),
     ]
 
-    @Test(arguments: 0..<programs.count)
-    func programMatchesReference(index: Int) {
+    /// Every program, on every row kernel this machine has (portable, and AVX-512 where the
+    /// CPU has it), at sizes that leave every tail length of the 8-, 16- and 64-sample steps.
+    @Test(arguments: 0..<programs.count, RowInstructions.available)
+    func programMatchesReference(index: Int, instructions: RowInstructions) {
         let (name, program) = Self.programs[index]
-        let chain = FilterChain([ProgramFilter(program)])
+        let chain = FilterChain([ProgramFilter(program, instructions: instructions)])
         for layout in ChromaLayout.allCases {
-            for (width, height) in [(642, 362), (641, 361), (2, 2), (1, 1), (33, 5)] {
+            for (width, height) in [(642, 362), (641, 361), (2, 2), (1, 1), (33, 5), (191, 7), (257, 4)] {
                 let source = FilterTestFrame(width: width, height: height, layout: layout, seed: UInt64(index + width))
                 let expected = FilterTestReference.apply(chain.filters, to: source)
                 let mismatch = FilterTestReference.mismatch(running: chain, on: source, expected: expected)
-                #expect(mismatch == nil, "\(name) \(layout) \(width)x\(height): \(mismatch ?? "")")
+                #expect(mismatch == nil, "\(name) \(instructions) \(layout) \(width)x\(height): \(mismatch ?? "")")
             }
         }
+    }
+
+    /// Every registered look's program on every row kernel this machine has, in place and out
+    /// of place: the tests above run the detected one only, this adds the portable kernels
+    /// (what `VRENDER_SIMD=portable` and CPUs without AVX-512 run) on an AVX-512 machine.
+    @Test(arguments: FilterRegistry.all.compactMap { ($0 as? any ColorProgramFilter)?.program })
+    func looksMatchReferenceOnEveryKernel(program: ColorProgram) {
+        for instructions in RowInstructions.available {
+            let chain = FilterChain([ProgramFilter(program, instructions: instructions)])
+            for layout in ChromaLayout.allCases {
+                let source = FilterTestFrame(width: 322, height: 182, layout: layout, seed: 9)
+                let expected = FilterTestReference.apply(chain.filters, to: source)
+                let mismatch = FilterTestReference.mismatch(running: chain, on: source, expected: expected)
+                #expect(mismatch == nil, "\(instructions) \(layout): \(mismatch ?? "")")
+            }
+        }
+    }
+
+    @Test func wideKernelsAreFoundOnAVX512Machines() {
+        let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let flags = cpuInfo.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? []
+        let hasAVX512 = ["avx512f", "avx512bw", "avx512vl", "avx512vbmi"].allSatisfy(flags.contains)
+        #expect(RowInstructions.available.contains(.avx512) == hasAVX512)
+        #expect(RowInstructions.available.contains(.portable))
     }
 
     @Test func stepsChosenFromTheMatrix() {
