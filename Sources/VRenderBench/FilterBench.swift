@@ -15,14 +15,17 @@ public struct FilterBenchRequest: Sendable {
     public var frames: Int
     /// A video whose decoded frames are filtered; nil filters a synthetic picture.
     public var input: String?
+    /// Processors the CPU kernels may use (`--threads`), as an export given that share would.
+    public var threads: ThreadBudget
 
     public init(filter: FilterChain, backend: FilterBackendChoice = .auto, size: (width: Int, height: Int)? = nil,
-                frames: Int = 100, input: String? = nil) {
+                frames: Int = 100, input: String? = nil, threads: ThreadBudget = .machine) {
         self.filter = filter
         self.backend = backend
         self.size = size
         self.frames = frames
         self.input = input
+        self.threads = threads
     }
 }
 
@@ -43,7 +46,8 @@ public enum FilterBench {
         let filterTimer = timings.timer("filter")
         let copyTimer = timings.timer("memcpy")
         timings.compare("filter", with: "memcpy")
-        let executor = try FilterExecutors.make(chain: request.filter, choice: request.backend, threads: 0,
+        let executor = try FilterExecutors.make(chain: request.filter, choice: request.backend,
+                                                threads: request.threads.pictureBands,
                                                 width: size.width, height: size.height)
         let output = try Frame.picture(width: size.width, height: size.height)
         try output.makeWritable()
@@ -77,6 +81,8 @@ public enum FilterBench {
         timings.finish(framesIn: framesIn, framesOut: filterTimer.count, mediaSeconds: nil)
         timings.setting("filter", request.filter.specification)
         timings.setting("filterBackend", executor.backendName)
+        timings.setting("threads", "\(request.threads.pictureBands)")
+        timings.setting("rowKernels", RowInstructions.detected.rawValue)
         timings.setting("size", "\(size.width)x\(size.height)")
         timings.setting("input", request.input ?? "synthetic picture")
         let report = timings.report()

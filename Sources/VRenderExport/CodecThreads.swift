@@ -20,8 +20,9 @@ import VRenderMedia
 ///   2 processors). x265 sizes its own thread pool (FFmpeg does not pass a count on) and the
 ///   other encoders keep their own choice.
 ///
-/// A chunk worker that shares its machine with others (`processors` below the machine's) gives
-/// x265 that many threads as well, where it would otherwise fill every processor.
+/// An export given a share of the machine (`--threads`, a chunk worker's) gives x265 and the
+/// other encoders that many threads as well, where they would otherwise fill every processor,
+/// and a decoder left to libavcodec that many too.
 ///
 /// Measured on 2 vCPUs, 3 × 5 s 1080p30 H.264 takes, mono, H.264 veryfast crf 23: README
 /// "Performance".
@@ -31,18 +32,15 @@ struct CodecThreads: Equatable {
 
     static let codecsChoice = CodecThreads(decoder: 0, encoder: 0)
 
-    /// `share`: the processors this export may use when it shares the machine (nil: all of
-    /// the machine's `processors`).
-    static func forTranscode(of plan: ExportPlan, processors: Int = Processors.active,
-                             share: Int? = nil) -> CodecThreads {
-        let share = share.map { max(1, min($0, processors)) }
+    static func forTranscode(of plan: ExportPlan, budget: ThreadBudget) -> CodecThreads {
+        let share = budget.isShare ? budget.processors : nil
         guard plan.videoCodec.takesRateControl else {
             return share.map { CodecThreads(decoder: $0, encoder: $0) } ?? codecsChoice
         }
         let canvasPixels = plan.canvasWidth * plan.canvasHeight
         let largestTake = plan.takes.map { $0.video.width * $0.video.height }.max() ?? 0
-        let decoder = 2 * canvasPixels >= largestTake ? 1 : 0
-        let encoder = plan.videoCodec == .h264 ? share ?? max(1, processors) : share ?? 0
+        let decoder = 2 * canvasPixels >= largestTake ? 1 : share ?? 0
+        let encoder = plan.videoCodec == .h264 ? budget.processors : share ?? 0
         return CodecThreads(decoder: decoder, encoder: encoder)
     }
 }

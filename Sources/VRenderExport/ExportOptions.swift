@@ -41,9 +41,9 @@ public struct ExportOptions: Sendable {
     public var timingsOutput: String?
     /// `--prompter-overlay`: the script burned into every frame (nil: none).
     public var prompter: PrompterOverlayRequest?
-    /// Processors the codecs may use (nil: the machine's); a chunk worker that shares its
-    /// machine with others gets its share (`vrender chunk render --threads`).
-    public var processors: Int?
+    /// Processors the export may use, every stage's threads worked out from them (`--threads`;
+    /// a chunk worker that shares its machine gets its share: `vrender chunk render --threads`).
+    public var threads: ThreadBudget = .machine
     /// `--trim-silence` / `--cut-pauses`: each take's silences cut (nil: none).
     public var silence: SilenceTrimRequest?
     /// The in and out points of `inputs`, one each, from a caller that resolved them already

@@ -55,6 +55,8 @@ public struct ExportPlan: Sendable {
     public var stabilize: StabilizePlan?
     /// Dissolves or dips at the joins (`--transition`, transcodes only); nil: cuts.
     public var transition: TransitionPlan?
+    /// The processors a transcode's stages share (`ExportOptions.threads`).
+    public var threads: ThreadBudget = .machine
 
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }

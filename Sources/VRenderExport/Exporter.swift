@@ -24,7 +24,8 @@ public final class Exporter: Sendable {
     public convenience init(options: ExportOptions, timings: StageTimings? = nil,
                             progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }) {
         self.init(options: options, timings: timings, progress: progress) { plan in
-            try FilterExecutors.make(chain: options.filter, choice: options.gpu, threads: options.filterThreads,
+            try FilterExecutors.make(chain: options.filter, choice: options.gpu,
+                                     threads: options.filterThreads > 0 ? options.filterThreads : options.threads.pictureBands,
                                      width: plan.canvasWidth, height: plan.canvasHeight)
         }
     }

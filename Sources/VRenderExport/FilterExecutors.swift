@@ -18,15 +18,15 @@ public enum FilterExecutors {
         }
     }
 
-    /// An executor for `chain` on the backend `choice` picks. `threads` (0: all processors) is
-    /// for the CPU kernels; width and height are the pictures' size (the GPU engine is built
+    /// An executor for `chain` on the backend `choice` picks. `threads` (bands per picture:
+    /// `ThreadBudget.pictureBands`) is for the CPU kernels; width and height are the pictures' size (the GPU engine is built
     /// for it, and rebuilt only if a later picture differs).
     ///
     /// - Throws: `VRenderError` naming `--gpu vulkan` when no Vulkan device exists. The Vulkan
     ///   executor reports its own failures the same way, with the hint to use `--gpu cpu`.
     public static func make(chain: FilterChain, choice: FilterBackendChoice, threads: Int,
                             width: Int, height: Int) throws -> any FilterExecutor {
-        let cpuThreads = threads > 0 ? threads : Processors.active
+        let cpuThreads = max(1, threads)
         if chain.isIdentity || choice == .cpu {
             return CPUFilterExecutor(chain: chain, threads: cpuThreads)
         }

@@ -57,7 +57,8 @@ public enum FilterPreview {
             var tiles: [(String, RGBImage)] = []
             var backendName = "cpu"
             for filter in filters {
-                let executor = try FilterExecutors.make(chain: FilterChain([filter]), choice: backend, threads: 0,
+                let executor = try FilterExecutors.make(chain: FilterChain([filter]), choice: backend,
+                                                        threads: ThreadBudget.machine.pictureBands,
                                                         width: picture.width, height: picture.height)
                 backendName = executor.backendName
                 try executor.run(source: picture.yuvImage(), destination: output.yuvImage())

@@ -87,6 +87,7 @@ struct PlanBuilder {
             colour: colour, audio: audio, videoCodec: colour.tenBit ? .hevc : videoCodec,
             audioCodec: container.isWebM ? .opus : .aac, notices: notices)
         plan.transition = transition
+        plan.threads = options.threads
         return plan
     }
 

@@ -12,7 +12,7 @@ import VRenderMedia
 /// export stops and removes its temporary file; the done-list keeps what finished.
 public final class ChunkWorker: Sendable {
     public let folder: WorkFolder
-    /// Processors the codecs may use (nil: the machine's).
+    /// Processors the chunk's stages share (nil: the machine's).
     private let processors: Int?
     private let verbose: Bool
     private let progress: @Sendable (ExportProgress) -> Void
@@ -96,7 +96,7 @@ public final class ChunkWorker: Sendable {
             options.output = output.path
             options.overwrite = output.overwrite
         }
-        options.processors = processors
+        options.threads = .share(processors)
         let exporter = Exporter(options: options) { [progress] in
             progress($0)
             extra($0)

@@ -17,8 +17,9 @@ public struct ChunkedExportRequest: Sendable {
     public var engine: Engine
     /// nil: twice as many chunks as local workers (slow chunks even out), or 30 s chunks on Slurm.
     public var sizing: ChunkSizing?
-    /// Local workers at once; nil: one per two processors, at least two (measured: on two
-    /// processors two workers beat one by 15-20%; README "Scale-out").
+    /// Local workers at once; nil: one per two of the export's processors (`options.threads`),
+    /// at least two (measured: on two processors two workers beat one by 15-20%; README
+    /// "Scale-out").
     public var workers: Int?
     /// nil: `<output>.chunks` beside the output.
     public var workDir: String?
@@ -45,7 +46,7 @@ public struct ChunkedExportRequest: Sendable {
         self.executable = executable
     }
 
-    var resolvedWorkers: Int { workers ?? max(2, Processors.active / 2) }
+    var resolvedWorkers: Int { workers ?? max(2, options.threads.processors / 2) }
 
     var resolvedSizing: ChunkSizing {
         sizing ?? (engine == .local ? .count(2 * resolvedWorkers) : .seconds(30))
@@ -137,7 +138,7 @@ public final class ChunkedExport: Sendable {
             return try slurmEngine(folder: folder, plan: plan, report: engineReport).render(missing)
         }
         try LocalEngine(folder: folder, plan: plan, executable: request.executable, workers: request.resolvedWorkers,
-                        maxTries: request.maxTries, stop: stop, report: engineReport).render(missing)
+                        processors: request.options.threads.processors, maxTries: request.maxTries, stop: stop, report: engineReport).render(missing)
         watcher.stop()
         return try joinHere(folder, chunks: plan.chunks.count)
     }

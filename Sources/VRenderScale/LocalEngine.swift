@@ -13,6 +13,8 @@ struct LocalEngine {
     /// The vrender executable the workers run.
     let executable: String
     let workers: Int
+    /// The processors the workers share (`ExportOptions.threads`): each gets `processors / workers`.
+    let processors: Int
     let maxTries: Int
     let stop: EngineStop
     let report: @Sendable (ChunkedExportEvent) -> Void
@@ -44,7 +46,7 @@ private final class ProcessWorkers: ChunkRunner {
     func start(chunk: Int, attempt: Int) throws -> Int32 {
         let log = try engine.folder.createLog(chunk: chunk, attempt: attempt)
         defer { try? log.close() }
-        let share = max(1, Processors.active / engine.workers)
+        let share = max(1, engine.processors / engine.workers)
         let arguments = ["chunk", "render", engine.folder.path, "--chunk", String(chunk), "--threads", String(share)]
         let process: Process
         do {

@@ -39,6 +39,20 @@ struct GPUOptions: ParsableArguments {
 }
 
 /// `--json` output: pretty, with sorted keys and paths unescaped, on standard output.
+/// `--threads N`: the processors a job may use; its filters, tone mapping and codecs share them
+/// (`ThreadBudget`).
+struct ThreadsOption: ParsableArguments {
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Processors to use (default: all of this machine's); filters, tone mapping and codecs share them.", valueName: "N"))
+    var threads: Int?
+
+    func validate() throws {
+        if let threads, !(1...1024).contains(threads) { throw ValidationError("--threads must be 1 to 1024, got \(threads)") }
+    }
+
+    var budget: ThreadBudget { .share(threads) }
+}
+
 enum JSONOutput {
     static func print<Value: Encodable>(_ value: Value) throws {
         Swift.print(String(decoding: try JSONEncoder.readable().encode(value), as: UTF8.self))

@@ -19,6 +19,8 @@ import Testing
              why: "count processors with Processors.active"),
         Rule(pattern: #"\bDispatchTime\b|uptimeNanoseconds"#, home: [],
              why: "time with MonotonicClock.now() and MonotonicClock.seconds(since:)"),
+        Rule(pattern: #"Processors\.active\b"#, home: ["VRenderCore/Processors.swift"],
+             why: "take a job's thread counts from its ThreadBudget (ThreadBudget.machine for the whole machine)"),
         Rule(pattern: #"concurrentPerform"#, home: ["VRenderCore/RowBands.swift"],
              why: "split rows with RowBands"),
     ]

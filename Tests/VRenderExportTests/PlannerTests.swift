@@ -253,11 +253,14 @@ private func coloured(_ info: MediaInfo, _ colour: ColourDescription, pixelForma
 
 @Suite("Codec threads of a transcode")
 struct CodecThreadsTests {
-    private func threads(takes: [MediaInfo], codec: VideoCodecChoice, size: (Int, Int)? = nil) throws -> CodecThreads {
-        let plan = try ExportPlanner.plan(takes: takes, options: try options("mono", codec: .encode(codec), size: size,
-                                                                             output: "out.mkv"))
+    private func threads(takes: [MediaInfo], codec: VideoCodecChoice, size: (Int, Int)? = nil,
+                         budget: ThreadBudget = ThreadBudget(processors: 6, isShare: false)) throws -> CodecThreads {
+        var options = try options("mono", codec: .encode(codec), size: size, output: "out.mkv")
+        options.threads = budget
+        let plan = try ExportPlanner.plan(takes: takes, options: options)
         #expect(plan.mode == .transcode)
-        return CodecThreads.forTranscode(of: plan, processors: 6)
+        #expect(plan.threads == budget)
+        return CodecThreads.forTranscode(of: plan, budget: plan.threads)
     }
 
     @Test("x264: one decoder thread (the pipeline overlaps decoding), one encoder thread per processor")
@@ -279,5 +282,15 @@ struct CodecThreadsTests {
         #expect(try threads(takes: [uhd], codec: .h264, size: (2880, 1620)).decoder == 1)   // 56 % of the pixels kept
         #expect(try threads(takes: [take("a.mp4")], codec: .ffv1) == .codecsChoice)
         #expect(try threads(takes: [take("a.mp4")], codec: .vp9) == .codecsChoice)
+    }
+
+    @Test("a share of the machine (--threads, a chunk's) bounds every codec that would size its own pool")
+    func share() throws {
+        let share = ThreadBudget.share(3)
+        #expect(try threads(takes: [take("a.mp4")], codec: .h264, budget: share) == CodecThreads(decoder: 1, encoder: 3))
+        #expect(try threads(takes: [take("a.mp4")], codec: .hevc, budget: share) == CodecThreads(decoder: 1, encoder: 3))
+        #expect(try threads(takes: [take("a.mp4")], codec: .ffv1, budget: share) == CodecThreads(decoder: 3, encoder: 3))
+        let uhd = take("uhd.mp4", width: 3840, height: 2160)
+        #expect(try threads(takes: [uhd], codec: .h264, size: (1920, 1080), budget: share).decoder == 3)
     }
 }

@@ -31,7 +31,8 @@ struct MotionStage {
                 let luma = frame.yuvImage().luma
                 // A take whose pictures change size mid-stream starts measuring afresh there.
                 if detector?.width != luma.width || detector?.height != luma.height {
-                    detector = try MotionDetector(width: luma.width, height: luma.height, path: path)
+                    detector = try MotionDetector(width: luma.width, height: luma.height, path: path,
+                                                   threads: plan.threads)
                 }
                 measured = .frame(frame, seconds: seconds, motion: detector!.motion(luma: luma))
                 timer?.frameDone()

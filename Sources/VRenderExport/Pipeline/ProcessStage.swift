@@ -127,7 +127,7 @@ private struct ProcessRun {
         normalizer = FrameNormalizer(canvasWidth: plan.canvasWidth, canvasHeight: plan.canvasHeight,
                                      tenBit: plan.colour.tenBit, target: plan.colour.output)
         joins = TransitionPictures(plan: plan, output: stage.output, shells: stage.shells, canvases: stage.canvases,
-                                   threads: Processors.active)
+                                   threads: plan.threads.pictureBands)
     }
 
     mutating func beginTake(_ index: Int) {
@@ -135,7 +135,7 @@ private struct ProcessRun {
         takeIndex = index
         joins.beginTake()
         toneMap = plan.colour.toneMapped[index]
-            ? ToneMapStep(colour: plan.colour.sources[index], threads: Processors.active) : nil
+            ? ToneMapStep(colour: plan.colour.sources[index], threads: plan.threads.pictureBands) : nil
         assigner = SlotAssigner(slotCount: plan.timeline.takes[index].slotCount)
         emittedAny = false
         lastSlot = -1

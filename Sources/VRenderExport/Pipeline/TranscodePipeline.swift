@@ -78,7 +78,7 @@ final class TranscodePipeline {
         self.damage = damage
         self.makeExecutor = makeExecutor
         audioTracks = job.writesAudio ? plan.audio.trackCount : 0
-        codecThreads = plan.mode == .transcode ? .forTranscode(of: plan, share: options.processors) : .codecsChoice
+        codecThreads = plan.mode == .transcode ? .forTranscode(of: plan, budget: options.threads) : .codecsChoice
         audioPackets = (0..<audioTracks).map { _ in BoundedQueue<PacketEvent>(capacity: 256) }
         producers = ProducerCount((job.isJoin ? 0 : 1) + audioTracks, of: toMux)
         let (width, height, tenBit) = (plan.canvasWidth, plan.canvasHeight, plan.colour.tenBit)

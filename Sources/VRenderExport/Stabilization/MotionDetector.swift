@@ -25,7 +25,7 @@ final class MotionDetector {
     private var fields: [FieldShift] = []
 
     /// - Throws: `VRenderError.input(path, …)` when libvidstab refuses the size.
-    init(width: Int, height: Int, path: String) throws {
+    init(width: Int, height: Int, path: String, threads: ThreadBudget) throws {
         guard vsFrameInfoInit(&info, Int32(width), Int32(height), PF_GRAY8) != 0 else {
             throw VRenderError.input(path, "--stabilize cannot measure motion in a \(width)x\(height) picture")
         }
@@ -38,7 +38,7 @@ final class MotionDetector {
         // instead of about 20 on the synthetic camera, for the least-squares fit to average.
         config.contrastThreshold = 0.1
         // Its measurement fields are matched in parallel (OpenMP); the other stages share the machine.
-        config.numThreads = Int32(max(1, min(8, Processors.active / 2)))
+        config.numThreads = Int32(threads.motionSearchThreads)
         guard vsMotionDetectInit(&detect, &config, &info) == 0 else {
             throw VRenderError.input(path, "--stabilize: libvidstab could not set up motion detection at \(width)x\(height)")
         }

@@ -172,6 +172,8 @@ struct BenchFilter: ParsableCommand {
 
     @OptionGroup var backend: GPUOptions
 
+    @OptionGroup var threads: ThreadsOption
+
     @OptionGroup var files: BenchFileOptions
 
     func validate() throws {
@@ -180,7 +182,7 @@ struct BenchFilter: ParsableCommand {
 
     func run() throws {
         let request = FilterBenchRequest(filter: try FilterRegistry.chain(filter), backend: backend.gpu,
-                                         size: size?.value, frames: frames, input: input)
+                                         size: size?.value, frames: frames, input: input, threads: threads.budget)
         files.show(try FilterBench.run(request, files: files.files))
     }
 }

@@ -61,7 +61,7 @@ extension VRender {
             @Option(parsing: .unconditional, help: ArgumentHelp("The chunk to render (0-based).", valueName: "K"))
             var chunk: Int
 
-            @Option(parsing: .unconditional, help: ArgumentHelp("Processors the codecs may use (default: the machine's; Slurm jobs pass SLURM_CPUS_PER_TASK).", valueName: "N"))
+            @Option(parsing: .unconditional, help: ArgumentHelp("Processors the chunk may use: its filters, tone mapping and codecs share them (default: the machine's; Slurm jobs pass SLURM_CPUS_PER_TASK).", valueName: "N"))
             var threads: Int?
 
             @OptionGroup var reporting: ProgressOptions

@@ -127,6 +127,8 @@ struct ExportArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Filter or comma-separated chain to apply (see 'vrender filters').", valueName: "name"))
     var filter = "none"
 
+    @OptionGroup var threads: ThreadsOption
+
     @Option(help: "Video codec: auto (stream copy when possible, else hevc, else h264; vp9 for .webm), hevc, h264, ffv1 (lossless), vp9, av1, or copy (stream copy or fail).")
     var codec: CodecArgument = .auto
 
@@ -245,6 +247,7 @@ struct ExportArguments: ParsableArguments {
         var options = ExportOptions(inputs: inputs, output: "export.mov", audioTrack: audioTrack,
                                     filter: try FilterRegistry.chain(filter), codec: codec.request, crf: crf, preset: preset,
                                     size: size?.value, frameRate: fps?.rate, gpu: gpu)
+        options.threads = threads.budget
         options.silence = try trimSilence.map(silence)
         options.loudness = loudness.flatMap(Self.loudness)
         if let script = prompterOverlay {
