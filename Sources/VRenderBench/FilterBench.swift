@@ -36,7 +36,9 @@ public struct FilterBenchRequest: Sendable {
 /// another of the same size, as the export's filter does.
 ///
 /// One thread: decode (an input's frames), normalize (to the bench's size and format), filter,
-/// memcpy, frame after frame. One untimed frame first warms both up (a GPU pipeline's compile).
+/// memcpy, frame after frame. The first picture is filtered and copied untimed for a quarter
+/// of a second first: a GPU pipeline's compile, the caches, the clock a core ramps up to
+/// (without it the first tens of frames of a short run cost twice the rest).
 public enum FilterBench {
     public static func run(_ request: FilterBenchRequest, files: BenchFiles) throws -> TimingReport {
         try files.check()
@@ -60,8 +62,11 @@ public enum FilterBench {
         var warmedUp = false
         func warmUp(_ picture: Frame) throws {
             guard !warmedUp else { return }
-            try executor.run(source: picture.yuvImage(), destination: output.yuvImage())
-            PictureCopy.copy(picture.yuvImage(), output.yuvImage())
+            let start = MonotonicClock.now()
+            repeat {
+                try executor.run(source: picture.yuvImage(), destination: output.yuvImage())
+                PictureCopy.copy(picture.yuvImage(), output.yuvImage())
+            } while MonotonicClock.seconds(since: start) < 0.25
             warmedUp = true
         }
 

@@ -5,7 +5,9 @@ import VRenderCore
 /// The result is always that of running each filter over the whole frame in turn. Colour
 /// filters (`ColorProgramFilter`) compute every block from the same block of their input, so
 /// consecutive ones are fused: each thread runs all of them over a few rows at a time while
-/// those rows are still in its cache, instead of streaming the whole frame once per filter.
+/// those rows are still in its cache, instead of streaming the whole frame once per filter;
+/// with the AVX-512 kernels a run of looks is one pass (`FusedColorRun`: one composed luma
+/// table, the chroma steps in turn).
 public struct FilterChain: Sendable {
     public let filters: [any VideoFilter]
     /// True when the chain leaves every pixel as it is (only `none` and colour filters whose
@@ -13,9 +15,10 @@ public struct FilterChain: Sendable {
     public let isIdentity: Bool
     private let passes: [Pass]
 
-    /// One walk over the frame: a run of fused colour filters, or any other filter alone.
+    /// One walk over the frame: a run of fused colour filters (with its one-pass form when
+    /// there is one), or any other filter alone.
     private enum Pass: Sendable {
-        case blockwise([any VideoFilter])
+        case blockwise([any VideoFilter], FusedColorRun?)
         case whole(any VideoFilter)
     }
 
@@ -24,22 +27,31 @@ public struct FilterChain: Sendable {
     static let fusedRows = 16
 
     public init(_ filters: [any VideoFilter]) {
+        self.init(filters, instructions: .detected)
+    }
+
+    /// `instructions`: the row kernels a run of looks may be fused for (tests run both).
+    init(_ filters: [any VideoFilter], instructions: RowInstructions) {
         self.filters = filters
         let active = filters.filter { !Self.leavesPixels($0) }
         isIdentity = active.isEmpty
         var passes: [Pass] = []
         for filter in active {
             if filter is any ColorProgramFilter {
-                if case .blockwise(let run)? = passes.last {
-                    passes[passes.count - 1] = .blockwise(run + [filter])
+                if case .blockwise(let run, _)? = passes.last {
+                    passes[passes.count - 1] = .blockwise(run + [filter], nil)
                 } else {
-                    passes.append(.blockwise([filter]))
+                    passes.append(.blockwise([filter], nil))
                 }
             } else {
                 passes.append(.whole(filter))
             }
         }
-        self.passes = passes
+        self.passes = passes.map { pass in
+            guard case .blockwise(let run, _) = pass else { return pass }
+            let programs = run.compactMap { ($0 as? any ColorProgramFilter)?.program }
+            return .blockwise(run, FusedColorRun(programs, instructions: instructions))
+        }
     }
 
     private static func leavesPixels(_ filter: any VideoFilter) -> Bool {
@@ -80,9 +92,11 @@ public struct FilterChain: Sendable {
                 switch pass {
                 case .whole(let filter):
                     filter.apply(source: input, destination: destination, lumaRows: band)
-                case .blockwise(let run) where run.count == 1:
+                case .blockwise(let run, _) where run.count == 1:
                     run[0].apply(source: input, destination: destination, lumaRows: band)
-                case .blockwise(let run):
+                case .blockwise(_, let fused?) where input.chroma.isVectorized:
+                    fused.apply(source: input, destination: destination, lumaRows: band)
+                case .blockwise(let run, _):
                     // Band starts are even and steps are even, so no 4:2:0 block is split.
                     var start = band.lowerBound
                     while start < band.upperBound {

@@ -151,6 +151,43 @@ import VRenderCore
         }
     }
 
+    /// Chains of random programs whose luma reads only luma (what `FusedColorRun` runs in one
+    /// pass on AVX-512: composed luma tables, chroma reading the block means of the luma the
+    /// programs before made), on every kernel this machine has, against the reference run in
+    /// sequence; one chain has a constant-chroma program in the middle.
+    @Test(arguments: RowInstructions.available)
+    func chainsOfProgramsMatchReference(instructions: RowInstructions) {
+        let lumaOnly = [1, 2]
+        let chains: [[ColorProgram]] = [
+            [Self.randomProgram(seed: 11, range: -9000...9000, zeroing: lumaOnly),
+             Self.randomProgram(seed: 12, range: -9000...9000, zeroing: lumaOnly)],
+            [Self.randomProgram(seed: 13, range: -9000...9000, zeroing: lumaOnly + [4, 5, 7, 8]),
+             Self.randomProgram(seed: 14, range: -9000...9000, zeroing: lumaOnly + [3, 4, 5, 6, 7, 8]),
+             Self.randomProgram(seed: 15, range: -(1 << 20)...(1 << 20), zeroing: lumaOnly)],
+        ]
+        for (index, programs) in chains.enumerated() {
+            let chain = FilterChain(programs.map { ProgramFilter($0, instructions: instructions) }, instructions: instructions)
+            for layout in ChromaLayout.allCases {
+                for (width, height) in [(642, 362), (641, 361), (1, 1), (191, 7)] {
+                    let source = FilterTestFrame(width: width, height: height, layout: layout, seed: UInt64(index + width))
+                    let expected = FilterTestReference.apply(chain.filters, to: source)
+                    let mismatch = FilterTestReference.mismatch(running: chain, on: source, expected: expected)
+                    #expect(mismatch == nil, "chain \(index) \(instructions) \(layout) \(width)x\(height): \(mismatch ?? "")")
+                }
+            }
+        }
+    }
+
+    @Test func looksFuseIntoOnePassOnlyWithTheWideKernels() {
+        let programs = [ChromeFilter.fullStrength, FadeFilter.fullStrength]
+        #expect(FusedColorRun(programs, instructions: .avx512)?.firstChromaStep == 0)
+        #expect(FusedColorRun(programs, instructions: .portable) == nil)
+        #expect(FusedColorRun([ChromeFilter.fullStrength], instructions: .avx512) == nil)
+        #expect(FusedColorRun([ChromeFilter.fullStrength, MonoFilter.fullStrength, FadeFilter.fullStrength],
+                              instructions: .avx512)?.firstChromaStep == 1)
+        #expect(FusedColorRun([Self.programs[0].1, FadeFilter.fullStrength], instructions: .avx512) == nil)  // luma reads chroma
+    }
+
     @Test func wideKernelsAreFoundOnAVX512Machines() {
         let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let flags = cpuInfo.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? []

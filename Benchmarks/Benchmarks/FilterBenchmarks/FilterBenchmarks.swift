@@ -1,7 +1,7 @@
 // Benchmarks of vrender's CPU work per frame, read as frames per second.
 //
-// - `mono 1080p 1 thread` / `mono 1080p all threads`: FilterChain([MonoFilter()]) over one
-//   1920x1080 4:2:0 picture, source to a separate destination, as the export pipeline runs it.
+// - `mono 1080p 1 thread` / `mono 1080p all threads`, `process 1080p 1 thread`: FilterChain([MonoFilter()])
+//   (or ProcessFilter) over one 1920x1080 4:2:0 picture, source to a separate destination, as the export pipeline runs it.
 // - `memcpy 1080p 4:2:0 frame`: copying the same 3,110,400 bytes with memcpy, the memory-bandwidth
 //   bound a per-pixel filter is compared with.
 // - `BoundedQueue hand-off`: 1000 small items pushed by one thread and popped by another through a
@@ -12,7 +12,8 @@
 // - `cpu chain sepia,chrome,noir 1080p`: three fused colour filters in one chain, all threads.
 // - `cost <filter> 1 thread` (CostBenchmarks.swift): what the CI gate checks, a kernel's CPU
 //   time against a memcpy of its (small) frame in the same iteration. The gate also reads the
-//   mallocs per frame of `mono 1080p 1 thread` and `mono 1080p all threads`.
+//   mallocs per frame of `mono 1080p 1 thread`, `mono 1080p all threads` and
+//   `process 1080p 1 thread` (the kernel that needs scratch rows: block means).
 //
 // One iteration is one frame (scaling factor 1), so `Throughput (# / s)` is frames per second and
 // `Time (wall clock)` is the time per frame. The queue benchmark uses 1000 items per iteration
@@ -93,6 +94,15 @@ let benchmarks: @Sendable () -> Void = {
               configuration: .init(metrics: withMallocs.metrics, tags: ["threads": "\(allThreads)"])) { benchmark in
         for _ in benchmark.scaledIterations {
             mono.run(source: source.image, destination: destination.image, threads: allThreads)
+        }
+        Benchmark.blackHole(destination.bytes)
+    }
+
+    // The costliest look's kernel (per-block mean luma, the chroma matrix): allocations per frame.
+    let process = FilterChain([ProcessFilter()])
+    Benchmark("process 1080p 1 thread", configuration: withMallocs) { benchmark in
+        for _ in benchmark.scaledIterations {
+            process.run(source: source.image, destination: destination.image, threads: 1)
         }
         Benchmark.blackHole(destination.bytes)
     }

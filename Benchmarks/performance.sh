@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs every comparison behind README's "Performance" tables, each writing its ratios as JSON,
+# then prints the tables (Benchmarks/performance_table.py); with --readme rewrites them in
+# README.md between <!-- performance:begin --> and <!-- performance:end -->. Run it on a quiet
+# machine: each script measures vrender and its baseline (memcpy, ffmpeg, one pass) in the same
+# run, alternating, so the ratios hold on a noisy one, but a busy one still blurs them.
+#
+# Usage:
+#   Benchmarks/performance.sh [--readme] [--only NAME[,NAME...]] [--out DIR] [--render-only]
+#
+#   NAME: filters-vs-ffmpeg, export-vs-ffmpeg, hdr-vs-ffmpeg, chunks-vs-one-pass, many-takes
+#   --out DIR       where the JSON goes (default .build/bench-media/performance); --render-only
+#                   makes the tables from what DIR holds without running anything
+# Environment: VRENDER, FFMPEG, RUNS as each script takes them (see their --help).
+set -euo pipefail
+
+die() { echo "performance: $*" >&2; exit 1; }
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+all=(filters-vs-ffmpeg export-vs-ffmpeg hdr-vs-ffmpeg chunks-vs-one-pass many-takes)
+only="" out=$root/.build/bench-media/performance readme=false render_only=false
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --readme) readme=true; shift ;;
+        --only) [[ $# -ge 2 ]] || die "--only needs names"; only=$2; shift 2 ;;
+        --out) [[ $# -ge 2 ]] || die "--out needs a folder"; out=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+        --render-only) render_only=true; shift ;;
+        -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown argument '$1' (see --help)" ;;
+    esac
+done
+names=("${all[@]}")
+if [[ -n $only ]]; then
+    IFS=, read -r -a names <<<"$only"
+    for name in "${names[@]}"; do
+        [[ " ${all[*]} " == *" $name "* ]] || die "unknown comparison '$name' (known: ${all[*]})"
+    done
+fi
+mkdir -p "$out"
+if ! $render_only; then
+    for name in "${names[@]}"; do
+        script=$root/Benchmarks/$name.sh
+        [[ -x $script ]] || die "$script is missing or not executable"
+        echo "performance: running $name" >&2
+        start=$(date +%s)
+        "$script" --json "$out/$name.json" >&2
+        echo "performance: $name took $(( $(date +%s) - start )) s" >&2
+    done
+fi
+if $readme; then
+    python3 "$root/Benchmarks/performance_table.py" "$out" --readme "$root/README.md"
+else
+    python3 "$root/Benchmarks/performance_table.py" "$out"
+fi
