@@ -15,6 +15,7 @@ help:
 	@echo "make test    install what is missing, build, run every test"
 	@echo "make bench   run the benchmarks (Benchmarks/, a package of its own)"
 	@echo "make bench-ci  a short run of every benchmark suite, gated on allocation counts, frame counts and costs vs memcpy"
+	@echo "make performance  every comparison with ffmpeg/memcpy/one pass (minutes); rewrites README's Performance tables"
 
 deps:
 	@scripts/install-deps.sh
@@ -94,6 +95,11 @@ bench-ci: deps
 
 bench-export: release
 	Benchmarks/export-vs-ffmpeg.sh
+
+# Every comparison behind README's "Performance" tables (minutes), then the tables rewritten.
+.PHONY: performance
+performance: release
+	Benchmarks/performance.sh --readme
 
 clean:
 	rm -rf .build out Benchmarks/.build
