@@ -81,6 +81,8 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
+                // Which row kernels this machine runs picks the CPU filters' cost limits.
+                .product(name: "VRenderFilters", package: "vrender"),
             ],
             path: "Tools/BenchGate"
         ),
