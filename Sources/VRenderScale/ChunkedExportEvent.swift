@@ -12,6 +12,8 @@ public enum ChunkedExportEvent: Sendable, CustomStringConvertible {
     /// Slurm accepted a job array for `chunks` (and a join job waiting for it).
     case submitted(job: String, chunks: [Int], join: String?)
     case finished(chunk: Int, seconds: Double, done: Int, total: Int)
+    /// The sound job finished (it encodes the export's sound beside the chunks).
+    case soundFinished(seconds: Double)
     /// An attempt failed; `retry` says whether another one comes.
     case failed(chunk: Int, attempt: Int, log: String, retry: Bool)
     case joining(chunks: Int)
@@ -36,12 +38,27 @@ public enum ChunkedExportEvent: Sendable, CustomStringConvertible {
             return "chunks: slurm job \(job): array of \(chunks.count) task(s), chunks \(ChunkList.text(chunks))\(joinText)"
         case .finished(let chunk, let seconds, let done, let total):
             return "chunks: chunk \(chunk) done in \(String(format: "%.1f", seconds)) s (\(done)/\(total))"
+        case .soundFinished(let seconds):
+            return "chunks: sound encoded in \(String(format: "%.1f", seconds)) s"
         case .failed(let chunk, let attempt, let log, let retry):
             return "chunks: chunk \(chunk) failed (attempt \(attempt)), log \(FileNames.display(log))" + (retry ? "; trying again" : "")
         case .joining(let chunks):
-            return "chunks: joining \(chunks) chunk(s) (video copied, audio encoded whole)"
+            return "chunks: joining \(chunks) chunk(s) and the sound (packets copied)"
         case .progress(let progress):
             return "chunks: \(progress.framesDone)/\(progress.framesTotal) frames rendered"
+        }
+    }
+}
+
+extension ChunkedExportEvent {
+    /// The event as its user reads it: the engines count the sound as one more job (number
+    /// `soundJob`), which is no chunk to the user; its start is not worth a line.
+    func naming(soundJob: Int?) -> ChunkedExportEvent? {
+        guard let soundJob else { return self }
+        switch self {
+        case .started(soundJob, _): return nil
+        case .finished(soundJob, let seconds, _, _): return .soundFinished(seconds: seconds)
+        default: return self
         }
     }
 }

@@ -50,6 +50,7 @@ import VRenderTestSupport
     }
 
     /// A plan and both chunks rendered, by hand.
+    /// Its two chunks and its sound rendered, ready to join.
     func renderedPlan(output: String, work: String) {
         let plan = vrender(["chunk", "plan", take, "--codec", "ffv1", "-o", output, "--work-dir", work, "--chunks", "2"])
         #expect(plan.status == 0, "\(plan.standardError)")
@@ -57,6 +58,8 @@ import VRenderTestSupport
             let render = vrender(["chunk", "render", work, "--chunk", chunk, "--progress", "none"])
             #expect(render.status == 0, "\(render.standardError)")
         }
+        let sound = vrender(["chunk", "sound", work])
+        #expect(sound.status == 0, "\(sound.standardError)")
     }
 
     /// The join wrote wherever recipe.output named (over a chunk, or over a file outside with
