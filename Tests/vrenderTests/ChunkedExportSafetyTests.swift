@@ -49,8 +49,7 @@ import VRenderTestSupport
         #expect(ProgramRun.decodedFrames(output) == 30)
     }
 
-    /// A plan and both chunks rendered, by hand.
-    /// Its two chunks and its sound rendered, ready to join.
+    /// A plan, both chunks and its sound rendered, by hand.
     func renderedPlan(output: String, work: String) {
         let plan = vrender(["chunk", "plan", take, "--codec", "ffv1", "-o", output, "--work-dir", work, "--chunks", "2"])
         #expect(plan.status == 0, "\(plan.standardError)")
