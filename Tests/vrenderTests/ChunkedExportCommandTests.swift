@@ -143,8 +143,11 @@ import VRenderTestSupport
         }
         let early = vrender(["chunk", "join", work, "-o", output])
         #expect(early.status == 1 && early.standardError.contains("the sound is not encoded yet"), "\(early.standardError)")
+        #expect(vrender(["chunk", "status", work]).standardOutput.contains("sound: not encoded yet"))
         let sound = vrender(["chunk", "sound", work])
         #expect(sound.status == 0 && sound.standardOutput.hasPrefix("sound: aac"), "\(sound.standardError)")
+        let status = vrender(["chunk", "status", work]).standardOutput
+        #expect(status.contains("  sound: aac,") && status.contains("every chunk is rendered"), "\(status)")
         #expect(FileManager.default.fileExists(atPath: work + "/chunks/sound.mp4"))
         let join = vrender(["chunk", "join", work, "-o", output])
         #expect(join.status == 0, "\(join.standardError)")
