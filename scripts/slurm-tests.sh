@@ -48,7 +48,7 @@ jobs_of() { sed -n 's/^chunks: slurm job \([0-9]*\): array of .*/\1/p' "$1"; }
 arrays() { grep -o 'array of [0-9]* task(s), chunks [0-9,-]*' "$1" || true; }
 # wait_for SECONDS COMMAND...: until COMMAND succeeds (a condition, never a duration to wait).
 wait_for() { local limit=$1 _; shift; for _ in $(seq "$((limit * 10))"); do "$@" && return 0; sleep 0.1; done; false; }
-done_count() { find "$1/done" -name '*.json' 2>/dev/null | wc -l; }
+done_count() { find "$1/done" -name 'chunk_*.json' 2>/dev/null | wc -l; }   # chunks, not the sound
 has_done() { [ "$(done_count "$1")" -ge "$2" ]; }
 no_jobs_left() { [ -z "$(squeue -h -o %j | grep '^vrender-')" ]; }
 
@@ -59,16 +59,16 @@ eval "$(scripts/slurm-cluster.sh start "$work/c")"
 status=0
 "$vrender" concat "${takes[@]}" --codec ffv1 -o "$work/s4.mkv" --engine slurm --chunks 4 2>"$work/s4.err" || status=$?
 check "ffv1, 4 chunks: exit 0" same "$status" 0
-check "4 chunks run as one array with a join that waits for it" contains "$work/s4.err" "array of 4 task(s), chunks 0-3; join job"
+check "4 chunks run as one array with a join that waits for it" contains "$work/s4.err" "array of 5 task(s), chunks 0-3 and the sound; join job"
 check "ffv1, 4 chunks: the same pictures as one pass" same "$(pictures "$work/s4.mkv")" "$(pictures "$work/one.mkv")"
 check "ffv1, 4 chunks: the same audio as one pass" same "$(sound "$work/s4.mkv")" "$(sound "$work/one.mkv")"
 array=$(jobs_of "$work/s4.err")
-check "slurm ran tasks 0-3 of job $array, then the join" python3 - "$work/c/log/jobcomp.log" "$array" <<'PY'
+check "slurm ran tasks 0-3 (and 4, the sound) of job $array, then the join" python3 - "$work/c/log/jobcomp.log" "$array" <<'PY'
 import re, sys
 records = [dict(re.findall(r"(\w+)=(\S*)", line)) for line in open(sys.argv[1])]
 tasks = [r for r in records if r.get("Name") == "vrender-chunk" and r.get("JobState") == "COMPLETED"]
 joins = [r for r in records if r.get("Name") == "vrender-join"]
-ok = sorted(t["ArrayTaskId"] for t in tasks if t["ArrayJobId"] == sys.argv[2]) == ["0", "1", "2", "3"] \
+ok = sorted(t["ArrayTaskId"] for t in tasks if t["ArrayJobId"] == sys.argv[2]) == ["0", "1", "2", "3", "4"] \
     and len(joins) == 1 and joins[0]["JobState"] == "COMPLETED" \
     and all(joins[0]["StartTime"] >= t["EndTime"] for t in tasks)
 if not ok: print("     ", records, file=sys.stderr)
@@ -99,7 +99,7 @@ mkdir -p "$work/f/chunks/chunk_0002.mov"
 status=0
 "$vrender" concat "${plan_args[@]}" --engine slurm --resume --max-tries 2 2>"$work/f.err" || status=$?
 check "a chunk failing twice fails the export (exit 1)" same "$status" 1
-check "the failed chunk is tried again in a new array" same "$(arrays "$work/f.err" | tr '\n' '|')" "array of 3 task(s), chunks 0-2|array of 1 task(s), chunks 2|"
+check "the failed chunk is tried again in a new array" same "$(arrays "$work/f.err" | tr '\n' '|')" "array of 4 task(s), chunks 0-2|array of 1 task(s), chunks 2|"
 second=$(jobs_of "$work/f.err" | tail -1)
 check "the error names the chunk and its log" contains "$work/f.err" "vrender: error: chunk 2: failed 2 time(s); its log is $work/f/logs/chunk_0002.job$second.log"
 check "the log says why" contains "$work/f/logs/chunk_0002.job$second.log" "vrender: error:"
@@ -122,7 +122,9 @@ check "killed with chunks still to render" test "$before" -lt 12
 check "--resume cancels the jobs the killed run left" contains "$work/k2.err" "cancelled the jobs an earlier run left"
 resumed=$(sed -n 's/.*resumed: \([0-9]*\) already rendered.*/\1/p' "$work/k2.err")
 check "--resume keeps at least the $before chunks rendered before it" test "${resumed:-0}" -ge "$before"
-check "--resume submits only the missing chunks" contains "$work/k2.err" "array of $((12 - ${resumed:-0})) task(s)"
+sound_task=0   # the sound's task, when the killed run had not encoded it yet
+grep -q "and the sound" "$work/k2.err" && sound_task=1
+check "--resume submits only the missing chunks" contains "$work/k2.err" "array of $((12 - ${resumed:-0} + sound_task)) task(s)"
 check "the resumed export is whole" same "$(pictures "$work/k.mkv")" "$(pictures "$work/one.mkv")"
 
 "$vrender" concat "${takes[@]}" --codec ffv1 -o "$work/i.mkv" --work-dir "$work/i" --engine slurm --chunks 12 2>"$work/i.err" &

@@ -182,13 +182,29 @@ public final class Exporter: Sendable {
         return try run(plan, job: .chunk(frames: frames, keyframeInterval: keyframeInterval), into: output)
     }
 
+    /// A chunked export's sound (VRenderScale), encoded while its chunks render: every audio
+    /// track of `plan`, loudness applied (plan it with `measuringLoudness`), into `path`, a
+    /// file of `soundContainer(of:)`, replaced if it exists.
+    public func renderSound(_ plan: ExportPlan, to path: String) throws -> ExportSummary {
+        guard plan.hasAudio else { throw VRenderError.output(path, "the export has no sound to encode") }
+        let output = try OutputFile(path: path, inputs: plan.takes.map(\.path), overwrite: true)
+        return try run(plan, job: .sound, into: output)
+    }
+
+    /// The container of a chunked export's sound file, as a file name extension ("mp4" for
+    /// AAC, "mka" for Opus); nil when the export has no sound.
+    public static func soundContainer(of plan: ExportPlan) -> String? {
+        plan.hasAudio ? SoundFile.container(of: plan) : nil
+    }
+
     /// The last step of a chunked export: `plan`'s output from its rendered chunks, whose video
-    /// packets are copied in order, with every take's audio encoded whole. The chunks must
-    /// cover the timeline in order, and have been encoded alike (one codec set-up).
-    public func join(_ plan: ExportPlan, chunks: [RenderedChunk]) throws -> ExportSummary {
+    /// packets are copied in order, with the sound copied from `sound` (`renderSound`'s file),
+    /// or without one every take's audio encoded whole. The chunks must cover the timeline in
+    /// order, and have been encoded alike (one codec set-up).
+    public func join(_ plan: ExportPlan, chunks: [RenderedChunk], sound: String? = nil) throws -> ExportSummary {
         let output = try OutputFile(path: plan.output, inputs: plan.takes.map(\.path), overwrite: options.overwrite)
         let probed = try ChunkJoinCheck.probe(chunks, plan: plan)
-        return try run(plan, job: .join(probed), into: output)
+        return try run(plan, job: .join(probed, sound: plan.hasAudio ? sound : nil), into: output)
     }
 
     private func run(_ plan: ExportPlan, job: PipelineJob, into output: OutputFile) throws -> ExportSummary {
@@ -276,6 +292,7 @@ public final class Exporter: Sendable {
         var summary = makeSummary(plan, output: output, frames: frames, duration: Double(frames) / plan.frameRate.doubleValue,
                                   pipeline: result)
         if case .chunk = job { summary.audioCodec = nil }
+        if case .sound = job { summary.frames = 0 }
         return summary
     }
 

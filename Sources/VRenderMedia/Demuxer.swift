@@ -61,6 +61,16 @@ public final class Demuxer {
         return index >= 0 ? Int(index) : nil
     }
 
+    /// Every stream's kind ("video", "audio", "subtitle", ...) and codec name ("aac"), in stream
+    /// order: what a file vrender wrote itself (a chunked export's sound) is checked against.
+    public var streamCodecs: [(kind: String, codec: String)] {
+        (0..<Int(context.pointee.nb_streams)).map { index in
+            let parameters = stream(index).pointee.codecpar.pointee
+            return (av_get_media_type_string(parameters.codec_type).map { String(cString: $0) } ?? "unknown",
+                    String(cString: avcodec_get_name(parameters.codec_id)))
+        }
+    }
+
     /// Time base of stream `index`.
     public func timeBase(ofStream index: Int) -> Rational {
         let base = stream(index).pointee.time_base

@@ -43,6 +43,7 @@ extension ChunkPlan {
         let container = [.vp9, .av1].contains(codec!) ? "mkv" : "mov"
         try check.require(chunkContainer == container, "chunkContainer", "is '\(chunkContainer)', not '\(container)'")
         try validateChunks(check)
+        if let sound { try check.require(["mp4", "mka"].contains(sound), "sound", "is '\(sound)', not mp4 or mka") }
         try recipe.validate(check)
         try check.require(inputs.map(\.path) == recipe.files, "inputs", "does not list the recipe's files in order")
         try check.require(inputs.allSatisfy { $0.bytes >= 0 }, "inputs", "holds a negative size")

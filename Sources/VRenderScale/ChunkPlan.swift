@@ -10,9 +10,9 @@ import VRenderMedia
 /// Every chunk worker and the join plan the export again from the recipe and check that they
 /// see the same timeline (`check(_:)`), so a worker never renders frames of another export.
 public struct ChunkPlan: Codable, Sendable, Equatable {
-    /// Bumped when the folder's files change meaning (2: done records carry a SHA-256); a plan of
-    /// another version is refused.
-    public static let currentVersion = 2
+    /// Bumped when the folder's files change meaning (2: done records carry a SHA-256; 3: the
+    /// sound is a job of its own, `sound`); a plan of another version is refused.
+    public static let currentVersion = 3
 
     public struct Chunk: Codable, Sendable, Equatable {
         public var index: Int
@@ -33,6 +33,10 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
     /// The chunk files' container: "mov", or "mkv" for VP9 and AV1.
     public var chunkContainer: String
     public var chunks: [Chunk]
+    /// When the export has sound: the container of the file (`chunks/sound.mp4`, or `.mka` for
+    /// Opus) that a job of its own (`vrender chunk sound`) encodes it into, beside the chunks,
+    /// for the join to copy. nil: no sound.
+    public var sound: String?
 
     /// The plan of `export` (planned from `recipe`) cut as `sizing` asks.
     public init(export: ExportPlan, recipe: ExportRecipe, sizing: ChunkSizing) throws {
@@ -48,6 +52,19 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
         let spans = ChunkLayout.spans(totalFrames: totalFrames, keyframeInterval: keyframeInterval,
                                       frameRate: frameRate.doubleValue, sizing: sizing)
         chunks = spans.enumerated().map { Chunk(index: $0, firstFrame: $1.lowerBound, frameCount: $1.count) }
+        sound = Exporter.soundContainer(of: export)
+    }
+
+    /// The sound's job number (one past the last chunk's), when the export has sound.
+    public var soundJob: Int? { sound == nil ? nil : chunks.count }
+
+    /// Every job of the export: the sound first (it takes one processor for the whole export's
+    /// length of audio, so it should not be the one left running at the end), then the chunks.
+    public var jobs: [Int] { (soundJob.map { [$0] } ?? []) + chunks.map(\.index) }
+
+    /// What job `index` must produce, as a chunk: the sound's has no frames.
+    func job(_ index: Int) -> Chunk {
+        index == soundJob ? Chunk(index: index, firstFrame: 0, frameCount: 0) : chunks[index]
     }
 
     /// Two seconds between keyframes (what streaming encodes use: cheap to cut at, costs little
@@ -59,8 +76,8 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
     /// Throws when `export` (planned again from the recipe) is not the export this plan cut:
     /// another frame count, rate, canvas or codec means the inputs or vrender changed.
     public func check(_ export: ExportPlan, planPath: String) throws {
-        let now = "\(export.timeline.totalSlots) frames at \(export.frameRate) fps, \(export.canvasWidth)x\(export.canvasHeight) \(export.videoCodec.rawValue)"
-        let planned = "\(totalFrames) frames at \(frameRate) fps, \(canvas[0])x\(canvas[1]) \(videoCodec)"
+        let now = "\(export.timeline.totalSlots) frames at \(export.frameRate) fps, \(export.canvasWidth)x\(export.canvasHeight) \(export.videoCodec.rawValue)\(Exporter.soundContainer(of: export).map { " with sound (\($0))" } ?? "")"
+        let planned = "\(totalFrames) frames at \(frameRate) fps, \(canvas[0])x\(canvas[1]) \(videoCodec)\(sound.map { " with sound (\($0))" } ?? "")"
         guard now == planned else {
             throw VRenderError.input(planPath, "the export planned from it now has \(now), the plan \(planned): its inputs or vrender changed; make a new plan")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import VRenderCore
+import VRenderExport
 
 /// One line of the done-list: a chunk rendered, by whom, how fast, and the SHA-256 of the file
 /// it wrote (a chunk file that no longer matches is not done: rendered again, never joined).
@@ -16,6 +17,11 @@ public struct ChunkRecord: Codable, Sendable, Equatable {
     /// export's summary: a chunk's log is not where anyone looks when it succeeded.
     public var damagedFrames: [String: Int]
     public var warnings: [String]
+    /// Seconds from the worker process's start to its first frame encoded: what a chunk costs
+    /// before it renders anything (README "Scale-out"); nil for the sound.
+    public var startSeconds: Double? = nil
+    /// The sound's record: `--loudness`'s measurement and gains, for the export's summary.
+    public var loudness: LoudnessPlan? = nil
 
     /// The most a done record may weigh: a few hundred bytes, more with many warnings.
     static let maxFileBytes = 1 << 20
@@ -34,6 +40,13 @@ public struct ChunkRecord: Codable, Sendable, Equatable {
         try check.require(damagedFrames.count <= 100_000 && damagedFrames.values.allSatisfy { $0 >= 0 },
                           "damagedFrames", "holds a negative count or too many takes")
         try check.require(warnings.count <= 10_000, "warnings", "holds more than 10000 warnings")
+        if let startSeconds {
+            try check.require(startSeconds.isFinite && startSeconds >= 0, "startSeconds", "is \(startSeconds), not a time")
+        }
+        if let loudness {
+            let values = loudness.tracks.flatMap { [$0.measured, $0.truePeak, $0.gain].compactMap { $0 } } + [loudness.target]
+            try check.require(loudness.tracks.count <= 1000 && values.allSatisfy(\.isFinite), "loudness", "holds more than 1000 tracks or a value that is not a number")
+        }
     }
 }
 

@@ -41,8 +41,13 @@ public final class ChunkWorker: Sendable {
     public func render(chunk index: Int) throws -> ChunkRecord {
         EngineLifeline.watch { [self] in cancel() }
         let start = MonotonicClock.now()
+        let startedBefore = ProcessAge.seconds() ?? 0   // the process's life before this call
         let progressFile = ChunkProgressFile(folder: folder, chunk: index)
-        let (plan, exporter, export) = try prepare(output: nil, progress: progressFile.record)
+        let firstFrame = FirstFrameClock(start: start, before: startedBefore)
+        let (plan, exporter, export) = try prepare(output: nil) {
+            progressFile.record($0)
+            firstFrame.record($0)
+        }
         guard plan.chunks.indices.contains(index) else {
             throw VRenderError.option("--chunk", "the plan has chunks 0 to \(plan.chunks.count - 1), not \(index)")
         }
@@ -57,21 +62,45 @@ public final class ChunkWorker: Sendable {
         return try folder.markDone(index, plan: plan) { bytes, sha256 in
             ChunkRecord(index: index, frames: summary.frames, bytes: bytes, sha256: sha256, seconds: seconds,
                         host: ProcessInfo.processInfo.hostName, encoder: summary.videoCodec,
-                        damagedFrames: summary.damagedFrames, warnings: summary.warnings)
+                        damagedFrames: summary.damagedFrames, warnings: summary.warnings,
+                        startSeconds: firstFrame.seconds)
         }
     }
 
-    /// Joins every rendered chunk into `output` (audio encoded whole here) and leaves the
-    /// summary in the work folder for whoever submitted the join. The output is the one given
+    /// Encodes the export's sound (every audio track, `--loudness` measured and applied) into
+    /// the work folder, beside the chunks, and adds it to the done-list: the join then copies it.
+    public func renderSound() throws -> ChunkRecord {
+        EngineLifeline.watch { [self] in cancel() }
+        let start = MonotonicClock.now()
+        let (plan, exporter, export) = try prepare(output: nil, measuringLoudness: true)
+        guard let job = plan.soundJob else {
+            throw VRenderError.input(folder.planPath, "the export has no sound: there is nothing to encode")
+        }
+        let path = try folder.chunkFileForWriting(job, plan: plan)
+        let summary = try VRenderError.attributing(to: path, as: .runtime) { try exporter.renderSound(export, to: path) }
+        let seconds = MonotonicClock.seconds(since: start)
+        return try folder.markDone(job, plan: plan) { bytes, sha256 in
+            ChunkRecord(index: job, frames: 0, bytes: bytes, sha256: sha256, seconds: seconds,
+                        host: ProcessInfo.processInfo.hostName, encoder: summary.audioCodec ?? "none",
+                        damagedFrames: summary.damagedFrames, warnings: summary.warnings, loudness: export.loudness)
+        }
+    }
+
+    /// Joins every rendered chunk and the sound file into `output` (packets copied, nothing
+    /// encoded) and leaves the summary in the work folder for whoever submitted the join. The output is the one given
     /// where the join runs (`chunk join -o`), never taken from the plan alone: it must be the
     /// plan's, outside the work folder, and an existing file is replaced only with `overwrite`.
     public func join(output: String, overwrite: Bool) throws -> ExportSummary {
         let (plan, exporter, export) = try prepare(output: (output, overwrite))
         let chunks = try folder.renderedChunks(plan)
+        let sound = try folder.renderedSound(plan)
         var summary = try VRenderError.attributing(to: output, as: .runtime) {
-            try exporter.join(export, chunks: chunks)
+            try exporter.join(export, chunks: chunks, sound: sound)
         }
         if let encoder = (try? folder.storedRecord(of: 0, plan: plan))?.encoder { summary.videoCodec = encoder }
+        if let job = plan.soundJob, let record = try? folder.storedRecord(of: job, plan: plan) {
+            summary.loudness = record.loudness
+        }
         try folder.saveJoined(summary)
         return summary
     }
@@ -80,7 +109,7 @@ public final class ChunkWorker: Sendable {
     /// against it.
     /// With `output` (the join's), the export writes it, as checked above; without, the
     /// output is not written (a chunk render).
-    private func prepare(output: (path: String, overwrite: Bool)?,
+    private func prepare(output: (path: String, overwrite: Bool)?, measuringLoudness: Bool = false,
                          progress extra: @escaping @Sendable (ExportProgress) -> Void = { _ in }) throws -> (ChunkPlan, Exporter, ExportPlan) {
         FFmpegLog.configure(verbose: verbose)
         let plan = try folder.loadPlan()
@@ -106,8 +135,31 @@ public final class ChunkWorker: Sendable {
             return state.cancelled
         }
         if cancelled { throw VRenderError.cancelled }
-        let export = try exporter.prepare(checkingOutput: output != nil, measuringLoudness: output != nil)
+        // The sound job measures `--loudness` (the join copies its sound; a chunk has none).
+        let export = try exporter.prepare(checkingOutput: output != nil, measuringLoudness: measuringLoudness)
         try plan.check(export, planPath: folder.planPath)
         return (plan, exporter, export)
     }
+}
+
+/// When a chunk worker's first frame was done, from its process's start: the worker's time
+/// before this call, plus the time until the exporter's progress first reports a frame, less
+/// the time since that frame (the report comes a little after it).
+private final class FirstFrameClock: Sendable {
+    private let start: UInt64
+    private let before: Double
+    private let measured = Mutex<Double?>(nil)
+
+    init(start: UInt64, before: Double) {
+        self.start = start
+        self.before = before
+    }
+
+    func record(_ progress: ExportProgress) {
+        guard let first = progress.firstFrame else { return }
+        let since = MonotonicClock.seconds(since: start) - (progress.elapsed - first.elapsed)
+        measured.withLock { if $0 == nil { $0 = before + max(0, since) } }
+    }
+
+    var seconds: Double? { measured.withLock { $0 } }
 }

@@ -108,7 +108,7 @@ public final class ChunkedExport: Sendable {
             if !hadPlan && !folder.hasStartedWork() { folder.remove() }
             throw error
         }
-        summary.addDamage(of: plan.chunks.compactMap { try? folder.storedRecord(of: $0.index, plan: plan) })
+        summary.addDamage(of: plan.jobs.compactMap { try? folder.storedRecord(of: $0, plan: plan) })
         folder.remove()
         summary.wallSeconds = MonotonicClock.seconds(since: start)
         summary.mode = "transcode, \(plan.chunks.count) chunk(s), \(request.engine.rawValue)"
@@ -122,17 +122,19 @@ public final class ChunkedExport: Sendable {
         // Jobs a killed run left go first: a chunk they finish after this is rendered again.
         if request.engine == .slurm { try slurmEngine(folder: folder, plan: plan, report: report).cancelLeftovers() }
         let done = try folder.doneChunks(plan)
-        let missing = plan.chunks.map(\.index).filter { !done.contains($0) }
+        let missing = plan.jobs.filter { !done.contains($0) }
+        let chunksDone = done.subtracting(plan.soundJob.map { [$0] } ?? []).count
         report(.planned(folder: folder.path, chunks: plan.chunks.count, frames: plan.totalFrames,
-                        keyframeInterval: plan.keyframeInterval, done: done.count, resumed: request.resume && !done.isEmpty))
+                        keyframeInterval: plan.keyframeInterval, done: chunksDone, resumed: request.resume && !done.isEmpty))
         // The bar runs while chunks render, and ends before the join's line.
         let report = self.report
         let watcher = ChunkProgressWatcher(folder: folder, plan: plan) { report(.progress($0)) }
         watcher.start()
         defer { watcher.stop() }
+        let soundJob = plan.soundJob
         let engineReport: @Sendable (ChunkedExportEvent) -> Void = { event in
             if case .joining = event { watcher.stop() }
-            report(event)
+            if let event = event.naming(soundJob: soundJob) { report(event) }
         }
         if request.engine == .slurm {
             return try slurmEngine(folder: folder, plan: plan, report: engineReport).render(missing)

@@ -9,9 +9,12 @@ public enum ChunkedExportEvent: Sendable, CustomStringConvertible {
     case notice(String)
     /// The local engine started `chunk` (attempt `attempt`).
     case started(chunk: Int, attempt: Int)
-    /// Slurm accepted a job array for `chunks` (and a join job waiting for it).
-    case submitted(job: String, chunks: [Int], join: String?)
+    /// Slurm accepted a job array for `chunks` (and the sound, one task more, with `sound`),
+    /// and a join job waiting for it.
+    case submitted(job: String, chunks: [Int], join: String?, sound: Bool = false)
     case finished(chunk: Int, seconds: Double, done: Int, total: Int)
+    /// The sound job finished (it encodes the export's sound beside the chunks).
+    case soundFinished(seconds: Double)
     /// An attempt failed; `retry` says whether another one comes.
     case failed(chunk: Int, attempt: Int, log: String, retry: Bool)
     case joining(chunks: Int)
@@ -29,19 +32,37 @@ public enum ChunkedExportEvent: Sendable, CustomStringConvertible {
             return "chunks: note: \(text)"
         case .started(let chunk, let attempt):
             return "chunks: chunk \(chunk) started" + (attempt > 1 ? " (attempt \(attempt))" : "")
-        case .submitted(let job, let chunks, _) where chunks.isEmpty:
+        case .submitted(let job, let chunks, _, let sound) where chunks.isEmpty && !sound:
             return "chunks: slurm job \(job): the join (every chunk is rendered)"
-        case .submitted(let job, let chunks, let join):
+        case .submitted(let job, let chunks, let join, let sound):
             let joinText = join.map { "; join job \($0) waits for it (afterok)" } ?? ""
-            return "chunks: slurm job \(job): array of \(chunks.count) task(s), chunks \(ChunkList.text(chunks))\(joinText)"
+            let what = chunks.isEmpty ? "the sound" : "chunks \(ChunkList.text(chunks))\(sound ? " and the sound" : "")"
+            return "chunks: slurm job \(job): array of \(chunks.count + (sound ? 1 : 0)) task(s), \(what)\(joinText)"
         case .finished(let chunk, let seconds, let done, let total):
             return "chunks: chunk \(chunk) done in \(String(format: "%.1f", seconds)) s (\(done)/\(total))"
+        case .soundFinished(let seconds):
+            return "chunks: sound encoded in \(String(format: "%.1f", seconds)) s"
         case .failed(let chunk, let attempt, let log, let retry):
             return "chunks: chunk \(chunk) failed (attempt \(attempt)), log \(FileNames.display(log))" + (retry ? "; trying again" : "")
         case .joining(let chunks):
-            return "chunks: joining \(chunks) chunk(s) (video copied, audio encoded whole)"
+            return "chunks: joining \(chunks) chunk(s) and the sound (packets copied)"
         case .progress(let progress):
             return "chunks: \(progress.framesDone)/\(progress.framesTotal) frames rendered"
+        }
+    }
+}
+
+extension ChunkedExportEvent {
+    /// The event as its user reads it: the engines count the sound as one more job (number
+    /// `soundJob`), which is no chunk to the user; its start is not worth a line.
+    func naming(soundJob: Int?) -> ChunkedExportEvent? {
+        guard let soundJob else { return self }
+        switch self {
+        case .started(soundJob, _): return nil
+        case .finished(soundJob, let seconds, _, _): return .soundFinished(seconds: seconds)
+        case .submitted(let job, let chunks, let join, _) where chunks.contains(soundJob):
+            return .submitted(job: job, chunks: chunks.filter { $0 != soundJob }, join: join, sound: true)
+        default: return self
         }
     }
 }

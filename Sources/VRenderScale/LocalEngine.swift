@@ -24,7 +24,7 @@ struct LocalEngine {
         let lifeline = try EngineLifeline()
         defer { withExtendedLifetime(lifeline) {} }   // open until the schedule has seen every worker go
         let workers = ProcessWorkers(engine: self, exits: ChildExits(stop: stop), lifeline: lifeline)
-        var schedule = ChunkSchedule(chunks: chunks, total: plan.chunks.count, workers: self.workers,
+        var schedule = ChunkSchedule(chunks: chunks, total: plan.jobs.count, workers: self.workers,
                                      maxTries: maxTries, stop: stop, report: report)
         try schedule.run(on: workers)
     }
@@ -44,10 +44,11 @@ private final class ProcessWorkers: ChunkRunner {
     }
 
     func start(chunk: Int, attempt: Int) throws -> Int32 {
-        let log = try engine.folder.createLog(chunk: chunk, attempt: attempt)
+        let log = try engine.folder.createLog(job: chunk, attempt: attempt, plan: engine.plan)
         defer { try? log.close() }
         let share = max(1, engine.processors / engine.workers)
-        let arguments = ["chunk", "render", engine.folder.path, "--chunk", String(chunk), "--threads", String(share)]
+        let job = chunk == engine.plan.soundJob ? ["sound", engine.folder.path] : ["render", engine.folder.path, "--chunk", String(chunk)]
+        let arguments = ["chunk"] + job + ["--threads", String(share)]
         let process: Process
         do {
             process = try ChildProcess.start(engine.executable, arguments: arguments, environment: EngineLifeline.workerEnvironment,
@@ -71,7 +72,7 @@ private final class ProcessWorkers: ChunkRunner {
     }
 
     func log(chunk: Int, attempt: Int) -> String {
-        engine.folder.log(chunk: chunk, attempt: attempt)
+        engine.folder.log(job: chunk, attempt: attempt, plan: engine.plan)
     }
 
     /// On the way out (done, failed or cancelled): workers still running are stopped (SIGTERM:

@@ -3,7 +3,8 @@ import VRenderCore
 import VRenderExport
 
 /// The Slurm engine: the missing chunks as one job array (`sbatch --array`, one task per
-/// chunk, `vrender chunk render` in each) and a join job that waits for every task
+/// chunk, `vrender chunk render` in each; the task one past the last chunk encodes the sound,
+/// `vrender chunk sound`) and a join job that waits for every task
 /// (`--dependency=afterok`, cancelled by Slurm if one fails). This process only submits and
 /// follows: it looks at the jobs with `scontrol` every `pollSeconds`, reports chunks as the
 /// done-list gains them, and submits failed chunks again, with a new join, until `maxTries`.
@@ -31,7 +32,7 @@ struct SlurmEngine {
         let scripts = try writeScripts()
         var retries = ChunkRetries(maxTries: maxTries)
         var pending = missing
-        var done = plan.chunks.count - missing.count
+        var done = plan.jobs.count - missing.count
         while true {
             var array: String?
             if !pending.isEmpty {
@@ -56,12 +57,13 @@ struct SlurmEngine {
         let vrender = Self.quoted(executable), work = Self.quoted(folder.path)
         let render = try writeScript("render.sh", in: slurm, """
             # One task of vrender's chunk job array: renders chunk $SLURM_ARRAY_TASK_ID of the plan
-            # with the processors Slurm gave the task (1 unless --cpus-per-task says more).
+            # with the processors Slurm gave the task (1 unless --cpus-per-task says more); task
+            # \(plan.soundJob.map(String.init) ?? "(none: the export has no sound)") encodes the export's sound.
             threads=${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-}}
-            exec \(vrender) chunk render \(work) --chunk "$SLURM_ARRAY_TASK_ID" ${threads:+--threads "$threads"}
+            \(plan.soundJob.map { "if [ \"$SLURM_ARRAY_TASK_ID\" = \($0) ]; then exec \(vrender) chunk sound \(work) ${threads:+--threads \"$threads\"}; fi\n" } ?? "")exec \(vrender) chunk render \(work) --chunk "$SLURM_ARRAY_TASK_ID" ${threads:+--threads "$threads"}
             """)
         let join = try writeScript("join.sh", in: slurm, """
-            # vrender's join job: every chunk's video copied in order, the audio encoded whole.
+            # vrender's join job: every chunk's video copied in order, and the sound job's sound.
             exec \(vrender) chunk join \(work) -o \(Self.quoted(output))\(overwrite ? " --overwrite" : "")
             """)
         return (render, join)
@@ -119,7 +121,7 @@ struct SlurmEngine {
                 if let record = try folder.record(of: chunk, plan: plan) {
                     open.remove(chunk)
                     done += 1
-                    report(.finished(chunk: chunk, seconds: record.seconds, done: done, total: plan.chunks.count))
+                    report(.finished(chunk: chunk, seconds: record.seconds, done: done, total: plan.jobs.count))
                 } else if state?.succeeded == true && unrecorded[chunk, default: 0] < 30 {
                     unrecorded[chunk, default: 0] += 1   // a shared file system may show it late
                 } else {

@@ -32,11 +32,11 @@ extension WorkFolder {
     /// Chunk `index`'s record, read and checked against the plan; nil when there is none.
     /// A record that is there but malformed is an error naming it and the field.
     func storedRecord(of index: Int, plan: ChunkPlan) throws -> ChunkRecord? {
-        let done = try subfolder(Self.doneName), name = Self.recordName(index)
+        let done = try subfolder(Self.doneName), name = Self.recordName(index, plan: plan)
         guard done.status(name) != nil else { return nil }
         let check = FieldCheck(file: done.join(name))
         let record = try check.decode(ChunkRecord.self, from: try done.readFile(name, limit: ChunkRecord.maxFileBytes), what: "a done record")
-        try record.validate(file: check.file, chunk: plan.chunks[index])
+        try record.validate(file: check.file, chunk: plan.job(index))
         return record
     }
 
@@ -54,9 +54,9 @@ extension WorkFolder {
         return nil
     }
 
-    /// The chunks whose file is there as recorded: the others are rendered (again).
+    /// The jobs (chunks, and the sound) whose file is there as recorded: the others are run (again).
     public func doneChunks(_ plan: ChunkPlan) throws -> Set<Int> {
-        Set(try plan.chunks.map(\.index).filter { try record(of: $0, plan: plan) != nil })
+        Set(try plan.jobs.filter { try record(of: $0, plan: plan) != nil })
     }
 
     /// Adds chunk `index`, just written, to the done-list, with its size and SHA-256 as it is
@@ -66,7 +66,7 @@ extension WorkFolder {
             throw VRenderError.output(try chunkFileForWriting(index, plan: plan), "vanished right after it was written")
         }
         let record = make(now.bytes, now.sha256)
-        try AtomicFile.writeJSON(record, in: try subfolder(Self.doneName), name: Self.recordName(index))
+        try AtomicFile.writeJSON(record, in: try subfolder(Self.doneName), name: Self.recordName(index, plan: plan))
         return record
     }
 
@@ -88,6 +88,20 @@ extension WorkFolder {
         }
         return try plan.chunks.map {
             RenderedChunk(path: try chunkFileForWriting($0.index, plan: plan), firstFrame: $0.firstFrame, frameCount: $0.frameCount)
+        }
+    }
+
+    /// The sound file, for the join (nil when the export has none); throws when it is not
+    /// encoded yet, or is not the file its record describes.
+    func renderedSound(_ plan: ChunkPlan) throws -> String? {
+        guard let job = plan.soundJob else { return nil }
+        let path = try chunkFileForWriting(job, plan: plan)
+        switch try state(of: job, plan: plan) {
+        case .done: return path
+        case .notRendered:
+            throw VRenderError.input(path, "the sound is not encoded yet: encode it first ('vrender chunk sound \(self.path)')")
+        case .mismatch(let why):
+            throw VRenderError.input(path, "the sound \(why): encode it again ('vrender concat ... --work-dir \(self.path) --resume' does)")
         }
     }
 }

@@ -7,8 +7,9 @@ import VRenderExport
 ///     .vrender-work-folder       the marker: vrender's work folder (and whether vrender made it)
 ///     plan.json                  the chunk plan (`ChunkPlan`)
 ///     chunks/chunk_0003.mov      rendered chunks (each written to a temporary file, renamed)
-///     done/chunk_0003.json       the done-list: one record per finished chunk (`ChunkRecord`)
-///     logs/chunk_0003.try1.log   each attempt's output (Slurm: chunk_0003.job<ID>.log)
+///     chunks/sound.mp4           the export's sound, encoded by a job of its own (.mka: Opus)
+///     done/chunk_0003.json       the done-list: one record per finished job (`ChunkRecord`)
+///     logs/chunk_0003.try1.log   each attempt's output (Slurm: chunk_0003.job<ID>.log; sound.…)
 ///     progress/chunk_0003        frames a worker has rendered so far, for the bar (`ChunkProgress`)
 ///     slurm/                     batch scripts and the jobs submitted (Slurm engine)
 ///     joined.json                the join's summary
@@ -44,13 +45,23 @@ public struct WorkFolder: Sendable {
 
     static func name(ofChunk index: Int) -> String { String(format: "chunk_%04d", index) }
 
-    static func chunkName(_ index: Int, plan: ChunkPlan) -> String { "\(name(ofChunk: index)).\(plan.chunkContainer)" }
+    static let soundName = "sound"
+
+    /// Job `index`'s name in the folder's files: a chunk's, or the sound's.
+    static func name(ofJob index: Int, plan: ChunkPlan) -> String {
+        index == plan.soundJob ? soundName : name(ofChunk: index)
+    }
+
+    static func chunkName(_ index: Int, plan: ChunkPlan) -> String {
+        index == plan.soundJob ? "\(soundName).\(plan.sound ?? "")" : "\(name(ofChunk: index)).\(plan.chunkContainer)"
+    }
 
     static func recordName(_ index: Int) -> String { "\(name(ofChunk: index)).json" }
+    static func recordName(_ index: Int, plan: ChunkPlan) -> String { "\(name(ofJob: index, plan: plan)).json" }
 
-    /// The local engine's log of one attempt at a chunk.
-    static func logName(chunk index: Int, attempt: Int) -> String { "\(name(ofChunk: index)).try\(attempt).log" }
-    func log(chunk index: Int, attempt: Int) -> String { logsPath + "/" + Self.logName(chunk: index, attempt: attempt) }
+    /// The local engine's log of one attempt at a job.
+    static func logName(job index: Int, attempt: Int, plan: ChunkPlan) -> String { "\(name(ofJob: index, plan: plan)).try\(attempt).log" }
+    func log(job index: Int, attempt: Int, plan: ChunkPlan) -> String { logsPath + "/" + Self.logName(job: index, attempt: attempt, plan: plan) }
 
     /// The folder itself (reached through links, if the user named it so).
     func root() throws -> FolderHandle { try FolderHandle.open(path) }
@@ -86,8 +97,8 @@ public struct WorkFolder: Sendable {
     func forgetJoined() { (try? root())?.remove(Self.joinedName) }
 
     /// A new, empty log for an attempt (one an earlier run left with the same name is replaced).
-    func createLog(chunk index: Int, attempt: Int) throws -> FileHandle {
-        let logs = try subfolder(Self.logsName), name = Self.logName(chunk: index, attempt: attempt)
+    func createLog(job index: Int, attempt: Int, plan: ChunkPlan) throws -> FileHandle {
+        let logs = try subfolder(Self.logsName), name = Self.logName(job: index, attempt: attempt, plan: plan)
         logs.remove(name)
         return FileHandle(fileDescriptor: try logs.createExclusive(name), closeOnDealloc: true)
     }

@@ -51,6 +51,7 @@ import VRenderTestSupport
         case "totalFrames": json["totalFrames"] = -1
         case "keyframeInterval": json["keyframeInterval"] = 0
         case "inputs": json["inputs"] = [[String: Any]]()
+        case "sound": json["sound"] = "../../etc/x"
         default: Issue.record("no way to break \(field)")
         }
         return json
@@ -60,7 +61,7 @@ import VRenderTestSupport
     /// range, an invalid range, a Double -> Int of infinity), or a plan accepted that should not be.
     @Test(arguments: ["canvas", "recipe.size", "chunks[0].frameCount", "frameRate", "recipe.prompter.box", "recipe.frameRate",
                       "recipe.crf", "recipe.output", "recipe.codec", "chunks[1].firstFrame", "chunks", "totalFrames",
-                      "keyframeInterval", "inputs"])
+                      "keyframeInterval", "inputs", "sound"])
     func aPlanWithAFieldOutOfRangeIsRefusedNamingIt(field: String) throws {
         _ = try Self.load(Self.planJSON())   // the unchanged plan loads
         let error = try #require(throws: VRenderError.self) { try Self.load(Self.broken(field)) }
@@ -133,6 +134,45 @@ import VRenderTestSupport
         try JSONEncoder().encode(record).write(to: URL(fileURLWithPath: recordPath))
         let error = try #require(throws: VRenderError.self) { try folder.doneChunks(plan) }
         #expect("\(error)".contains("chunk_0001.json: field 'index' is 7"), "\(error)")
+    }
+
+    /// The sound is job 2 (one past the last chunk), with a file and a record of its own: done
+    /// only as recorded, and the join names it while it is missing or not the file recorded.
+    @Test func theSoundIsAJobOfItsOwnInTheDoneList() throws {
+        var json = Self.planJSON()
+        json["sound"] = "mp4"
+        let plan = try Self.load(json)
+        #expect(plan.soundJob == 2 && plan.jobs == [2, 0, 1])
+        let folder = WorkFolder(path: directory + "/work")
+        try folder.create()
+        try folder.save(plan)
+        let sound = try folder.chunkFileForWriting(2, plan: plan)
+        #expect(sound == folder.path + "/chunks/sound.mp4")
+        let missing = try #require(throws: VRenderError.self) { try folder.renderedSound(plan) }
+        #expect("\(missing)".contains("the sound is not encoded yet"), "\(missing)")
+        try Data(repeating: 7, count: 500).write(to: URL(fileURLWithPath: sound))
+        _ = try folder.markDone(2, plan: plan) {
+            ChunkRecord(index: 2, frames: 0, bytes: $0, sha256: $1, seconds: 1, host: "h", encoder: "aac",
+                        damagedFrames: [:], warnings: [])
+        }
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/done/sound.json"))
+        #expect(try folder.doneChunks(plan) == [2])
+        #expect(try folder.renderedSound(plan) == sound)
+        try Data(repeating: 8, count: 500).write(to: URL(fileURLWithPath: sound))
+        #expect(try folder.doneChunks(plan).isEmpty, "encoded again on resume")
+        let changed = try #require(throws: VRenderError.self) { try folder.renderedSound(plan) }
+        #expect("\(changed)".contains("sound.mp4: the sound is not the file its done record describes"), "\(changed)")
+    }
+
+    /// A record's start-up is a time: a negative or infinite one is refused naming the field.
+    @Test func aDoneRecordsStartUpMustBeATime() throws {
+        let (folder, plan) = try renderedFolder()
+        let recordPath = folder.path + "/done/chunk_0001.json"
+        var record = try JSONDecoder().decode(ChunkRecord.self, from: Data(contentsOf: URL(fileURLWithPath: recordPath)))
+        record.startSeconds = -1
+        try JSONEncoder().encode(record).write(to: URL(fileURLWithPath: recordPath))
+        let error = try #require(throws: VRenderError.self) { try folder.doneChunks(plan) }
+        #expect("\(error)".contains("chunk_0001.json: field 'startSeconds' is -1.0"), "\(error)")
     }
 
     /// The job ids become scancel's arguments: an option there is refused.

@@ -129,6 +129,37 @@ import VRenderTestSupport
         #expect(ProgramRun.decodedFrames(output) == 150)
     }
 
+    /// The sound is a job of its own: `chunk sound` encodes it beside the chunks, the join
+    /// copies it (and refuses to run without it), and the output has the one pass's sound;
+    /// every chunk's done record says when its worker's first frame came.
+    @Test func theSoundIsEncodedBesideTheChunksAndCopiedByTheJoin() throws {
+        let whole = directory + "/whole.mov", output = directory + "/steps.mov", work = directory + "/work"
+        #expect(concat(takes + ["--codec", "ffv1", "-o", whole, "--progress", "none"]).status == 0)
+        let plan = vrender(["chunk", "plan"] + takes + ["--codec", "ffv1", "-o", output, "--work-dir", work, "--chunks", "2"])
+        #expect(plan.status == 0, "\(plan.standardError)")
+        for chunk in 0..<2 {
+            let render = vrender(["chunk", "render", work, "--chunk", "\(chunk)", "--progress", "none"])
+            #expect(render.status == 0, "\(render.standardError)")
+        }
+        let early = vrender(["chunk", "join", work, "-o", output])
+        #expect(early.status == 1 && early.standardError.contains("the sound is not encoded yet"), "\(early.standardError)")
+        #expect(vrender(["chunk", "status", work]).standardOutput.contains("sound: not encoded yet"))
+        let sound = vrender(["chunk", "sound", work])
+        #expect(sound.status == 0 && sound.standardOutput.hasPrefix("sound: aac"), "\(sound.standardError)")
+        let status = vrender(["chunk", "status", work]).standardOutput
+        #expect(status.contains("  sound: aac,") && status.contains("every chunk is rendered"), "\(status)")
+        #expect(FileManager.default.fileExists(atPath: work + "/chunks/sound.mp4"))
+        let join = vrender(["chunk", "join", work, "-o", output])
+        #expect(join.status == 0, "\(join.standardError)")
+        let expected = decoded(whole), got = decoded(output)
+        #expect(got.video == expected.video && got.audio == expected.audio && !got.audio.isEmpty)
+        for chunk in 0..<2 {
+            let data = try Data(contentsOf: URL(fileURLWithPath: work + "/done/chunk_000\(chunk).json"))
+            let record = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect((record["startSeconds"] as? Double).map { $0 > 0 } == true, "\(record)")
+        }
+    }
+
     @Test func aChangedInputStopsAResume() throws {
         let take = directory + "/take.mov"
         try FileManager.default.copyItem(atPath: TestMedia.path("small_a.mov"), toPath: take)

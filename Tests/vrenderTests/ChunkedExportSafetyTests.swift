@@ -49,7 +49,7 @@ import VRenderTestSupport
         #expect(ProgramRun.decodedFrames(output) == 30)
     }
 
-    /// A plan and both chunks rendered, by hand.
+    /// A plan, both chunks and its sound rendered, by hand.
     func renderedPlan(output: String, work: String) {
         let plan = vrender(["chunk", "plan", take, "--codec", "ffv1", "-o", output, "--work-dir", work, "--chunks", "2"])
         #expect(plan.status == 0, "\(plan.standardError)")
@@ -57,6 +57,8 @@ import VRenderTestSupport
             let render = vrender(["chunk", "render", work, "--chunk", chunk, "--progress", "none"])
             #expect(render.status == 0, "\(render.standardError)")
         }
+        let sound = vrender(["chunk", "sound", work])
+        #expect(sound.status == 0, "\(sound.standardError)")
     }
 
     /// The join wrote wherever recipe.output named (over a chunk, or over a file outside with

@@ -10,9 +10,13 @@ enum PipelineJob: Sendable {
     /// Output frames `frames` only, video only, into a chunk file: encoded with a keyframe
     /// every `keyframeInterval` frames and closed GOPs, timestamps starting at 0.
     case chunk(frames: Range<Int>, keyframeInterval: Int)
+    /// The export's sound only (every audio track, loudness applied), into a file of the work
+    /// folder, encoded while the chunks render: the join then only copies packets.
+    case sound
     /// The output from rendered chunks: their video packets copied, in order, each placed at
-    /// its first frame; the audio of every take decoded and encoded whole, as in `.whole`.
-    case join([ProbedChunk])
+    /// its first frame; the audio copied from `sound` (a `.sound` run's file) or, without one,
+    /// every take's decoded and encoded whole, as in `.whole`.
+    case join([ProbedChunk], sound: String?)
 
     /// The output frames this run writes.
     func frames(of plan: ExportPlan) -> Range<Int> {
@@ -30,6 +34,26 @@ enum PipelineJob: Sendable {
     var writesAudio: Bool {
         if case .chunk = self { return false }
         return true
+    }
+
+    /// Whether this run writes video (encoded, or copied from takes or chunks).
+    var writesVideo: Bool {
+        if case .sound = self { return false }
+        return true
+    }
+
+    /// Whether this run encodes the audio tracks (a join with a sound file copies them).
+    var encodesAudio: Bool {
+        switch self {
+        case .chunk, .join(_, sound: .some): false
+        case .whole, .sound, .join(_, sound: nil): true
+        }
+    }
+
+    /// The sound file a join copies its audio from.
+    var soundFile: String? {
+        if case .join(_, let sound) = self { return sound }
+        return nil
     }
 }
 

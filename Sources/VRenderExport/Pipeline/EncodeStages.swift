@@ -120,7 +120,8 @@ struct AudioStage {
 /// faster than the audio encoding waits in its bounded queue instead of piling up here.
 struct MuxStage {
     let muxer: OwnershipTransfer<Muxer>
-    let videoStream: Int
+    /// nil: no video (a chunked export's sound file).
+    let videoStream: Int?
     let audioStreams: [Int]
     let input: BoundedQueue<MuxItem>
     /// The join's video packets; nil when they come through `input`.
@@ -135,7 +136,7 @@ struct MuxStage {
         var order = MuxOrder<MuxItem>(streams: 1 + audioStreams.count + (subtitles == nil ? 0 : 1))
         let outputStream = { (item: MuxItem) -> (order: Int, muxer: Int) in
             switch item.stream {
-            case .video: (0, videoStream)
+            case .video: (0, videoStream ?? -1)
             case .audio(let track): (1 + track, audioStreams[track])
             case .subtitle: (1 + audioStreams.count, subtitles?.stream ?? -1)
             }
@@ -147,6 +148,7 @@ struct MuxStage {
             }
             order.add(item, stream: stream.order, seconds: seconds)
         }
+        if videoStream == nil { order.end(stream: 0) }
         if let subtitles {
             subtitles.packets.forEach { add(MuxItem(stream: .subtitle, packet: $0)) }
             order.end(stream: 1 + audioStreams.count)

@@ -80,10 +80,13 @@ final class TranscodePipeline {
         audioTracks = job.writesAudio ? plan.audio.trackCount : 0
         codecThreads = plan.mode == .transcode ? .forTranscode(of: plan, budget: options.threads) : .codecsChoice
         audioPackets = (0..<audioTracks).map { _ in BoundedQueue<PacketEvent>(capacity: 256) }
-        producers = ProducerCount((job.isJoin ? 0 : 1) + audioTracks, of: toMux)
+        // The video stage feeds `toMux` but in a join and a sound run; a copied sound file is
+        // one producer for every track.
+        let videoProducers = job.isJoin || !job.writesVideo ? 0 : 1
+        producers = ProducerCount(videoProducers + (job.encodesAudio ? audioTracks : min(audioTracks, 1)), of: toMux)
         let (width, height, tenBit) = (plan.canvasWidth, plan.canvasHeight, plan.colour.tenBit)
         canvasPool = ObjectPool<Frame>(limit: 8) { try Frame.picture(width: width, height: height, tenBit: tenBit) }
-        stabilizeReport = plan.stabilize != nil && !job.isJoin && plan.mode == .transcode ? StabilizeReport() : nil
+        stabilizeReport = plan.stabilize != nil && !job.isJoin && job.writesVideo && plan.mode == .transcode ? StabilizeReport() : nil
         timers = ExportTimers(timings, mode: plan.mode, audioTracks: audioTracks,
                               prompter: plan.prompter != nil, stabilize: plan.stabilize != nil)
         if let timings { watchQueues(timings) }
@@ -109,13 +112,15 @@ final class TranscodePipeline {
     /// before any thread exists.
     func run(into output: OutputFile) throws -> Result {
         let muxer = try Muxer(descriptor: output.open(), path: output.temporaryPath, formatPath: output.path, reportingAs: output.path)
-        let videoEncoder = copiesVideo ? nil : try makeVideoEncoder(globalHeader: muxer.needsGlobalHeader)
-        let audioEncoders = try (0..<audioTracks).map { _ in
+        let videoEncoder = copiesVideo || !job.writesVideo ? nil : try makeVideoEncoder(globalHeader: muxer.needsGlobalHeader)
+        let sound = try job.soundFile.map { try SoundFile.open($0, plan: plan) }
+        let audioEncoders = try (0..<(sound == nil ? audioTracks : 0)).map { _ in
             try makeAudioEncoder(globalHeader: muxer.needsGlobalHeader)
         }
-        let videoStream = try addVideoStream(to: muxer, encoder: videoEncoder)
-        let audioStreams = try audioEncoders.map { try muxer.addStream(from: $0) }
-        let side = job.writesAudio ? try SideStreamOutput(plan: plan, muxer: muxer) : nil  // a chunk: video only
+        let videoStream = job.writesVideo ? try addVideoStream(to: muxer, encoder: videoEncoder) : nil
+        let audioStreams = try sound.map { try $0.addStreams(to: muxer) } ?? audioEncoders.map { try muxer.addStream(from: $0) }
+        // A chunk is video only, a sound run sound only: side streams go into the whole or the join.
+        let side = job.writesAudio && job.writesVideo ? try SideStreamOutput(plan: plan, muxer: muxer) : nil
         let subtitles = try side?.subtitleStream.map { (stream: $0, packets: try side!.allCues()) }
         muxer.writeReproducibly()
         try muxer.writeHeader(options: muxer.finishedFileOptions)
@@ -125,19 +130,23 @@ final class TranscodePipeline {
         startReader()
         if let videoEncoder, let executor {
             startVideoStages(encoder: videoEncoder, executor: executor, painter: painter)
-        } else if case .join(let chunks) = job {
+        } else if case .join(let chunks, _) = job {
             let copy = ChunkCopyStage(plan: plan, chunks: chunks, output: joinedVideo, progress: progress)
             stages.start("vrender.chunk-copy") { try copy.run() }
-        } else {
+        } else if job.writesVideo {
             startVideoCopy()
         }
         startAudioStages(audioEncoders)
+        if let sound {
+            let copy = sound.stage(output: toMux, producers: producers)
+            stages.start("vrender.sound-copy") { try copy.run() }
+        }
         let mux = MuxStage(muxer: OwnershipTransfer(muxer), videoStream: videoStream, audioStreams: audioStreams,
                            input: toMux, video: job.isJoin ? joinedVideo : nil, subtitles: subtitles, timer: timers.mux)
         stages.start("vrender.mux") { try mux.run() }
         try stages.wait()
-        return Result(videoCodec: videoEncoder?.name ?? copiedVideo.codecName,
-                      audioCodec: audioEncoders.first?.name, filterBackend: executor?.backendName,
+        return Result(videoCodec: job.writesVideo ? videoEncoder?.name ?? copiedVideo.codecName : "none",
+                      audioCodec: audioEncoders.first?.name ?? sound?.codecName, filterBackend: executor?.backendName,
                       stabilize: stabilizeReport)
     }
 
@@ -148,7 +157,7 @@ final class TranscodePipeline {
 
     /// The video stream copied into the output: the first chunk's, or the first take's.
     private var copiedVideo: (path: String, codecName: String, index: Int) {
-        if case .join(let chunks) = job, let first = chunks.first {
+        if case .join(let chunks, _) = job, let first = chunks.first {
             return (first.chunk.path, first.info.video.codecName, first.info.video.index)
         }
         return (plan.takes[0].path, plan.takes[0].video.codecName, plan.takes[0].video.index)
@@ -212,7 +221,8 @@ final class TranscodePipeline {
     /// their audio (none to read when the export has no audio).
     private func startReader() {
         var readsVideo = true
-        if case .join = job { readsVideo = false }
+        if job.isJoin || !job.writesVideo { readsVideo = false }
+        guard job.encodesAudio || readsVideo else { return }   // a join copying a sound file reads no take
         guard readsVideo || audioTracks > 0 else { return }
         let reader = ReaderStage(plan: plan, video: readsVideo ? videoPackets : nil, audio: audioPackets,
                                  frames: job.frames(of: plan), packets: packetPool, damage: damage,

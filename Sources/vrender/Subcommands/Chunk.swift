@@ -8,13 +8,13 @@ extension VRender {
     /// `vrender chunk`: the steps of a chunked export, as its jobs run them; usable by hand.
     struct Chunk: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "The steps of a chunked export (what 'concat --engine' runs): plan, render, join, status.",
+            abstract: "The steps of a chunked export (what 'concat --engine' runs): plan, render, sound, join, status.",
             discussion: """
                 A work folder holds plan.json, the rendered chunks, a done-list and the logs; on a \
                 cluster it must be on a file system every node mounts at the same path. 'concat \
                 --engine local|slurm' runs these steps for you (README "Scale-out").
                 """,
-            subcommands: [Plan.self, Render.self, Join.self, Status.self])
+            subcommands: [Plan.self, Render.self, Sound.self, Join.self, Status.self])
 
         struct Plan: ParsableCommand {
             static let configuration = CommandConfiguration(
@@ -85,9 +85,35 @@ extension VRender {
             }
         }
 
+        struct Sound: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Encode the export's sound (loudness applied) into its work folder, beside the chunks, for the join to copy.")
+
+            @Argument(help: ArgumentHelp("The work folder (with plan.json).", valueName: "dir"))
+            var directory: String
+
+            @Option(parsing: .unconditional, help: ArgumentHelp("Processors it may use (default: the machine's).", valueName: "N"))
+            var threads: Int?
+
+            @OptionGroup var reporting: ProgressOptions
+
+            func validate() throws {
+                if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more, got \(threads)") }
+            }
+
+            func run() throws {
+                let worker = ChunkWorker(folder: WorkFolder(path: directory), processors: threads, verbose: reporting.verbose)
+                let interruptSources = InterruptHandling.install { worker.cancel() }
+                defer { withExtendedLifetime(interruptSources) {} }
+                let record = try worker.renderSound()
+                if reporting.json { return try JSONOutput.print(record) }
+                print("sound: \(record.encoder), \(String(format: "%.1f MB", Double(record.bytes) / 1e6)) in \(String(format: "%.2f", record.seconds)) s on \(record.host)")
+            }
+        }
+
         struct Join: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Join every rendered chunk of a plan into its output (video copied, audio encoded whole).",
+                abstract: "Join every rendered chunk of a plan and its sound into its output (packets copied).",
                 discussion: """
                     -o names the output, which must be the plan's: the join never writes where a \
                     plan file alone says. An existing output is replaced only with --overwrite here.

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# What a chunked export costs over one pass, in the same run on the same machine (README
+# "Scale-out"; issue 26 item 4): a 60 s export (3 takes of 20 s, 1280x720 30 fps H.264 + AAC
+# with a keyframe every TAKE_GOP frames, --filter mono, H.264 veryfast) made
+#   - in one pass (`vrender concat`) and with `--engine local --chunks 8 --workers 2`: the ratio;
+#   - the join of its 8 chunks (`vrender chunk join`, the sound encoded beforehand by its own
+#     job) against ffmpeg's concat demuxer copying the same chunk files (`-f concat -c copy`);
+#   - each chunk's start-up: from its worker process's start to its first frame, as the worker
+#     records it in the done-list (done/chunk_NNNN.json, "startSeconds").
+# Targets (issue 26): chunks/one pass <= 1.05, join/ffmpeg copy <= 2, start-up <= 0.1 s. A missed
+# target is printed, not an error: the exit status is non-zero only when a command fails.
+#
+# Usage (from the repository root, or from anywhere):
+#   Benchmarks/chunks-vs-one-pass.sh
+#
+# Environment:
+#   VRENDER      vrender binary (default .build/release/vrender, built with
+#                `swift build -c release --product vrender` when missing; a VRENDER that is set
+#                must exist: it is never built)
+#   FFMPEG       ffmpeg CLI (default: ffmpeg on PATH); FFPROBE likewise
+#   RUNS         timed runs of each comparison, alternating which goes first (default 3)
+#   TAKE_GOP     frames between the takes' keyframes (default 30: a keyframe a second, as vrender
+#                records); a chunk starting inside a take decodes from the keyframe before it,
+#                so long GOPs (x264's default 250) show in the start-up
+#   BENCH_MEDIA  work folder for the generated takes and the outputs (default .build/bench-media,
+#                relative to the repository root); the takes are made once and reused
+set -euo pipefail
+
+usage() { sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+die() { echo "chunks-vs-one-pass: $*" >&2; exit 1; }
+
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        -h|--help) usage; exit 0 ;;
+        *) die "unknown argument '$1' (see --help)" ;;
+    esac
+done
+
+caller_dir=$PWD
+absolute() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$caller_dir/$1" ;; esac; }
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+runs=${RUNS:-3}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$runs'"
+ffmpeg=${FFMPEG:-ffmpeg}
+ffprobe=${FFPROBE:-ffprobe}
+command -v "$ffmpeg" >/dev/null || die "ffmpeg not found (apt-get install ffmpeg, or set FFMPEG)"
+command -v "$ffprobe" >/dev/null || die "ffprobe not found (apt-get install ffmpeg, or set FFPROBE)"
+command -v python3 >/dev/null || die "python3 not found (it reads the done records)"
+
+if [[ -n ${VRENDER:-} ]]; then
+    vrender=$(absolute "$VRENDER")
+    [[ -x $vrender ]] || die "VRENDER=$VRENDER is not an executable file"
+else
+    vrender=$root/.build/release/vrender
+    if [[ ! -x $vrender ]]; then
+        echo "chunks-vs-one-pass: building $vrender (swift build -c release --product vrender)" >&2
+        swift build -c release --product vrender >&2
+    fi
+fi
+
+work=${BENCH_MEDIA:-.build/bench-media}
+case "$work" in /*) ;; *) work=$root/$work ;; esac
+out=$work/chunks-out
+logs=$work/chunks-logs
+mkdir -p "$out" "$logs"
+
+# --- the takes: 20 s of 1280x720 30 fps H.264 + 48 kHz stereo AAC each, made once -------------
+gop=${TAKE_GOP:-30}
+[[ $gop =~ ^[1-9][0-9]*$ ]] || die "TAKE_GOP must be a positive integer, got '$gop'"
+frequencies=(440 660 880)
+takes=()
+for i in 1 2 3; do
+    take=$work/long$i-gop$gop.mp4
+    takes+=("$take")
+    [[ -s $take ]] && continue
+    echo "chunks-vs-one-pass: making $take" >&2
+    "$ffmpeg" -hide_banner -loglevel error -nostdin \
+        -f lavfi -i "testsrc2=size=1280x720:rate=30:duration=20" \
+        -f lavfi -i "sine=frequency=${frequencies[i-1]}:sample_rate=48000:duration=20" \
+        -c:v libx264 -preset veryfast -crf 20 -g "$gop" -pix_fmt yuv420p \
+        -c:a aac -b:a 128k -ac 2 -shortest -f mp4 -y "$take.partial" \
+        && mv "$take.partial" "$take"
+done
+cat "${takes[@]}" > /dev/null   # warm the page cache so no run pays for the first read
+
+export_args=("${takes[@]}" --filter mono --codec h264 --preset veryfast --crf 23 --overwrite --progress none)
+
+# timed NAME CMD...: runs CMD with its output in $logs/NAME.log; sets `seconds` (wall time).
+seconds=""
+timed() {
+    local name=$1; shift
+    local log=$logs/$name.log start end
+    start=$(date +%s%N)
+    if ! "$@" > "$log" 2>&1; then
+        echo "chunks-vs-one-pass: '$name' failed: $*" >&2
+        tail -n 20 "$log" >&2
+        exit 1
+    fi
+    end=$(date +%s%N)
+    seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+}
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t ? "meets" : "MISSES") " the target " t }'; }
+
+# --- one pass vs 8 chunks on 2 local workers ---------------------------------------------------
+one=() chunked=()
+echo "chunks-vs-one-pass: $runs run(s) of each; logs in $logs" >&2
+for ((run = 1; run <= runs; run++)); do
+    order=(one chunks)
+    ((run % 2 == 0)) && order=(chunks one)
+    for job in "${order[@]}"; do
+        if [[ $job == one ]]; then
+            timed "one-pass-$run" "$vrender" concat "${export_args[@]}" -o "$out/one.mp4"
+            one+=("$seconds")
+        else
+            rm -rf "$out/chunked.mp4.chunks"
+            timed "chunks-$run" "$vrender" concat "${export_args[@]}" -o "$out/chunked.mp4" \
+                --engine local --chunks 8 --workers 2
+            chunked+=("$seconds")
+        fi
+        echo "  run $run: $job ${seconds} s" >&2
+    done
+done
+
+# --- the join of the same 8 chunk files vs ffmpeg's concat copy --------------------------------
+# The chunks and the sound are rendered once by the steps `concat --engine local` runs; only the
+# join is timed (it replaces the output each time; the work folder keeps the chunks).
+folder=$out/steps.chunks
+rm -rf "$folder"
+"$vrender" chunk plan "${takes[@]}" --filter mono --codec h264 --preset veryfast --crf 23 --overwrite \
+    -o "$out/joined.mp4" --work-dir "$folder" --chunks 8 > "$logs/steps-plan.log" 2>&1 \
+    || { tail -n 20 "$logs/steps-plan.log" >&2; die "chunk plan failed"; }
+chunk_count=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["chunks"]))' "$folder/plan.json")
+for ((k = 0; k < chunk_count; k++)); do
+    timed "steps-render-$k" "$vrender" chunk render "$folder" --chunk "$k" --threads 1 --progress none
+done
+# A vrender whose plans have no sound job (before issue 26 item 4) encodes the sound in the join.
+if python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1])).get("sound") else 1)' "$folder/plan.json"; then
+    timed "steps-sound" "$vrender" chunk sound "$folder" --threads 1
+fi
+list=$out/chunks.txt
+for file in "$folder"/chunks/chunk_*.mov; do printf "file '%s'\n" "$file"; done > "$list"
+join_v=() join_f=()
+for ((run = 1; run <= runs; run++)); do
+    order=(vrender ffmpeg)
+    ((run % 2 == 0)) && order=(ffmpeg vrender)
+    for tool in "${order[@]}"; do
+        if [[ $tool == vrender ]]; then
+            timed "join-vrender-$run" "$vrender" chunk join "$folder" -o "$out/joined.mp4" --overwrite --progress none
+            join_v+=("$seconds")
+        else
+            timed "join-ffmpeg-$run" "$ffmpeg" -hide_banner -nostdin -f concat -safe 0 -i "$list" -c copy -y "$out/joined_ff.mp4"
+            join_f+=("$seconds")
+        fi
+        echo "  run $run: join ($tool) ${seconds} s" >&2
+    done
+done
+
+# Each chunk's start-up, as its worker recorded it (the steps' workers, one at a time).
+startups=$(python3 - "$folder/done" <<'EOF'
+import glob, json, os, sys
+values = []
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "chunk_*.json"))):
+    start = json.load(open(path)).get("startSeconds")
+    if start is not None:
+        values.append(start)
+print(" ".join("%.3f" % v for v in values))
+EOF
+)
+startup_med=n/a startup_max=n/a
+if [[ -n $startups ]]; then   # none from a vrender that does not record them
+    read -r -a startup_list <<< "$startups"
+    startup_med=$(median "${startup_list[@]}")
+    startup_max=$(printf '%s\n' "${startup_list[@]}" | sort -g | tail -n 1)
+fi
+
+# The outputs are checked with ffprobe: the chunked one must have the one pass's frames and sound.
+frames() { "$ffprobe" -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of default=nw=1:nk=1 "$1"; }
+audio_packets() { "$ffprobe" -v error -select_streams a:0 -count_packets -show_entries stream=nb_read_packets -of default=nw=1:nk=1 "$1"; }
+for file in "$out/chunked.mp4" "$out/joined.mp4"; do
+    [[ $(frames "$file") == $(frames "$out/one.mp4") ]] || die "$file has $(frames "$file") frames, the one pass $(frames "$out/one.mp4")"
+    [[ $(audio_packets "$file") == $(audio_packets "$out/one.mp4") ]] \
+        || die "$file has $(audio_packets "$file") audio packets, the one pass $(audio_packets "$out/one.mp4")"
+done
+
+one_med=$(median "${one[@]}") chunked_med=$(median "${chunked[@]}")
+join_v_med=$(median "${join_v[@]}") join_f_med=$(median "${join_f[@]}")
+chunk_ratio=$(ratio "$chunked_med" "$one_med")
+join_ratio=$(ratio "$join_v_med" "$join_f_med")
+echo
+echo "vrender $("$vrender" --version 2>/dev/null || echo '?'), $(nproc) CPU(s), $runs run(s), medians;" \
+     "a 60 s export: 3 takes of 20 s 1280x720 30 fps H.264+AAC (GOP $gop), --filter mono, h264 veryfast"
+printf '%-44s %10s %10s %8s  %s\n' "job (median wall time, s)" "this" "baseline" "ratio" ""
+printf '%-44s %10s %10s %8s  %s\n' "8 chunks, 2 local workers vs one pass" "$chunked_med" "$one_med" "$chunk_ratio" "$(verdict "$chunk_ratio" 1.05)"
+printf '%-44s %10s %10s %8s  %s\n' "join of 8 chunks vs ffmpeg concat copy" "$join_v_med" "$join_f_med" "$join_ratio" "$(verdict "$join_ratio" 2)"
+printf '%-44s %10s %10s\n' "chunk start-up to first frame, median/max" "$startup_med" "$startup_max"
+[[ $startup_max == n/a ]] || awk -v m="$startup_max" 'BEGIN { print "  start-up " (m <= 0.1 ? "meets" : "MISSES") " the target 0.1 s (the slowest chunk)" }'
