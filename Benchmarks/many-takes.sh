@@ -6,7 +6,7 @@
 #   plan time of the 1,000 takes (probing and planning, from `--json`'s planSeconds)
 #   stream copy of the 1,000 takes vs `ffmpeg -f concat -safe 0 -i list -c copy` (ratio)
 #   peak RSS of the 1,000-take copy vs a one-take copy (ratio)
-#   transcode of 1,000 takes vs 100 takes, per take (linearity: 1.00 is linear)
+#   transcode of 1,000 takes vs 100 takes, per take (linearity: 1.00 is linear), and peak RSS
 #   copy of the hour vs the minute: time per media second and peak RSS (ratios)
 #
 # Usage (from the repository root, or from anywhere):
@@ -106,14 +106,14 @@ long "$media/hour.mp4" 3600
 cat "$media"/take*.mp4 "$media/hour.mp4" "$media/minute.mp4" > /dev/null   # warm the page cache
 
 # --- running and timing -----------------------------------------------------------------------
-# timed NAME CMD...: runs CMD, its output in $logs/NAME.log; sets `seconds` (wall) and `rss_kb`
-# (peak resident set size). A failing command stops the script.
+# timed NAME CMD...: runs CMD, its stdout in $logs/NAME.out and stderr in $logs/NAME.log; sets
+# `seconds` (wall) and `rss_kb` (peak resident set size). A failing command stops the script.
 seconds="" rss_kb=""
 timed() {
     local name=$1; shift
     local log=$logs/$name.log start end
     start=$(date +%s%N)
-    if ! "$gnu_time" -v -o "$logs/$name.time" "$@" > "$log" 2>&1; then
+    if ! "$gnu_time" -v -o "$logs/$name.time" "$@" > "$logs/$name.out" 2> "$log"; then
         echo "many-takes: '$name' failed: $*" >&2
         tail -n 20 "$log" >&2
         exit 1
@@ -123,17 +123,18 @@ timed() {
     rss_kb=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$logs/$name.time")
 }
 # vrender_run NAME ARGS...: `timed` for `vrender concat ARGS --json`; also sets `plan_seconds`
-# and `write_seconds` from the summary.
+# and `write_seconds` from the summary (a vrender without planSeconds: the whole command's
+# time less its writing, which counts the process's start too).
 plan_seconds="" write_seconds=""
 vrender_run() {
     local name=$1; shift
     timed "$name" "$vrender" concat "$@" --overwrite --progress none --json
     read -r plan_seconds write_seconds < <(python3 -c '
 import json, sys
-text = open(sys.argv[1]).read()
-summary = json.loads(text[text.index("{"):text.rindex("}") + 1])
-print("%.3f %.3f" % (summary["planSeconds"], summary["wallSeconds"]))' "$logs/$name.log") \
-        || die "no planSeconds in $logs/$name.log (a vrender older than this script?)"
+summary = json.load(open(sys.argv[1]))
+plan = summary.get("planSeconds", float(sys.argv[2]) - summary["wallSeconds"])
+print("%.3f %.3f" % (plan, summary["wallSeconds"]))' "$logs/$name.out" "$seconds") \
+        || die "no summary in $logs/$name.out"
 }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -156,7 +157,7 @@ expect_frames() {
 }
 
 copy_v=() copy_f=() plan_v=() write_v=() rss_many=() rss_one=() one_v=()
-hour_v=() hour_rss=() minute_v=() minute_rss=() hour_f=()
+hour_v=() hour_rss=() minute_v=() minute_rss=() hour_f=() hour_f_rss=() minute_f_rss=()
 echo "many-takes: $runs run(s) of each command; logs in $logs" >&2
 for ((run = 1; run <= runs; run++)); do
     order=(vrender ffmpeg)
@@ -180,14 +181,17 @@ for ((run = 1; run <= runs; run++)); do
             echo "  run $run: ffmpeg  copy of 1000 takes ${seconds} s" >&2
             timed "hour-ffmpeg-$run" "$ffmpeg" -hide_banner -nostdin -loglevel error -i "$media/hour.mp4" \
                 -c copy -y "$out/hour_ff.mov"
-            hour_f+=("$seconds")
+            hour_f+=("$seconds") hour_f_rss+=("$rss_kb")
+            timed "minute-ffmpeg-$run" "$ffmpeg" -hide_banner -nostdin -loglevel error -i "$media/minute.mp4" \
+                -c copy -y "$out/minute_ff.mov"
+            minute_f_rss+=("$rss_kb")
         fi
     done
 done
 expect_frames "$out/copy1000.mov" 30000
 expect_frames "$out/hour.mov" 18000
 
-t100=() t1000=()
+t100=() t1000=() r100=() r1000=()
 if [[ $transcode == 1 ]]; then
     for ((run = 1; run <= runs; run++)); do
         order=(100 1000)
@@ -195,7 +199,7 @@ if [[ $transcode == 1 ]]; then
         for count in "${order[@]}"; do
             vrender_run "transcode$count-$run" "$media/list$count.txt" --codec h264 --preset veryfast \
                 -o "$out/transcode$count.mp4"
-            if [[ $count == 100 ]]; then t100+=("$seconds"); else t1000+=("$seconds"); fi
+            if [[ $count == 100 ]]; then t100+=("$seconds") r100+=("$rss_kb"); else t1000+=("$seconds") r1000+=("$rss_kb"); fi
             echo "  run $run: vrender transcode of $count takes ${seconds} s" >&2
         done
     done
@@ -226,11 +230,17 @@ if [[ $transcode == 1 ]]; then
     t100_med=$(median "${t100[@]}") t1000_med=$(median "${t1000[@]}")
     printf '%-46s %10s %10s %8s\n' "  transcode, 1000 vs 100 takes (s; /10 per take)" "$t1000_med" "$t100_med" \
         "$(awk -v a="$t1000_med" -v b="$t100_med" 'BEGIN { printf "%.2f", a / 10 / b }')"
+    r100_med=$(median "${r100[@]}") r1000_med=$(median "${r1000[@]}")
+    printf '%-46s %10s %10s %8s\n' "  transcode peak RSS, 1000 vs 100 takes (MB)" "$(megabytes "$r1000_med")" \
+        "$(megabytes "$r100_med")" "$(ratio "$r1000_med" "$r100_med")"
 fi
 printf '%-46s %10s %10s %8s\n' "one take of an hour vs a minute (160x120 5 fps)" "hour" "minute" "ratio"
 printf '%-46s %10s %10s %8s\n' "  copy (s; ratio per media second)" "$hour_med" "$minute_med" "$hour_linearity"
 printf '%-46s %10s %10s %8s\n' "  peak RSS (MB)" "$(megabytes "$hour_rss_med")" "$(megabytes "$minute_rss_med")" "$hour_rss_ratio"
 printf '%-46s %10s %10s %8s\n' "  hour copy, vrender vs ffmpeg (s)" "$hour_med" "$hour_f_med" "$(ratio "$hour_med" "$hour_f_med")"
+hour_f_rss_med=$(median "${hour_f_rss[@]}") minute_f_rss_med=$(median "${minute_f_rss[@]}")
+printf '%-46s %10s %10s %8s\n' "  ffmpeg's peak RSS (MB; a .mov holds its index)" "$(megabytes "$hour_f_rss_med")" \
+    "$(megabytes "$minute_f_rss_med")" "$(ratio "$hour_f_rss_med" "$minute_f_rss_med")"
 echo "outputs: copy of 1000 takes $(describe "$out/copy1000.mov"), ffmpeg's $(describe "$out/copy1000_ff.mov");" \
      "hour $(describe "$out/hour.mov")"
 echo "all runs (s): copy vrender $(joined "${copy_v[@]}") | ffmpeg $(joined "${copy_f[@]}") | plan $(joined "${plan_v[@]}")"
@@ -253,7 +263,9 @@ if [[ -n $json_out ]]; then
     "peak_rss_mb_1_take": $(megabytes "$rss_one_med"),
     "peak_rss_ratio": $rss_ratio,
     "transcode_100_seconds": [$(joined "${t100[@]}")],
-    "transcode_1000_seconds": [$(joined "${t1000[@]}")]
+    "transcode_1000_seconds": [$(joined "${t1000[@]}")],
+    "transcode_peak_rss_kb_100": [$(joined "${r100[@]}")],
+    "transcode_peak_rss_kb_1000": [$(joined "${r1000[@]}")]
   },
   "long": {
     "size": "160x120", "fps": 5,
@@ -263,7 +275,9 @@ if [[ -n $json_out ]]; then
     "time_per_media_second_ratio": $hour_linearity,
     "peak_rss_mb_hour": $(megabytes "$hour_rss_med"),
     "peak_rss_mb_minute": $(megabytes "$minute_rss_med"),
-    "peak_rss_ratio": $hour_rss_ratio
+    "peak_rss_ratio": $hour_rss_ratio,
+    "ffmpeg_peak_rss_mb_hour": $(megabytes "$hour_f_rss_med"),
+    "ffmpeg_peak_rss_mb_minute": $(megabytes "$minute_f_rss_med")
   }
 }
 EOF
