@@ -1,29 +1,26 @@
-import Foundation
 import Synchronization
 import VRenderCore
 import VRenderMedia
 
 /// Reads an export's inputs on a few threads: with a thousand short takes, probing (opening
 /// each file, decoding its first pictures, reading its last group of pictures) is most of the
-/// plan's time, and each take's probe is independent of the others'. Each thread holds one
-/// file open at a time.
+/// plan's time, and each take's probe is independent of the others'. Each thread reads its own
+/// run of consecutive inputs (`RowBands`), one file open at a time.
 enum InputProbing {
     /// `body(index)` for every index of `0..<count`, on up to `threads` threads, the results in
     /// index order. The error is that of the first index, in order, that fails, as if they had
-    /// been read one after another: once one fails no further index is begun, and every index
-    /// before it was begun and finishes.
+    /// been read one after another: a thread stops at an index past the first failure found so
+    /// far, so every index before the first failure is read.
     static func map<T: Sendable>(_ count: Int, threads: Int, _ body: @escaping @Sendable (Int) throws -> T) throws -> [T] {
         let workers = Swift.max(1, Swift.min(threads, count))
         guard workers > 1 else { return try (0..<count).map(body) }
         let results = Mutex([Result<T, any Error>?](repeating: nil, count: count))
-        let next = Atomic(0)
-        let failed = Atomic(false)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while !failed.load(ordering: .relaxed) {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < count else { return }
+        let firstFailure = Atomic(Int.max)
+        RowBands(minimumRows: 1).run(rows: count, threads: workers) { indices in
+            for index in indices {
+                guard index < firstFailure.load(ordering: .relaxed) else { return }
                 let result = Result { try body(index) }
-                if case .failure = result { failed.store(true, ordering: .relaxed) }
+                if case .failure = result { firstFailure.min(index, ordering: .relaxed) }
                 results.withLock { $0[index] = result }
             }
         }

@@ -14,11 +14,12 @@ public final class Demuxer {
     public enum StreamInfo: Sendable {
         /// `avformat_find_stream_info`: decodes the first pictures and sound of each stream.
         case found
-        /// Only the container's header, when it is a QuickTime/MP4 one: its sample
-        /// descriptions hold every codec parameter a packet copy needs, and a take already
-        /// probed needs no second decode of its start (1,000 one-second takes spent a third of
-        /// their copy there). Other containers are still searched (a transport stream's
-        /// parameters are known only from its packets).
+        /// Only the container's header, when it is a whole QuickTime/MP4 one (its `moov` lists
+        /// every stream's samples): its sample descriptions hold every codec parameter a packet
+        /// copy needs, and a take already probed needs no second decode of its start (1,000
+        /// one-second takes spent a third of their copy there). Other files are still
+        /// searched: a transport stream's parameters are known only from its packets, and a
+        /// fragmented take's (vrender's own recordings) first times differ without the search.
         case headerWhenComplete
     }
 
@@ -59,9 +60,11 @@ public final class Demuxer {
                   "avformat_find_stream_info")
     }
 
-    /// A QuickTime/MP4 header: every stream's parameters come from its sample description.
+    /// A QuickTime/MP4 header that lists every stream's samples (not fragmented: each stream
+    /// states its sample count): every stream's parameters come from its sample description.
     private static func headerIsComplete(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
-        String(cString: context.pointee.iformat.pointee.name).hasPrefix("mov,")
+        guard String(cString: context.pointee.iformat.pointee.name).hasPrefix("mov,") else { return false }
+        return (0..<Int(context.pointee.nb_streams)).allSatisfy { context.pointee.streams[$0]!.pointee.nb_frames > 0 }
     }
 
     deinit {

@@ -35,11 +35,20 @@ import VRenderTestSupport
         #expect(packets(header) == packets(full))
     }
 
-    @Test("a container whose parameters need its packets is still searched")
-    func otherContainersAreSearched() throws {
-        // Matroska's MJPEG: the pixel format is known only from a decoded picture.
-        let header = try Demuxer(path: TestMedia.path("mjpeg_422_full.mkv"), streamInfo: .headerWhenComplete)
+    @Test("a container whose parameters need its packets, or a fragmented take, is still searched",
+          arguments: ["mjpeg_422_full.mkv", "take_hevc_320x240.mov"])
+    func otherFilesAreSearched(_ name: String) throws {
+        // The pixel format is known only from a decoded picture.
+        let header = try Demuxer(path: TestMedia.path(name), streamInfo: .headerWhenComplete)
         let video = try #require(header.bestStream(AVMEDIA_TYPE_VIDEO))
         #expect(header.stream(video).pointee.codecpar.pointee.format != AV_PIX_FMT_NONE.rawValue)
+        #expect(packets(header) == packets(try Demuxer(path: TestMedia.path(name))))
+    }
+
+    @Test("a whole QuickTime take opened from its header is not searched")
+    func wholeQuickTimeIsNotSearched() throws {
+        let header = try Demuxer(path: TestMedia.path("small_a.mov"), streamInfo: .headerWhenComplete)
+        let video = try #require(header.bestStream(AVMEDIA_TYPE_VIDEO))
+        #expect(header.stream(video).pointee.codecpar.pointee.format == AV_PIX_FMT_NONE.rawValue)
     }
 }
