@@ -6,7 +6,7 @@ BIN_RELEASE := .build/release/vrender
 TEST_MEDIA := .build/test-media
 DEMO_OUT := out/demo
 
-.PHONY: all deps build release demo test test-media test-vivid test-trial bench bench-ci bench-export clean help
+.PHONY: all deps build release demo test test-media test-vivid test-trial bench bench-ci bench-export bench-many clean help
 
 all: build
 
@@ -100,6 +100,12 @@ bench-export: release
 .PHONY: performance
 performance: release
 	Benchmarks/performance.sh --readme
+
+# 1,000 one-second takes and a take of an hour: plan time, copy vs ffmpeg's concat demuxer,
+# peak memory, transcode linearity (about 3 minutes once its media are made).
+.PHONY: bench-many
+bench-many: release
+	Benchmarks/many-takes.sh
 
 clean:
 	rm -rf .build out Benchmarks/.build

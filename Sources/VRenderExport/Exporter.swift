@@ -54,9 +54,13 @@ public final class Exporter: Sendable {
     public func export(onPlan: (ExportPlan) -> Void = { _ in }) throws -> ExportSummary {
         FFmpegLog.configure(verbose: options.verbose)
         return try VRenderError.attributing(to: options.output, as: .runtime) {
+            let start = MonotonicClock.now()
             let plan = try prepare()
+            let planSeconds = MonotonicClock.seconds(since: start)
             onPlan(plan)
-            return try run(plan)
+            var summary = try run(plan)
+            summary.planSeconds = planSeconds
+            return summary
         }
     }
 
@@ -129,29 +133,23 @@ public final class Exporter: Sendable {
         return (takes, notices)
     }
 
-    /// Probes every input; the first unusable one stops everything before any output exists.
+    /// Probes every input (on the budget's processors, `options.threads`, `InputProbing`), trims it and cuts
+    /// its silences; the first unusable one, in order, stops everything before any output exists.
     private func probeInputs() throws -> (takes: [MediaInfo], notices: [String]) {
         let inputs = try resolveInputs()
-        var takes: [MediaInfo] = []
-        var notices = inputs.notices
-        var silenceNotes = 0
-        for (index, input) in inputs.takes.enumerated() {
+        let options = self.options
+        let read = try InputProbing.map(inputs.takes.count, threads: options.threads.processors) { index in
+            let input = inputs.takes[index]
             let info = try Probe.probe(input.path)
-            guard let silence = options.silence else {
-                takes.append(try input.trim.map { try info.trimmed($0) } ?? info)
-                continue
-            }
-            let trimmed = try SilenceCuts.apply(silence, to: info, trim: input.trim, number: index + 1, audioTrack: options.audioTrack)
-            takes += trimmed.parts
-            if let note = trimmed.note {
-                notices.append(note)
-                silenceNotes += 1
-            }
+            guard let silence = options.silence else { return (parts: [try input.trim.map { try info.trimmed($0) } ?? info], note: String?.none) }
+            return try SilenceCuts.apply(silence, to: info, trim: input.trim, number: index + 1, audioTrack: options.audioTrack)
         }
-        if let silence = options.silence, silenceNotes == 0 {
+        let notes = read.compactMap(\.note)
+        var notices = inputs.notices + notes
+        if let silence = options.silence, notes.isEmpty {
             notices.append("silence: no take has silence below \(ValueSyntax.text(silence.threshold)) dBFS to cut")
         }
-        return (takes, notices)
+        return (read.flatMap(\.parts), notices)
     }
 
     /// Executes `plan`. The output appears only on success. A copy that finds damage in a take

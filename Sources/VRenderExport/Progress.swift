@@ -64,6 +64,9 @@ public struct ExportSummary: Sendable, Codable {
     public var frames: Int
     public var bytes: Int
     public var wallSeconds: Double
+    /// Seconds spent before writing: resolving, probing and planning the inputs (and any
+    /// `--loudness` measuring); nil when the plan was made elsewhere (`run` alone, a chunk).
+    public var planSeconds: Double? = nil
     /// Packets or frames the decoders rejected or flagged as damaged, or whose damaged
     /// timestamp was replaced (`PresentationCheck`), per input path.
     public var damagedFrames: [String: Int]

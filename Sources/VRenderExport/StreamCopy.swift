@@ -21,6 +21,11 @@ struct StreamCopy {
         var retimer: PacketRetimer
         var videoStream = -1
         var audioStreams: [Int] = []
+        /// How long one coded frame of each output audio stream plays (`Demuxer.audioFrameDuration`),
+        /// from the first take: every take's audio matches it (`CopyCompatibility.audioMismatch`:
+        /// codec, rate, channels, setup and clock), and the later takes, opened from their
+        /// header only, may not know it.
+        var audioFrameDurations: [Int: Int64] = [:]
         var side: SideStreamOutput?
         var cues = CueQueue()
         /// Shown video frames written.
@@ -35,7 +40,9 @@ struct StreamCopy {
         var out = Output(muxer: muxer, retimer: PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily))
         let timers = ExportTimers(timings, mode: .streamCopy, audioTracks: plan.audio.trackCount)
         for (takeIndex, take) in plan.takes.enumerated() {
-            let demuxer = try openDemuxer(take.path)
+            // Opened one take at a time (closed when the next opens); the first searched in
+            // full, as the output's streams are set up from it, the others already probed.
+            let demuxer = try openDemuxer(take.path, streamInfo: takeIndex == 0 ? .found : .headerWhenComplete)
             if takeIndex == 0 { try writeHeader(&out, firstTake: take, demuxer: demuxer) }
             out.offsetSeconds += try copy(take: takeIndex, from: demuxer, into: &out, timers: timers)
         }
@@ -54,7 +61,9 @@ struct StreamCopy {
             guard let source = plan.audio.source(take: take, takeIndex: 0, track: track) else {
                 preconditionFailure("a stream-copy plan has every audio track in every take")
             }
-            out.audioStreams.append(try out.muxer.addStream(copying: source.index, of: demuxer))
+            let stream = try out.muxer.addStream(copying: source.index, of: demuxer)
+            out.audioStreams.append(stream)
+            out.audioFrameDurations[stream] = demuxer.audioFrameDuration(ofStream: source.index)
         }
         out.side = try SideStreamOutput(plan: plan, muxer: out.muxer)
         out.muxer.writeReproducibly()
@@ -88,7 +97,7 @@ struct StreamCopy {
             let end = isVideo ? packet.pts.map { Double($0 + Swift.max(packet.duration, 0)) * videoBase.doubleValue } : nil
             guard out.retimer.retime(packet, stream: outIndex, isAudio: !isVideo,
                                      timeBase: demuxer.timeBase(ofStream: packet.streamIndex), placement,
-                                     audioFrameDuration: isVideo ? nil : demuxer.audioFrameDuration(ofStream: packet.streamIndex))
+                                     audioFrameDuration: isVideo ? nil : out.audioFrameDurations[outIndex])
             else { continue }
             if let end { takeEnd = Swift.max(takeEnd, end) }
             if isVideo, !packet.isDiscarded {  // a frame the output's edit list hides is not shown
@@ -144,9 +153,9 @@ struct CueQueue {
 }
 
 /// Opens a take for reading, turning FFmpeg's error into one that names the file.
-func openDemuxer(_ path: String) throws -> Demuxer {
+func openDemuxer(_ path: String, streamInfo: Demuxer.StreamInfo = .found) throws -> Demuxer {
     do {
-        return try Demuxer(path: path)
+        return try Demuxer(path: path, streamInfo: streamInfo)
     } catch {
         throw VRenderError.input(path, "cannot be read (\(error.message))")
     }

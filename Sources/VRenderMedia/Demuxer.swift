@@ -10,8 +10,22 @@ public final class Demuxer {
     /// (which may replace a size it refuses with 0x0): what `MediaLimits` is checked against.
     let claimedSizes: [(width: Int, height: Int)]
 
-    /// Opens the file and reads enough to know its streams (`avformat_find_stream_info`).
-    public init(path: String) throws(FFmpegError) {
+    /// How much `init` reads before returning.
+    public enum StreamInfo: Sendable {
+        /// `avformat_find_stream_info`: decodes the first pictures and sound of each stream.
+        case found
+        /// Only the container's header, when it is a whole QuickTime/MP4 one (its `moov` lists
+        /// every stream's samples): its sample descriptions hold every codec parameter a packet
+        /// copy needs, and a take already probed needs no second decode of its start (1,000
+        /// one-second takes spent a third of their copy there). Other files are still
+        /// searched: a transport stream's parameters are known only from its packets, and a
+        /// fragmented take's (vrender's own recordings) first times differ without the search.
+        case headerWhenComplete
+    }
+
+    /// Opens the file and reads enough to know its streams (`avformat_find_stream_info`, or
+    /// only the header: `StreamInfo`).
+    public init(path: String, streamInfo: StreamInfo = .found) throws(FFmpegError) {
         self.path = path
         FFmpegLog.applyDefault()
         CorruptPacketLog.install()
@@ -25,7 +39,7 @@ public final class Demuxer {
             return (Int(parameters.width), Int(parameters.height))
         }
         do {
-            try Self.findStreamInfo(opened)
+            if streamInfo == .found || !Self.headerIsComplete(opened) { try Self.findStreamInfo(opened) }
         } catch {
             CorruptPacketLog.forget(opened)
             var closing: UnsafeMutablePointer<AVFormatContext>? = opened
@@ -44,6 +58,13 @@ public final class Demuxer {
         defer { for index in options.indices { av_dict_free(&options[index]) } }
         try check(options.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) },
                   "avformat_find_stream_info")
+    }
+
+    /// A QuickTime/MP4 header that lists every stream's samples (not fragmented: each stream
+    /// states its sample count): every stream's parameters come from its sample description.
+    private static func headerIsComplete(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        guard String(cString: context.pointee.iformat.pointee.name).hasPrefix("mov,") else { return false }
+        return (0..<Int(context.pointee.nb_streams)).allSatisfy { context.pointee.streams[$0]!.pointee.nb_frames > 0 }
     }
 
     deinit {
