@@ -103,7 +103,6 @@ performance: release
 
 # 1,000 one-second takes and a take of an hour: plan time, copy vs ffmpeg's concat demuxer,
 # peak memory, transcode linearity (about 3 minutes once its media are made).
-.PHONY: bench-many
 bench-many: release
 	Benchmarks/many-takes.sh
 
