@@ -11,7 +11,9 @@
 # target is printed, not an error: the exit status is non-zero only when a command fails.
 #
 # Usage (from the repository root, or from anywhere):
-#   Benchmarks/chunks-vs-one-pass.sh
+#   Benchmarks/chunks-vs-one-pass.sh [--json FILE]
+#
+# --json FILE writes the three comparisons as rows (README "Performance" is made from them).
 #
 # Environment:
 #   VRENDER      vrender binary (default .build/release/vrender, built with
@@ -26,11 +28,13 @@
 #                relative to the repository root); the takes are made once and reused
 set -euo pipefail
 
-usage() { sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "chunks-vs-one-pass: $*" >&2; exit 1; }
 
+json_out=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
+        --json) [[ $# -ge 2 ]] || die "--json needs a file name"; json_out=$2; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
@@ -38,6 +42,7 @@ done
 
 caller_dir=$PWD
 absolute() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$caller_dir/$1" ;; esac; }
+[[ -n $json_out ]] && json_out=$(absolute "$json_out")
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
@@ -198,3 +203,14 @@ printf '%-44s %10s %10s %8s  %s\n' "8 chunks, 2 local workers vs one pass" "$chu
 printf '%-44s %10s %10s %8s  %s\n' "join of 8 chunks vs ffmpeg concat copy" "$join_v_med" "$join_f_med" "$join_ratio" "$(verdict "$join_ratio" 2)"
 printf '%-44s %10s %10s\n' "chunk start-up to first frame, median/max" "$startup_med" "$startup_max"
 [[ $startup_max == n/a ]] || awk -v m="$startup_max" 'BEGIN { print "  start-up " (m <= 0.1 ? "meets" : "MISSES") " the target 0.1 s (the slowest chunk)" }'
+if [[ -n $json_out ]]; then
+    startup_number=$([[ $startup_max == n/a ]] && echo null || echo "$startup_max")
+    cat > "$json_out" <<EOF
+{"script": "chunks-vs-one-pass", "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)", "cpus": $(nproc), "runs": $runs, "rows": [
+  {"job": "60 s 720p mono export: 8 chunks on 2 local workers vs one pass", "vrender": "${chunked_med} s", "baseline": "one pass ${one_med} s", "ratio": $chunk_ratio, "target": "≤ 1.05"},
+  {"job": "… the join of its 8 chunks vs ffmpeg's concat copy", "vrender": "${join_v_med} s", "baseline": "ffmpeg ${join_f_med} s", "ratio": $join_ratio, "target": "≤ 2"},
+  {"job": "… a chunk's start-up, slowest of 8 (s)", "vrender": "${startup_max} s", "baseline": "median ${startup_med} s", "ratio": $startup_number, "target": "≤ 0.1"}
+]}
+EOF
+    echo "json: $json_out"
+fi

@@ -278,7 +278,14 @@ if [[ -n $json_out ]]; then
     "peak_rss_ratio": $hour_rss_ratio,
     "ffmpeg_peak_rss_mb_hour": $(megabytes "$hour_f_rss_med"),
     "ffmpeg_peak_rss_mb_minute": $(megabytes "$minute_f_rss_med")
-  }
+  },
+  "rows": [
+    {"job": "1,000 one-second takes: plan (s)", "vrender": "$plan_med s", "baseline": "—", "ratio": $plan_med, "target": "≤ 2"},
+    {"job": "… stream copy vs ffmpeg's concat demuxer", "vrender": "$(median "${copy_v[@]}") s", "baseline": "ffmpeg $(median "${copy_f[@]}") s", "ratio": $copy_ratio, "target": "≤ 1.2"},
+    {"job": "… peak memory vs a one-take export", "vrender": "$(megabytes "$rss_many_med") MB", "baseline": "$(megabytes "$rss_one_med") MB", "ratio": $rss_ratio, "target": "≤ 1.2"},
+    {"job": "a take of an hour vs one of a minute: copy time per media second", "vrender": "$(median "${hour_v[@]}") s", "baseline": "$(median "${minute_v[@]}") s", "ratio": $hour_linearity, "target": "≤ 1.2"},
+    {"job": "… peak memory (ffmpeg's own: $(ratio "$hour_f_rss_med" "$minute_f_rss_med"))", "vrender": "$(megabytes "$hour_rss_med") MB", "baseline": "$(megabytes "$minute_rss_med") MB", "ratio": $hour_rss_ratio, "target": "≤ 1.5"}
+  ]
 }
 EOF
     echo "json: $json_out"
