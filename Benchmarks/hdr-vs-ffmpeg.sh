@@ -53,8 +53,8 @@ ffprobe=${FFPROBE:-ffprobe}
 python=${PYTHON:-python3}
 command -v "$ffmpeg" >/dev/null || die "ffmpeg not found (apt-get install ffmpeg, or set FFMPEG)"
 command -v "$ffprobe" >/dev/null || die "ffprobe not found (apt-get install ffmpeg, or set FFPROBE)"
-"$ffmpeg" -hide_banner -filters 2>/dev/null | grep -qw zscale || die "$ffmpeg has no zscale filter (built without libzimg)"
-"$ffmpeg" -hide_banner -encoders 2>/dev/null | grep -qw libx265 || die "$ffmpeg has no libx265 encoder"
+"$ffmpeg" -hide_banner -filters 2>/dev/null | grep -w zscale >/dev/null || die "$ffmpeg has no zscale filter (built without libzimg)"
+"$ffmpeg" -hide_banner -encoders 2>/dev/null | grep -w libx265 >/dev/null || die "$ffmpeg has no libx265 encoder"
 
 if [[ -n ${VRENDER:-} ]]; then
     vrender=$(absolute "$VRENDER")

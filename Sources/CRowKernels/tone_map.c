@@ -30,9 +30,13 @@ VR_AVX512 static inline __m512i nearest(__m512 value) {
     return _mm512_and_si512(_mm512_castps_si512(shifted), _mm512_set1_epi32(0x7FFFFF));
 }
 
-/// The entry of a table indexed by the signal itself (ToneMappingKernel.index).
-VR_AVX512 static inline __m512 at(const float *table, __m512 x, __m512 scale) {
-    return _mm512_i32gather_ps(nearest(_mm512_mul_ps(clamp01(x), scale)), table, 4);
+/// The EOTF table at x, interpolated between the entries on either side (ToneMappingKernel.eotf).
+VR_AVX512 static inline __m512 eotf_at(const float *table, __m512 x, __m512 scale) {
+    __m512 position = _mm512_mul_ps(clamp01(x), scale);
+    __m512i lower = _mm512_cvttps_epi32(position);
+    __m512 fraction = _mm512_sub_ps(position, _mm512_cvtepi32_ps(lower));
+    __m512 below = _mm512_i32gather_ps(lower, table, 4), above = _mm512_i32gather_ps(lower, table + 1, 4);
+    return _mm512_add_ps(below, _mm512_mul_ps(fraction, _mm512_sub_ps(above, below)));
 }
 
 /// The entry of a table indexed by sqrt(x) (ToneMappingKernel.rootIndex).
@@ -56,10 +60,10 @@ VR_AVX512 static inline __m512i pixels(const vr_tone_map_params *params, const l
                               k->chroma_offset);
     __m512 cr = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_min_epu32(cr_code, k->max_code)), k->chroma_scale),
                               k->chroma_offset);
-    __m512 r = at(params->eotf, _mm512_add_ps(y, _mm512_mul_ps(k->red_from_cr, cr)), k->eotf_scale);
-    __m512 g = at(params->eotf, _mm512_add_ps(_mm512_add_ps(y, _mm512_mul_ps(k->green_from_cb, cb)),
+    __m512 r = eotf_at(params->eotf, _mm512_add_ps(y, _mm512_mul_ps(k->red_from_cr, cr)), k->eotf_scale);
+    __m512 g = eotf_at(params->eotf, _mm512_add_ps(_mm512_add_ps(y, _mm512_mul_ps(k->green_from_cb, cb)),
                                               _mm512_mul_ps(k->green_from_cr, cr)), k->eotf_scale);
-    __m512 b = at(params->eotf, _mm512_add_ps(y, _mm512_mul_ps(k->blue_from_cb, cb)), k->eotf_scale);
+    __m512 b = eotf_at(params->eotf, _mm512_add_ps(y, _mm512_mul_ps(k->blue_from_cb, cb)), k->eotf_scale);
     if (params->is_hlg) {
         __m512 scene = dot(k->kr2020, r, k->kg2020, g, k->kb2020, b);
         __m512 factor = at_root(params->ootf, scene, k->ootf_scale);

@@ -47,6 +47,21 @@ import VRenderCore
         }
     }
 
+    /// Saturated colours at BT.709's gamut edge, where the primaries matrix leaves one channel
+    /// near 0 from differences of hundreds of cd/m² and `L^(1/2.4)` magnifies any error there:
+    /// around HLG (503, 704, 691), which a nearest-entry EOTF put two codes off (of up to ~5
+    /// possible), every luma code within 8 and chroma within 4.
+    @Test(arguments: RowInstructions.available)
+    func gamutEdgeStaysWithinOneCode(instructions: RowInstructions) {
+        let picture = HDRTestPicture(width: 16, height: 81, subsampling: .yuv444) { plane, x, y in
+            [UInt16(495 + x), UInt16(700 + y / 9), UInt16(687 + y % 9)][plane]
+        }
+        let output = Support.convert(picture, with: Support.mapper(.hlg, subsampling: .yuv444, instructions: instructions))
+        let expected = ToneMappingMathTests.referenceFrame(picture, .hlg, fullRange: false, bitDepth: 10)
+        let (worst, _, _) = ToneMappingMathTests.difference(output, expected, width: 16, height: 81)
+        #expect(worst <= 1, "off by \(worst)")
+    }
+
     /// Each kernel writes the portable kernel's bytes, and nothing in the padding, for widths below,
     /// at and past one 16-block step (32 pixels), odd ones included, and odd heights.
     @Test(arguments: RowInstructions.available)

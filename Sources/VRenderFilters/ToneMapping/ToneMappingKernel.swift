@@ -142,11 +142,9 @@ struct ToneMappingKernel: Sendable {
         let luma = Float(Swift.min(lumaCode, maxCode)) * lumaScale + lumaOffset
         let cb = Float(Swift.min(cbCode, maxCode)) * chromaScale + chromaOffset
         let cr = Float(Swift.min(crCode, maxCode)) * chromaScale + chromaOffset
-        let eotf = tables.eotf
-        let eotfScale = Float(ToneMappingTables.eotfCount - 1)
-        var r = eotf[Self.index(luma + redFromCr * cr, eotfScale)]
-        var g = eotf[Self.index(luma + greenFromCb * cb + greenFromCr * cr, eotfScale)]
-        var b = eotf[Self.index(luma + blueFromCb * cb, eotfScale)]
+        var r = eotf(luma + redFromCr * cr)
+        var g = eotf(luma + greenFromCb * cb + greenFromCr * cr)
+        var b = eotf(luma + blueFromCb * cb)
         if isHLG {
             let sceneLuminance = kr2020 * r + kg2020 * g + kb2020 * b
             let factor = tables.ootf[Self.rootIndex(sceneLuminance, Float(ToneMappingTables.ootfCount - 1))]
@@ -170,10 +168,15 @@ struct ToneMappingKernel: Sendable {
                 oetf[Self.rootIndex(blue * gain, oetfScale)])
     }
 
-    /// The nearest table entry for `x` clamped to 0...1, with `scale` = entries − 1 (< 2^23).
+    /// The EOTF table at the signal `x` clamped to 0...1, interpolated linearly between the
+    /// entries on either side (`ToneMappingTables.eotf`).
     @inline(__always)
-    static func index(_ x: Float, _ scale: Float) -> Int {
-        nearestInteger(Swift.min(Swift.max(x, 0), 1) * scale)
+    func eotf(_ x: Float) -> Float {
+        let position = Swift.min(Swift.max(x, 0), 1) * Float(ToneMappingTables.eotfCount - 1)
+        let lower = Int(position)  // truncation: position ≥ 0
+        let fraction = position - Float(lower)
+        let below = tables.eotf[lower], above = tables.eotf[lower + 1]
+        return below + fraction * (above - below)
     }
 
     /// The nearest entry of a table sampled at `sqrt(x)`, `x` clamped to 0...1.
