@@ -79,10 +79,11 @@ extension FilterTestFrame {
 
 enum ToneMappingTestSupport {
     static func mapper(_ transfer: HDRTransfer, fullRange: Bool = false, bitDepth: Int = 10,
-                       subsampling: ChromaGeometry = .yuv420, threads: Int = 1) -> HDRToneMapper {
+                       subsampling: ChromaGeometry = .yuv420, threads: Int = 1,
+                       instructions: RowInstructions = .detected) -> HDRToneMapper {
         // The arguments are valid: a throw here is a test failure that names itself.
         try! HDRToneMapper(transfer: transfer, fullRange: fullRange, bitDepth: bitDepth,
-                           subsampling: subsampling, threads: threads)
+                           subsampling: subsampling, threads: threads, instructions: instructions)
     }
 
     static func convert(_ picture: HDRTestPicture, with mapper: HDRToneMapper) -> FilterTestFrame {

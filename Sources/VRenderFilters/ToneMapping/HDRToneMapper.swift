@@ -58,8 +58,9 @@ public enum HDRToneMappingError: Error, Sendable, Equatable, CustomStringConvert
 /// inputs, which are then averaged over the block like the rest.
 ///
 /// The EOTF, OOTF, tone curve and OETF are sampled into tables in `init` (about 130 KiB
-/// together), so a pixel costs a few dozen multiply-adds, and four square roots and seven
-/// lookups (PQ) or five and eight (HLG).
+/// together), so a pixel costs a few dozen multiply-adds, and four square roots and ten
+/// lookups (PQ) or five and eleven (HLG; the EOTF's three are interpolated, two entries each).
+/// With AVX-512 the lookups are gathered 16 pixels at a time (`CRowKernels`' tone_map.c).
 /// `convert` splits rows across `threads` with `RowBands.yuv420`; a converter is immutable and
 /// may run several conversions at once.
 public final class HDRToneMapper: Sendable {
@@ -83,8 +84,11 @@ public final class HDRToneMapper: Sendable {
     ///   - fullRange: false for limited range (10-bit Y 64–940, Cb/Cr 64–960), true for full.
     ///   - bitDepth: 10 or 12: the significant bits in each 16-bit sample.
     ///   - threads: the most bands `convert` splits a picture into (at least 1).
+    ///   - instructions: the kernel: AVX-512 where this machine has it (the same bytes, several
+    ///     times faster), else the portable one.
     public init(transfer: HDRTransfer, matrix: HDRMatrix = .bt2020NonConstantLuminance, fullRange: Bool,
-                bitDepth: Int, subsampling: ChromaGeometry, threads: Int) throws(HDRToneMappingError) {
+                bitDepth: Int, subsampling: ChromaGeometry, threads: Int,
+                instructions: RowInstructions = .detected) throws(HDRToneMappingError) {
         guard bitDepth == 10 || bitDepth == 12 else { throw .unsupportedBitDepth(bitDepth) }
         guard [ChromaGeometry.yuv420, .yuv422, .yuv444].contains(subsampling) else {
             throw .unsupportedChroma(subsampling)
@@ -96,7 +100,7 @@ public final class HDRToneMapper: Sendable {
         self.subsampling = subsampling
         self.threads = Swift.max(1, threads)
         kernel = ToneMappingKernel(transfer: transfer, fullRange: fullRange, bitDepth: bitDepth,
-                                   subsampling: subsampling)
+                                   subsampling: subsampling, instructions: instructions)
     }
 
     /// Converts `input`, whose bit depth must be this converter's.

@@ -1,10 +1,15 @@
+import CRowKernels
 import VRenderCore
 
 /// `HDRToneMapper`'s per-pixel work over a band of rows: the coefficients folded for the input
 /// format, and the tables. Plain `Float` arithmetic: the lookups are scalar on the x86-64
-/// baseline (SSE2 has no gather), so SIMD lanes would mostly wait on them.
+/// baseline (SSE2 has no gather), so SIMD lanes would mostly wait on them. With AVX-512
+/// (`RowInstructions.avx512`) the whole blocks of a row go to `CRowKernels`'
+/// `vr_tone_map_blocks_avx512`, 16 pixels a step with gathered lookups, which performs these
+/// same operations in the same order and so writes the same bytes.
 struct ToneMappingKernel: Sendable {
     let tables: ToneMappingTables
+    let instructions: RowInstructions
     let isHLG: Bool
     /// Input codes above this (stray high bits) read as the largest code.
     let maxCode: UInt16
@@ -23,8 +28,10 @@ struct ToneMappingKernel: Sendable {
     /// 1 where the input chroma is subsampled in that direction, else 0.
     let chromaShiftX: Int, chromaShiftY: Int
 
-    init(transfer: HDRTransfer, fullRange: Bool, bitDepth: Int, subsampling: ChromaGeometry) {
+    init(transfer: HDRTransfer, fullRange: Bool, bitDepth: Int, subsampling: ChromaGeometry,
+         instructions: RowInstructions) {
         tables = ToneMappingTables(transfer: transfer)
+        self.instructions = instructions
         isHLG = transfer == .hlg
         let maxCode = (1 << bitDepth) - 1
         self.maxCode = UInt16(maxCode)
@@ -63,39 +70,70 @@ struct ToneMappingKernel: Sendable {
     /// output chroma rows of their 2×2 blocks.
     func convert(y: PlaneView16, cb: PlaneView16, cr: PlaneView16, into output: YUVImage, lumaRows: Range<Int>) {
         precondition(lumaRows.lowerBound % 2 == 0, "rows \(lumaRows) split a 4:2:0 block")
-        let width = y.width, height = y.height
+        let height = y.height
+        var parameters = instructions == .avx512 ? wideParameters() : nil
         for blockRow in ChromaGeometry.yuv420.chromaRows(covering: lumaRows) {
             let top = 2 * blockRow
-            let rowCount = top + 1 < height ? 2 : 1
-            let lumaIn = (y.row(top), y.row(top + rowCount - 1))
-            let cbIn = (cb.row(top >> chromaShiftY), cb.row((top + rowCount - 1) >> chromaShiftY))
-            let crIn = (cr.row(top >> chromaShiftY), cr.row((top + rowCount - 1) >> chromaShiftY))
-            let lumaOut = (output.luma.row(top), output.luma.row(top + rowCount - 1))
-            let cbOut = output.cb.row(blockRow), crOut = output.cr.row(blockRow)
-            for blockColumn in 0..<output.cb.width {
-                let left = 2 * blockColumn
-                let columnCount = left + 1 < width ? 2 : 1
-                // Sums over the block of B' − Y' and R' − Y', for the mean chroma.
-                var blueDifference: Float = 0, redDifference: Float = 0
-                for row in 0..<rowCount {
-                    let lumaRow = row == 0 ? lumaIn.0 : lumaIn.1
-                    let cbRow = row == 0 ? cbIn.0 : cbIn.1, crRow = row == 0 ? crIn.0 : crIn.1
-                    let outRow = row == 0 ? lumaOut.0 : lumaOut.1
-                    for x in left..<(left + columnCount) {
-                        let (r, g, b) = sdrSignal(UInt16(littleEndian: lumaRow[x]),
-                                                  UInt16(littleEndian: cbRow[x >> chromaShiftX]),
-                                                  UInt16(littleEndian: crRow[x >> chromaShiftX]))
-                        let luma = kr709 * r + kg709 * g + kb709 * b
-                        outRow[x] = Self.code(219 * luma + 16)
-                        blueDifference += b - luma
-                        redDifference += r - luma
-                    }
-                }
-                let scale = 1 / Float(rowCount * columnCount)
-                cbOut[blockColumn] = Self.code(cbFromBlueDifference * blueDifference * scale + 128)
-                crOut[blockColumn] = Self.code(crFromRedDifference * redDifference * scale + 128)
+            let rows = BlockRow(top: top, rowCount: top + 1 < height ? 2 : 1, chromaShiftY: chromaShiftY,
+                                y: y, cb: cb, cr: cr, output: output)
+            var first = 0
+            if parameters != nil {
+                first = y.width / 2  // whole blocks; an odd last column is done below
+                vr_tone_map_blocks_avx512(&parameters!, rows.luma.0, rows.rowCount == 2 ? rows.luma.1 : nil,
+                                          rows.cb.0, rows.cr.0, rows.cb.1, rows.cr.1, chromaShiftX == 0 ? 1 : 0,
+                                          rows.lumaOut.0, rows.rowCount == 2 ? rows.lumaOut.1 : nil,
+                                          rows.cbOut, rows.crOut, first)
+            }
+            for blockColumn in first..<output.cb.width { convertBlock(blockColumn, of: rows, width: y.width) }
+        }
+    }
+
+    /// The input and output rows of one row of 2×2 blocks (`.1` repeats `.0` at an odd last row).
+    struct BlockRow {
+        let rowCount: Int
+        let luma: (UnsafeMutablePointer<UInt16>, UnsafeMutablePointer<UInt16>)
+        let cb: (UnsafeMutablePointer<UInt16>, UnsafeMutablePointer<UInt16>)
+        let cr: (UnsafeMutablePointer<UInt16>, UnsafeMutablePointer<UInt16>)
+        let lumaOut: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)
+        let cbOut: UnsafeMutablePointer<UInt8>, crOut: UnsafeMutablePointer<UInt8>
+
+        init(top: Int, rowCount: Int, chromaShiftY: Int, y: PlaneView16, cb: PlaneView16, cr: PlaneView16,
+             output: YUVImage) {
+            let bottom = top + rowCount - 1
+            self.rowCount = rowCount
+            luma = (y.row(top), y.row(bottom))
+            self.cb = (cb.row(top >> chromaShiftY), cb.row(bottom >> chromaShiftY))
+            self.cr = (cr.row(top >> chromaShiftY), cr.row(bottom >> chromaShiftY))
+            lumaOut = (output.luma.row(top), output.luma.row(bottom))
+            cbOut = output.cb.row(top / 2)
+            crOut = output.cr.row(top / 2)
+        }
+    }
+
+    /// One output block: its 1 to 4 luma samples and its chroma, the mean over them.
+    @inline(__always)
+    func convertBlock(_ blockColumn: Int, of rows: BlockRow, width: Int) {
+        let left = 2 * blockColumn
+        let columnCount = left + 1 < width ? 2 : 1
+        // Sums over the block of B' − Y' and R' − Y', for the mean chroma.
+        var blueDifference: Float = 0, redDifference: Float = 0
+        for row in 0..<rows.rowCount {
+            let lumaRow = row == 0 ? rows.luma.0 : rows.luma.1
+            let cbRow = row == 0 ? rows.cb.0 : rows.cb.1, crRow = row == 0 ? rows.cr.0 : rows.cr.1
+            let outRow = row == 0 ? rows.lumaOut.0 : rows.lumaOut.1
+            for x in left..<(left + columnCount) {
+                let (r, g, b) = sdrSignal(UInt16(littleEndian: lumaRow[x]),
+                                          UInt16(littleEndian: cbRow[x >> chromaShiftX]),
+                                          UInt16(littleEndian: crRow[x >> chromaShiftX]))
+                let luma = kr709 * r + kg709 * g + kb709 * b
+                outRow[x] = Self.code(219 * luma + 16)
+                blueDifference += b - luma
+                redDifference += r - luma
             }
         }
+        let scale = 1 / Float(rows.rowCount * columnCount)
+        rows.cbOut[blockColumn] = Self.code(cbFromBlueDifference * blueDifference * scale + 128)
+        rows.crOut[blockColumn] = Self.code(crFromRedDifference * redDifference * scale + 128)
     }
 
     /// One input pixel's BT.709 SDR R'G'B', each in 0...1.
@@ -104,11 +142,9 @@ struct ToneMappingKernel: Sendable {
         let luma = Float(Swift.min(lumaCode, maxCode)) * lumaScale + lumaOffset
         let cb = Float(Swift.min(cbCode, maxCode)) * chromaScale + chromaOffset
         let cr = Float(Swift.min(crCode, maxCode)) * chromaScale + chromaOffset
-        let eotf = tables.eotf
-        let eotfScale = Float(ToneMappingTables.eotfCount - 1)
-        var r = eotf[Self.index(luma + redFromCr * cr, eotfScale)]
-        var g = eotf[Self.index(luma + greenFromCb * cb + greenFromCr * cr, eotfScale)]
-        var b = eotf[Self.index(luma + blueFromCb * cb, eotfScale)]
+        var r = eotf(luma + redFromCr * cr)
+        var g = eotf(luma + greenFromCb * cb + greenFromCr * cr)
+        var b = eotf(luma + blueFromCb * cb)
         if isHLG {
             let sceneLuminance = kr2020 * r + kg2020 * g + kb2020 * b
             let factor = tables.ootf[Self.rootIndex(sceneLuminance, Float(ToneMappingTables.ootfCount - 1))]
@@ -132,10 +168,15 @@ struct ToneMappingKernel: Sendable {
                 oetf[Self.rootIndex(blue * gain, oetfScale)])
     }
 
-    /// The nearest table entry for `x` clamped to 0...1, with `scale` = entries − 1 (< 2^23).
+    /// The EOTF table at the signal `x` clamped to 0...1, interpolated linearly between the
+    /// entries on either side (`ToneMappingTables.eotf`).
     @inline(__always)
-    static func index(_ x: Float, _ scale: Float) -> Int {
-        nearestInteger(Swift.min(Swift.max(x, 0), 1) * scale)
+    func eotf(_ x: Float) -> Float {
+        let position = Swift.min(Swift.max(x, 0), 1) * Float(ToneMappingTables.eotfCount - 1)
+        let lower = Int(position)  // truncation: position ≥ 0
+        let fraction = position - Float(lower)
+        let below = tables.eotf[lower], above = tables.eotf[lower + 1]
+        return below + fraction * (above - below)
     }
 
     /// The nearest entry of a table sampled at `sqrt(x)`, `x` clamped to 0...1.

@@ -10,11 +10,16 @@ import Darwin
 /// share them: `@unchecked Sendable` because raw pointers are not `Sendable` by themselves.
 ///
 /// Two ways to index:
-/// - `eotf` by the non-linear signal itself (uniform steps in a perceptual domain already);
+/// - `eotf` by the non-linear signal itself (uniform steps in a perceptual domain already),
+///   interpolated linearly between the two entries around it: its three outputs go through
+///   the primaries matrix, whose differences of large channels can leave a channel near 0,
+///   where `L^(1/2.4)` is steep; a nearest entry's error (~1e-4 of the light) put such
+///   gamut-edge pixels several codes off, the interpolated one's (~1e-8) does not;
 /// - the others by `sqrt(x / range)`: their inputs are linear light, where uniform steps would
 ///   be far too coarse near black (the OETF's slope is infinite at 0); the square root spends
 ///   the entries where the eye and the curves need them, and costs one instruction.
-/// Lookups take the nearest entry. With these sizes the output stays within one 8-bit code
+/// The other lookups take the nearest entry: their errors scale all three channels alike or
+/// come after the matrix. With these sizes the output stays within one 8-bit code
 /// of the formulas evaluated in `Double`, and equals them for over 99 % of samples (the
 /// tests check the kernel against the formulas).
 final class ToneMappingTables: @unchecked Sendable {
@@ -24,7 +29,8 @@ final class ToneMappingTables: @unchecked Sendable {
     static let oetfCount = 8_192
 
     private let storage: UnsafeMutablePointer<Float>
-    /// Non-linear BT.2020 signal → linear light. PQ: display light in units of HDR reference
+    /// Non-linear BT.2020 signal → linear light; `eotfCount + 1` entries, the last repeating
+    /// the one before, so that interpolation at signal 1 reads inside the table. PQ: display light in units of HDR reference
     /// white. HLG: normalized scene light (0...1), before the OOTF.
     let eotf: UnsafePointer<Float>
     /// HLG only: `sqrt(Ys)` of scene luminance → the OOTF's factor `peak · Ys^(γ−1)`, in
@@ -39,10 +45,10 @@ final class ToneMappingTables: @unchecked Sendable {
 
     init(transfer: HDRTransfer) {
         let ootfCount = transfer == .hlg ? Self.ootfCount : 0
-        let total = Self.eotfCount + ootfCount + Self.gainCount + Self.oetfCount
+        let total = Self.eotfCount + 1 + ootfCount + Self.gainCount + Self.oetfCount
         storage = UnsafeMutablePointer<Float>.allocate(capacity: total)
         let eotf = storage
-        let ootf = eotf + Self.eotfCount
+        let ootf = eotf + Self.eotfCount + 1
         let gain = ootf + ootfCount
         let oetf = gain + Self.gainCount
 
@@ -53,6 +59,7 @@ final class ToneMappingTables: @unchecked Sendable {
             let light = transfer == .pq ? HDRColorMath.pqEOTF(signal) / white : HDRColorMath.hlgInverseOETF(signal)
             eotf[index] = Float(light)
         }
+        eotf[Self.eotfCount] = eotf[Self.eotfCount - 1]
         let gammaMinusOne = HDRColorMath.hlgSystemGamma(peak: peak) - 1
         for index in 0..<ootfCount {
             let root = Double(index) / Double(ootfCount - 1)
