@@ -201,7 +201,15 @@ if [[ -n $json_out ]]; then
         echo "  \"encoder\": \"libx265 veryfast crf 28, aac 160k\","
         for tool in "${tools[@]}"; do echo "  $(tool_json "$tool"),"; done
         echo "  \"ratio_vrender_over_ffmpeg\": $hdr_ratio,"
-        echo "  \"max_error_levels\": ${max_error:-null}"
+        echo "  \"max_error_levels\": ${max_error:-null},"
+        # The rows README's "Performance" table is made from (performance_table.py).
+        echo "  \"rows\": ["
+        echo "    {\"job\": \"8 s HLG 1080p → SDR mono, x265 veryfast: wall\", \"vrender\": \"$v_med s\", \"baseline\": \"ffmpeg zscale+tonemap+hue $f_med s\", \"ratio\": $hdr_ratio, \"target\": \"≤ 0.8\"},"
+        if $have_time; then
+            echo "    {\"job\": \"… CPU (user + system)\", \"vrender\": \"$(cpu_med vrender) s\", \"baseline\": \"ffmpeg $(cpu_med ffmpeg) s\", \"ratio\": $(ratio "$(cpu_med vrender)" "$(cpu_med ffmpeg)"), \"target\": \"≤ 1.0\"},"
+        fi
+        echo "    {\"job\": \"… picture vs the exact math (levels, lossless export)\", \"vrender\": \"${max_error:-n/a}\", \"baseline\": \"Double formulas\", \"ratio\": ${max_error:-null}, \"target\": \"≤ 2\"}"
+        echo "  ]"
         echo "}"
     } > "$json_out"
     echo "json: $json_out"
