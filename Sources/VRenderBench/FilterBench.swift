@@ -87,6 +87,7 @@ public enum FilterBench {
         timings.setting("filter", request.filter.specification)
         timings.setting("filterBackend", executor.backendName)
         timings.setting("threads", "\(request.threads.pictureBands)")
+        if let cpu = executor as? CPUFilterExecutor { timings.setting("bands", "\(cpu.bands) (the faster in its trial)") }
         timings.setting("rowKernels", RowInstructions.detected.rawValue)
         timings.setting("size", "\(size.width)x\(size.height)")
         timings.setting("input", request.input ?? "synthetic picture")
