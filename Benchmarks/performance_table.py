@@ -27,7 +27,9 @@ def load(folder, name):
 
 
 def verdict(value, target):
-    """'✓' or '✗' for `value` against a target written '≥ 0.3' or '≤ 1.05'."""
+    """'✓' or '✗' for `value` against a target written '≥ 0.3' or '≤ 1.05' ('—': none)."""
+    if target == "—":
+        return ""
     if value is None:
         return "n/a"
     sign, limit = target.split()
@@ -74,8 +76,9 @@ def job_rows(folder):
             ("… peak memory", fmt(rss["vrender_mono_3_takes"], 0, " MB"), f"ffmpeg {fmt(rss['ffmpeg_mono_3_takes'], 0, ' MB')}",
              rss["vrender_mono_3_takes"] / rss["ffmpeg_mono_3_takes"]
              if rss["vrender_mono_3_takes"] and rss["ffmpeg_mono_3_takes"] else None, "≤ 1.0"),
+            # A tenth of a second each: process start-up, not copying (the 1,000-take row measures that).
             ("3 × 5 s stream copy to .mov", f"{copy['vrender_median_seconds']:.2f} s",
-             f"ffmpeg concat {copy['ffmpeg_median_seconds']:.2f} s", copy["ratio_vrender_over_ffmpeg"], "≤ 1.2"),
+             f"ffmpeg concat {copy['ffmpeg_median_seconds']:.2f} s", copy["ratio_vrender_over_ffmpeg"], "—"),
         ]
     for name in ("hdr-vs-ffmpeg", "chunks-vs-one-pass", "many-takes"):
         report = load(folder, name)
