@@ -30,6 +30,7 @@ set -euo pipefail
 
 usage() { sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "chunks-vs-one-pass: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
 json_out=""
 while [[ $# -gt 0 ]]; do
@@ -40,30 +41,10 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 
-caller_dir=$PWD
-absolute() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$caller_dir/$1" ;; esac; }
 [[ -n $json_out ]] && json_out=$(absolute "$json_out")
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root"
+bench_tools chunks-vs-one-pass
 
-runs=${RUNS:-3}
-[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$runs'"
-ffmpeg=${FFMPEG:-ffmpeg}
-ffprobe=${FFPROBE:-ffprobe}
-command -v "$ffmpeg" >/dev/null || die "ffmpeg not found (apt-get install ffmpeg, or set FFMPEG)"
-command -v "$ffprobe" >/dev/null || die "ffprobe not found (apt-get install ffmpeg, or set FFPROBE)"
 command -v python3 >/dev/null || die "python3 not found (it reads the done records)"
-
-if [[ -n ${VRENDER:-} ]]; then
-    vrender=$(absolute "$VRENDER")
-    [[ -x $vrender ]] || die "VRENDER=$VRENDER is not an executable file"
-else
-    vrender=$root/.build/release/vrender
-    if [[ ! -x $vrender ]]; then
-        echo "chunks-vs-one-pass: building $vrender (swift build -c release --product vrender)" >&2
-        swift build -c release --product vrender >&2
-    fi
-fi
 
 work=${BENCH_MEDIA:-.build/bench-media}
 case "$work" in /*) ;; *) work=$root/$work ;; esac
@@ -106,8 +87,6 @@ timed() {
     end=$(date +%s%N)
     seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
 }
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t ? "meets" : "MISSES") " the target " t }'; }
 
 # --- one pass vs 8 chunks on 2 local workers ---------------------------------------------------

@@ -19,6 +19,7 @@ set -euo pipefail
 
 usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "export-vs-ffmpeg: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
 json_out=""
 while [[ $# -gt 0 ]]; do
@@ -32,29 +33,8 @@ done
 
 # Paths given by the caller are relative to where it was called from; everything else to the
 # repository root, where the script then works.
-caller_dir=$PWD
-absolute() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$caller_dir/$1" ;; esac; }
 [[ -n $json_out ]] && json_out=$(absolute "$json_out")
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root"
-
-runs=${RUNS:-3}
-[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$runs'"
-ffmpeg=${FFMPEG:-ffmpeg}
-ffprobe=${FFPROBE:-ffprobe}
-command -v "$ffmpeg" >/dev/null || die "ffmpeg not found (apt-get install ffmpeg, or set FFMPEG)"
-command -v "$ffprobe" >/dev/null || die "ffprobe not found (apt-get install ffmpeg, or set FFPROBE)"
-
-if [[ -n ${VRENDER:-} ]]; then
-    vrender=$(absolute "$VRENDER")
-    [[ -x $vrender ]] || die "VRENDER=$VRENDER is not an executable file"
-else
-    vrender=$root/.build/release/vrender
-    if [[ ! -x $vrender ]]; then
-        echo "export-vs-ffmpeg: building $vrender (swift build -c release --product vrender)" >&2
-        swift build -c release --product vrender >&2
-    fi
-fi
+bench_tools export-vs-ffmpeg
 
 work=${BENCH_MEDIA:-.build/bench-media}
 case "$work" in /*) ;; *) work=$root/$work ;; esac
@@ -122,11 +102,6 @@ timed() {
     return 0
 }
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-max_of() { printf '%s\n' "$@" | sort -g | tail -n 1; }
-megabytes() { [[ -n $1 ]] && awk -v k="$1" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }' || printf 'n/a'; }
-joined() { local IFS=,; printf '%s' "$*"; }
 # Duration and video frame count of a file, "12.345 s, 450 frames".
 describe() {
     local duration frames

@@ -26,6 +26,7 @@ set -euo pipefail
 
 usage() { sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "filters-vs-ffmpeg: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
 json_out="" threads=2
 while [[ $# -gt 0 ]]; do
@@ -36,24 +37,11 @@ while [[ $# -gt 0 ]]; do
         *) die "unknown argument '$1' (see --help)" ;;
     esac
 done
-caller_dir=$PWD
-absolute() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$caller_dir/$1" ;; esac; }
 [[ -n $json_out ]] && json_out=$(absolute "$json_out")
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root"
+bench_tools filters-vs-ffmpeg
 
-frames=${FRAMES:-300} runs=${RUNS:-3}
+frames=${FRAMES:-300}
 [[ $frames =~ ^[1-9][0-9]*$ ]] || die "FRAMES must be a positive integer, got '$frames'"
-[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$runs'"
-ffmpeg=${FFMPEG:-ffmpeg}
-command -v "$ffmpeg" >/dev/null || die "ffmpeg not found (apt-get install ffmpeg, or set FFMPEG)"
-if [[ -n ${VRENDER:-} ]]; then
-    vrender=$(absolute "$VRENDER")
-    [[ -x $vrender ]] || die "VRENDER=$VRENDER is not an executable file"
-else
-    vrender=$root/.build/release/vrender
-    [[ -x $vrender ]] || { echo "filters-vs-ffmpeg: building $vrender" >&2; swift build -c release --product vrender >&2; }
-fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -73,8 +61,6 @@ comparisons=(
     "transfer|curves=preset=strong_contrast|gbrp"
 )
 chains=("mono,noir" "process,sepia" "chrome,fade")
-
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.6f", v[(NR + 1) / 2]; else printf "%.6f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # vrender_run FILTER: sets `ms` (mean ms per picture) and `memcpy_ratio` from one bench run.
 vrender_run() {

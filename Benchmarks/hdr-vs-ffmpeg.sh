@@ -28,6 +28,7 @@ set -euo pipefail
 
 usage() { sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "hdr-vs-ffmpeg: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
 json_out="" portable=false
 while [[ $# -gt 0 ]]; do
@@ -40,32 +41,12 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 
-caller_dir=$PWD
-absolute() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$caller_dir/$1" ;; esac; }
 [[ -n $json_out ]] && json_out=$(absolute "$json_out")
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root"
+bench_tools hdr-vs-ffmpeg
 
-runs=${RUNS:-3}
-[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$runs'"
-ffmpeg=${FFMPEG:-ffmpeg}
-ffprobe=${FFPROBE:-ffprobe}
 python=${PYTHON:-python3}
-command -v "$ffmpeg" >/dev/null || die "ffmpeg not found (apt-get install ffmpeg, or set FFMPEG)"
-command -v "$ffprobe" >/dev/null || die "ffprobe not found (apt-get install ffmpeg, or set FFPROBE)"
 "$ffmpeg" -hide_banner -filters 2>/dev/null | grep -w zscale >/dev/null || die "$ffmpeg has no zscale filter (built without libzimg)"
 "$ffmpeg" -hide_banner -encoders 2>/dev/null | grep -w libx265 >/dev/null || die "$ffmpeg has no libx265 encoder"
-
-if [[ -n ${VRENDER:-} ]]; then
-    vrender=$(absolute "$VRENDER")
-    [[ -x $vrender ]] || die "VRENDER=$VRENDER is not an executable file"
-else
-    vrender=$root/.build/release/vrender
-    if [[ ! -x $vrender ]]; then
-        echo "hdr-vs-ffmpeg: building $vrender (swift build -c release --product vrender)" >&2
-        swift build -c release --product vrender >&2
-    fi
-fi
 
 work=${BENCH_MEDIA:-.build/bench-media}
 case "$work" in /*) ;; *) work=$root/$work ;; esac
@@ -114,12 +95,6 @@ timed() {
     fi
     return 0
 }
-
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-max_of() { printf '%s\n' "$@" | sort -g | tail -n 1; }
-megabytes() { [[ -n $1 ]] && awk -v k="$1" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }' || printf 'n/a'; }
-joined() { local IFS=,; printf '%s' "$*"; }
 
 # The same encoder and settings on both sides; tone mapping as each tool does it.
 encoder=(-c:v libx265 -preset veryfast -crf 28 -x265-params log-level=error -c:a aac -b:a 160k)

@@ -27,6 +27,7 @@ set -euo pipefail
 
 usage() { sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "many-takes: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
 json_out=""
 while [[ $# -gt 0 ]]; do
@@ -38,34 +39,14 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 
-caller_dir=$PWD
-absolute() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$caller_dir/$1" ;; esac; }
 [[ -n $json_out ]] && json_out=$(absolute "$json_out")
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root"
+bench_tools many-takes
 
-runs=${RUNS:-3}
-[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$runs'"
 transcode=${TRANSCODE:-1}
 [[ $transcode == 0 || $transcode == 1 ]] || die "TRANSCODE must be 0 or 1, got '$transcode'"
-ffmpeg=${FFMPEG:-ffmpeg}
-ffprobe=${FFPROBE:-ffprobe}
-command -v "$ffmpeg" >/dev/null || die "ffmpeg not found (apt-get install ffmpeg, or set FFMPEG)"
-command -v "$ffprobe" >/dev/null || die "ffprobe not found (apt-get install ffmpeg, or set FFPROBE)"
 command -v python3 >/dev/null || die "python3 not found (it reads vrender's --json summary)"
 gnu_time=/usr/bin/time
 [[ -x $gnu_time ]] && "$gnu_time" -v true >/dev/null 2>&1 || die "GNU time ($gnu_time) is needed for peak memory (apt-get install time)"
-
-if [[ -n ${VRENDER:-} ]]; then
-    vrender=$(absolute "$VRENDER")
-    [[ -x $vrender ]] || die "VRENDER=$VRENDER is not an executable file"
-else
-    vrender=$root/.build/release/vrender
-    if [[ ! -x $vrender ]]; then
-        echo "many-takes: building $vrender (swift build -c release --product vrender)" >&2
-        swift build -c release --product vrender >&2
-    fi
-fi
 
 work=${BENCH_MEDIA:-.build/bench-media}
 case "$work" in /*) ;; *) work=$root/$work ;; esac
@@ -136,10 +117,6 @@ plan = summary.get("planSeconds", float(sys.argv[2]) - summary["wallSeconds"])
 print("%.3f %.3f" % (plan, summary["wallSeconds"]))' "$logs/$name.out" "$seconds") \
         || die "no summary in $logs/$name.out"
 }
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-megabytes() { awk -v k="$1" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }'; }
-joined() { local IFS=,; printf '%s' "$*"; }
 # Video packets and duration of a file ("30000 frames, 1000.00 s"), by ffprobe.
 describe() {
     local duration frames
