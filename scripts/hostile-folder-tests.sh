@@ -353,7 +353,8 @@ concat_work_dir_links_out() {
 }
 
 # Every name the chunked export creates in a real work folder, planted: the plan and the join's
-# summary (this process), chunks, done records (the workers: pids just after this one) and logs.
+# summary (this process), chunks, the sound, done records (the workers: pids just after this one)
+# and logs.
 plant_work_folder() {
   local k last=$(($1 + 120))
   mkdir -p "$sb/wd/chunks" "$sb/wd/done" "$sb/wd/logs" "$sb/wd/slurm"
@@ -365,6 +366,11 @@ plant_work_folder() {
     link_temporaries ../../outside/authorized_keys wd/done "chunk_000$k.json" "$1" "$last"
     link ../../outside/authorized_keys "wd/logs/chunk_000$k.try1.log" "wd/logs/chunk_000$k.try2.log"
   done
+  # The sound's job (its own file, done record and logs beside the chunks').
+  link_temporaries ../../outside/decoy.mov wd/chunks sound.mp4 "$1" "$last"
+  link_temporaries ../../outside/decoy.mov wd/chunks sound.mka "$1" "$last"
+  link_temporaries ../../outside/authorized_keys wd/done sound.json "$1" "$last"
+  link ../../outside/authorized_keys wd/logs/sound.try1.log wd/logs/sound.try2.log
 }
 concat_work_dir_planted() {
   sandbox wd-planted wd out
