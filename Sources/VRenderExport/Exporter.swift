@@ -133,15 +133,18 @@ public final class Exporter: Sendable {
         return (takes, notices)
     }
 
-    /// Probes every input (on the budget's processors, `options.threads`, `InputProbing`), trims it and cuts
-    /// its silences; the first unusable one, in order, stops everything before any output exists.
+    /// Probes every input (on the budget's processors, `options.threads`, `InputProbing`), trims
+    /// it and cuts its silences; the first unusable one, in order, stops everything before any
+    /// output exists.
     private func probeInputs() throws -> (takes: [MediaInfo], notices: [String]) {
         let inputs = try resolveInputs()
         let options = self.options
         let read = try InputProbing.map(inputs.takes.count, threads: options.threads.processors) { index in
             let input = inputs.takes[index]
             let info = try Probe.probe(input.path)
-            guard let silence = options.silence else { return (parts: [try input.trim.map { try info.trimmed($0) } ?? info], note: String?.none) }
+            guard let silence = options.silence else {
+                return (parts: [try input.trim.map { try info.trimmed($0) } ?? info], note: String?.none)
+            }
             return try SilenceCuts.apply(silence, to: info, trim: input.trim, number: index + 1, audioTrack: options.audioTrack)
         }
         let notes = read.compactMap(\.note)
