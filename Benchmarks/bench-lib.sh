@@ -38,3 +38,45 @@ max_of() { printf '%s\n' "$@" | sort -g | tail -n 1; }
 # kB (GNU time's unit) to MB; "n/a" for nothing.
 megabytes() { [[ -n $1 ]] && awk -v k="$1" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }' || printf 'n/a'; }
 joined() { local IFS=,; printf '%s' "$*"; }
+
+# bench_gnu_time NAME [required]: finds GNU time (/usr/bin/time, installed with apt-get when
+# missing and this is root), which `timed` uses for CPU time and peak memory; sets `have_time`.
+# With `required` its absence is an error, else a warning.
+bench_gnu_time() {
+    gnu_time=/usr/bin/time
+    if [[ ! -x $gnu_time && $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+        echo "$1: installing GNU time (apt-get install -y time)" >&2
+        apt-get install -y time >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y time >/dev/null 2>&1; } || true
+    fi
+    have_time=false
+    if [[ -x $gnu_time ]] && "$gnu_time" -v true >/dev/null 2>&1; then have_time=true; fi
+    $have_time && return 0
+    [[ ${2:-} == required ]] && die "GNU time ($gnu_time) is needed for peak memory (apt-get install time)"
+    echo "$1: warning: GNU time ($gnu_time) unavailable: CPU time and peak memory not measured" >&2
+}
+
+# timed NAME CMD...: runs CMD with its standard output in $logs/NAME.out and its standard error
+# in $logs/NAME.log; sets `seconds` (wall time), and `rss_kb` (peak resident set size) and
+# `cpu_seconds` (user + system, every thread), both empty without GNU time (`bench_gnu_time`).
+# A failing command stops the script, showing the end of its log.
+seconds="" rss_kb="" cpu_seconds="" have_time=false
+timed() {
+    local name=$1; shift
+    local log=$logs/$name.log rss_file=$logs/$name.time start end
+    local prefix=()
+    $have_time && prefix=("$gnu_time" -v -o "$rss_file")
+    start=$(date +%s%N)
+    if ! "${prefix[@]}" "$@" > "$logs/$name.out" 2> "$log"; then
+        echo "$(basename "$0" .sh): '$name' failed: $*" >&2
+        tail -n 20 "$log" >&2
+        exit 1
+    fi
+    end=$(date +%s%N)
+    seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+    rss_kb="" cpu_seconds=""
+    if $have_time; then
+        rss_kb=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$rss_file")
+        cpu_seconds=$(awk -F: '/User time|System time/ { sum += $2 } END { printf "%.2f", sum }' "$rss_file")
+    fi
+    return 0
+}

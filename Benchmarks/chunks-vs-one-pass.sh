@@ -73,20 +73,8 @@ cat "${takes[@]}" > /dev/null   # warm the page cache so no run pays for the fir
 
 export_args=("${takes[@]}" --filter mono --codec h264 --preset veryfast --crf 23 --overwrite --progress none)
 
-# timed NAME CMD...: runs CMD with its output in $logs/NAME.log; sets `seconds` (wall time).
-seconds=""
-timed() {
-    local name=$1; shift
-    local log=$logs/$name.log start end
-    start=$(date +%s%N)
-    if ! "$@" > "$log" 2>&1; then
-        echo "chunks-vs-one-pass: '$name' failed: $*" >&2
-        tail -n 20 "$log" >&2
-        exit 1
-    fi
-    end=$(date +%s%N)
-    seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-}
+# Runs are timed with `timed` (Benchmarks/bench-lib.sh), GNU time or not.
+have_time=false
 verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t ? "meets" : "MISSES") " the target " t }'; }
 
 # --- one pass vs 8 chunks on 2 local workers ---------------------------------------------------

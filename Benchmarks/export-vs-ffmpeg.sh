@@ -42,17 +42,7 @@ mkdir -p "$work/out"
 logs=$work/logs
 mkdir -p "$logs"
 
-# GNU time gives the peak resident set size; install it when missing and allowed to.
-gnu_time=/usr/bin/time
-if [[ ! -x $gnu_time ]]; then
-    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-        echo "export-vs-ffmpeg: installing GNU time (apt-get install -y time)" >&2
-        apt-get install -y time >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y time >/dev/null 2>&1; } || true
-    fi
-fi
-have_time=false
-if [[ -x $gnu_time ]] && "$gnu_time" -v true >/dev/null 2>&1; then have_time=true; fi
-$have_time || echo "export-vs-ffmpeg: warning: GNU time (/usr/bin/time) unavailable: peak memory not measured" >&2
+bench_gnu_time export-vs-ffmpeg
 
 # --- the takes: 5 s of 1920x1080 30 fps H.264 + 48 kHz stereo AAC each, made once -------------
 frequencies=(440 660 880)
@@ -75,32 +65,6 @@ nine_takes=("${takes[@]}" "${takes[@]}" "${takes[@]}")
 cat "${takes[@]}" > /dev/null   # warm the page cache so no run pays for the first read
 
 # --- running and timing ----------------------------------------------------------------------
-# timed NAME CMD...: runs CMD with its output in $logs/NAME.log; sets `seconds` (wall time) and
-# `rss_kb` (peak resident set size) and `cpu_seconds` (user + system), both empty without GNU time. A failing command stops the script.
-seconds=""
-rss_kb=""
-cpu_seconds=""
-timed() {
-    local name=$1; shift
-    local log=$logs/$name.log rss_file=$logs/$name.time start end
-    local prefix=()
-    $have_time && prefix=("$gnu_time" -v -o "$rss_file")
-    start=$(date +%s%N)
-    if ! "${prefix[@]}" "$@" > "$log" 2>&1; then
-        echo "export-vs-ffmpeg: '$name' failed: $*" >&2
-        tail -n 20 "$log" >&2
-        exit 1
-    fi
-    end=$(date +%s%N)
-    seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-    rss_kb="" cpu_seconds=""
-    if $have_time; then
-        rss_kb=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$rss_file")
-        # CPU seconds of every thread: user + system.
-        cpu_seconds=$(awk -F: '/User time|System time/ { sum += $2 } END { printf "%.2f", sum }' "$rss_file")
-    fi
-    return 0
-}
 
 # Duration and video frame count of a file, "12.345 s, 450 frames".
 describe() {

@@ -53,10 +53,7 @@ case "$work" in /*) ;; *) work=$root/$work ;; esac
 out=$work/out logs=$work/logs
 mkdir -p "$out" "$logs"
 
-gnu_time=/usr/bin/time
-have_time=false
-if [[ -x $gnu_time ]] && "$gnu_time" -v true >/dev/null 2>&1; then have_time=true; fi
-$have_time || echo "hdr-vs-ffmpeg: warning: GNU time (/usr/bin/time) unavailable: CPU and peak memory not measured" >&2
+bench_gnu_time hdr-vs-ffmpeg
 
 # --- the take: 8 s of 1920x1080 30 fps HLG 10-bit HEVC + 48 kHz stereo AAC, made once ---------
 take=$work/take-hlg.mp4
@@ -73,28 +70,7 @@ if [[ ! -s $take ]]; then
 fi
 cat "$take" > /dev/null   # warm the page cache so no run pays for the first read
 
-# --- running and timing (as Benchmarks/export-vs-ffmpeg.sh) ----------------------------------
-seconds="" rss_kb="" cpu_seconds=""
-timed() {
-    local name=$1; shift
-    local log=$logs/$name.log rss_file=$logs/$name.time start end
-    local prefix=()
-    $have_time && prefix=("$gnu_time" -v -o "$rss_file")
-    start=$(date +%s%N)
-    if ! "${prefix[@]}" "$@" > "$log" 2>&1; then
-        echo "hdr-vs-ffmpeg: '$name' failed: $*" >&2
-        tail -n 20 "$log" >&2
-        exit 1
-    fi
-    end=$(date +%s%N)
-    seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-    rss_kb="" cpu_seconds=""
-    if $have_time; then
-        rss_kb=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$rss_file")
-        cpu_seconds=$(awk -F: '/User time|System time/ { sum += $2 } END { printf "%.2f", sum }' "$rss_file")
-    fi
-    return 0
-}
+# --- running and timing (`timed`, Benchmarks/bench-lib.sh) ------------------------------------
 
 # The same encoder and settings on both sides; tone mapping as each tool does it.
 encoder=(-c:v libx265 -preset veryfast -crf 28 -x265-params log-level=error -c:a aac -b:a 160k)

@@ -45,8 +45,7 @@ bench_tools many-takes
 transcode=${TRANSCODE:-1}
 [[ $transcode == 0 || $transcode == 1 ]] || die "TRANSCODE must be 0 or 1, got '$transcode'"
 command -v python3 >/dev/null || die "python3 not found (it reads vrender's --json summary)"
-gnu_time=/usr/bin/time
-[[ -x $gnu_time ]] && "$gnu_time" -v true >/dev/null 2>&1 || die "GNU time ($gnu_time) is needed for peak memory (apt-get install time)"
+bench_gnu_time many-takes required
 
 work=${BENCH_MEDIA:-.build/bench-media}
 case "$work" in /*) ;; *) work=$root/$work ;; esac
@@ -86,23 +85,7 @@ long "$media/minute.mp4" 60
 long "$media/hour.mp4" 3600
 cat "$media"/take*.mp4 "$media/hour.mp4" "$media/minute.mp4" > /dev/null   # warm the page cache
 
-# --- running and timing -----------------------------------------------------------------------
-# timed NAME CMD...: runs CMD, its stdout in $logs/NAME.out and stderr in $logs/NAME.log; sets
-# `seconds` (wall) and `rss_kb` (peak resident set size). A failing command stops the script.
-seconds="" rss_kb=""
-timed() {
-    local name=$1; shift
-    local log=$logs/$name.log start end
-    start=$(date +%s%N)
-    if ! "$gnu_time" -v -o "$logs/$name.time" "$@" > "$logs/$name.out" 2> "$log"; then
-        echo "many-takes: '$name' failed: $*" >&2
-        tail -n 20 "$log" >&2
-        exit 1
-    fi
-    end=$(date +%s%N)
-    seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-    rss_kb=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$logs/$name.time")
-}
+# --- running and timing (`timed`, Benchmarks/bench-lib.sh) ------------------------------------
 # vrender_run NAME ARGS...: `timed` for `vrender concat ARGS --json`; also sets `plan_seconds`
 # and `write_seconds` from the summary (a vrender without planSeconds: the whole command's
 # time less its writing, which counts the process's start too).
