@@ -55,26 +55,15 @@ extension VRender {
             static let configuration = CommandConfiguration(
                 abstract: "Render one chunk of a plan into its work folder and add it to the done-list.")
 
-            @Argument(help: ArgumentHelp("The work folder (with plan.json).", valueName: "dir"))
-            var directory: String
+            @OptionGroup var job: ChunkJobArguments
 
             @Option(parsing: .unconditional, help: ArgumentHelp("The chunk to render (0-based).", valueName: "K"))
             var chunk: Int
 
-            @Option(parsing: .unconditional, help: ArgumentHelp("Processors the chunk may use: its filters, tone mapping and codecs share them (default: the machine's; Slurm jobs pass SLURM_CPUS_PER_TASK).", valueName: "N"))
-            var threads: Int?
-
-            @OptionGroup var reporting: ProgressOptions
-
-            func validate() throws {
-                if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more, got \(threads)") }
-            }
-
             func run() throws {
+                let reporting = job.reporting
                 let printer = ProgressPrinter(style: reporting.resolvedStyle)
-                let worker = ChunkWorker(folder: WorkFolder(path: directory), processors: threads, verbose: reporting.verbose) {
-                    printer.report($0)
-                }
+                let worker = job.worker { printer.report($0) }
                 let interruptSources = InterruptHandling.install { worker.cancel() }
                 defer { withExtendedLifetime(interruptSources) {} }
                 defer { printer.finish() }
@@ -89,20 +78,11 @@ extension VRender {
             static let configuration = CommandConfiguration(
                 abstract: "Encode the export's sound (loudness applied) into its work folder, beside the chunks, for the join to copy.")
 
-            @Argument(help: ArgumentHelp("The work folder (with plan.json).", valueName: "dir"))
-            var directory: String
-
-            @Option(parsing: .unconditional, help: ArgumentHelp("Processors it may use (default: the machine's).", valueName: "N"))
-            var threads: Int?
-
-            @OptionGroup var reporting: ProgressOptions
-
-            func validate() throws {
-                if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more, got \(threads)") }
-            }
+            @OptionGroup var job: ChunkJobArguments
 
             func run() throws {
-                let worker = ChunkWorker(folder: WorkFolder(path: directory), processors: threads, verbose: reporting.verbose)
+                let reporting = job.reporting
+                let worker = job.worker()
                 let interruptSources = InterruptHandling.install { worker.cancel() }
                 defer { withExtendedLifetime(interruptSources) {} }
                 let record = try worker.renderSound()
@@ -164,5 +144,26 @@ extension VRender {
                 status.lines.map(FileNames.display).forEach { print($0) }
             }
         }
+    }
+}
+
+/// What the jobs of a chunked export take (`chunk render`, `chunk sound`): the work folder, the
+/// processors the job may use, and how it reports.
+struct ChunkJobArguments: ParsableArguments {
+    @Argument(help: ArgumentHelp("The work folder (with plan.json).", valueName: "dir"))
+    var directory: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Processors the job may use: its filters, tone mapping and codecs share them (default: the machine's; Slurm jobs pass SLURM_CPUS_PER_TASK).", valueName: "N"))
+    var threads: Int?
+
+    @OptionGroup var reporting: ProgressOptions
+
+    func validate() throws {
+        if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more, got \(threads)") }
+    }
+
+    /// The worker for the folder, with the job's share of processors.
+    func worker(progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }) -> ChunkWorker {
+        ChunkWorker(folder: WorkFolder(path: directory), processors: threads, verbose: reporting.verbose, progress: progress)
     }
 }
