@@ -5,10 +5,6 @@ public enum Processors {
     /// Processors this process may run on (`ProcessInfo.activeProcessorCount`, which follows
     /// the affinity mask a scheduler such as Slurm sets), at least 1.
     public static let active = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
-
-    /// Threads for splitting one picture's rows (`RowBands`): at most 8, beyond which a
-    /// frame's bands get too thin to pay for their dispatch.
-    public static var pictureThreads: Int { ThreadBudget.machine.pictureBands }
 }
 
 /// The processors one job may use (`concat --threads`, a chunk worker's share of its machine,

@@ -23,9 +23,9 @@ public final class PictureMetrics {
     private var rowScores: [Double] = []
     private var rowErrors: [UInt64] = []
 
-    /// `threads` 0: one per processor, at most 8 (`Processors.pictureThreads`).
+    /// `threads` 0: one per processor, at most 8 (`ThreadBudget.machine.pictureBands`).
     public init(threads: Int = 0) {
-        self.threads = threads > 0 ? threads : Processors.pictureThreads
+        self.threads = threads > 0 ? threads : ThreadBudget.machine.pictureBands
     }
 
     /// Bands of at least 8 rows: a row of sums is cheap, a thinner band costs more than it saves.

@@ -60,6 +60,6 @@ import VRenderCore
 
     @Test func processorsAreCountedOnce() {
         #expect(Processors.active >= 1)
-        #expect(Processors.pictureThreads == Swift.min(8, Processors.active))
+        #expect(ThreadBudget.machine.pictureBands == Swift.min(8, Processors.active))
     }
 }

@@ -21,6 +21,5 @@ import VRenderCore
         #expect(ThreadBudget.share(1).motionSearchThreads == 1)
         #expect(ThreadBudget.share(6).motionSearchThreads == 3)
         #expect(ThreadBudget.share(64).motionSearchThreads == 8)
-        #expect(Processors.pictureThreads == ThreadBudget.machine.pictureBands)
     }
 }

@@ -26,8 +26,8 @@ public final class SceneRenderer {
     private var scratch: [BandScratch] = []
     private var sampling: [AxisSampling] = []
 
-    /// One per processor, at most 8 (`Processors.pictureThreads`).
-    public static var defaultThreadCount: Int { Processors.pictureThreads }
+    /// One per processor, at most 8 (`ThreadBudget.machine.pictureBands`).
+    public static var defaultThreadCount: Int { ThreadBudget.machine.pictureBands }
 
     public init(seed: UInt64, threads: Int = SceneRenderer.defaultThreadCount) {
         self.seed = seed
