@@ -36,7 +36,7 @@ public struct SoakBench: Sendable {
             let job = DemoJob(directory: folder, size: size, gpu: gpu)
             _ = try job.run()
             let sample = SoakRound(round: round, openFiles: ProcessCensus.openFiles(), threads: ProcessCensus.threads(),
-                                   residentBytes: ProcessCensus.residentBytes(),
+                                   residentBytes: ProcessCensus.residentBytesAfterTrim(),
                                    seconds: MonotonicClock.seconds(since: start))
             measured.append(sample)
             each(sample)

@@ -36,6 +36,18 @@ public enum ProcessCensus {
     /// `VmRSS`, in bytes (0 where /proc is not mounted).
     public static func residentBytes() -> Int { statusBytes("VmRSS") ?? 0 }
 
+    /// `VmRSS` after handing malloc's free pages back to the kernel (`malloc_trim(0)`): what the
+    /// process still holds, without the pages freed blocks left resident, which move single
+    /// rounds of `bench soak` by several MB up or down and are not a leak.
+    public static func residentBytesAfterTrim() -> Int {
+        // Glibc's Swift module leaves out malloc_trim (malloc.h); it is looked up instead.
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        }
+        return residentBytes()
+    }
+
     /// A `kB` field of /proc/self/status, in bytes.
     static func statusBytes(_ field: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
