@@ -58,25 +58,38 @@ public struct SoakRound: Sendable, Codable, Equatable {
 public struct SoakReport: Sendable, Codable, Equatable {
     public var rounds: [SoakRound]
 
-    /// The most resident memory may grow per round after the warm-up, fitted over all rounds:
-    /// malloc's own noise moves single rounds by a few MB, which over a dozen rounds fits to
-    /// well under this; a leaked 1080p frame a round (3 MB) does not.
+    /// The most resident memory may grow per round after the warm-up. Resident memory is
+    /// measured after `malloc_trim`, and compared as the least of three rounds at each end, so
+    /// a round that ends with more in its pools, or a pool that fills once under load, does not
+    /// count; a leak raises every round after it.
     public static let residentSlopeLimit = 1024 * 1024
 
+    /// Threads the process may end with beyond the ones it had after the warm-up: Dispatch
+    /// keeps idle workers of `concurrentPerform` (the filter bands) alive for a while, up to
+    /// about one per processor, and a loaded machine makes rounds end with them still there.
+    /// A thread leaked each round outgrows it within the rounds compared.
+    public static var threadAllowance: Int { ThreadBudget.machine.processors }
+
     /// Why the process did not stay flat, one line per measure; empty when it did.
-    public var growth: [String] {
+    public var growth: [String] { growth(threadAllowance: Self.threadAllowance) }
+
+    func growth(threadAllowance: Int) -> [String] {
         let steady = Array(rounds.dropFirst(SoakBench.warmUpRounds))
         guard let first = steady.first, let last = steady.last, steady.count >= 6 else { return [] }
-        var found: [String] = []
-        // A thread may still be exiting when a round ends (it signals before it returns), so
-        // counts are compared as the least of three rounds at each end: a leak of one a round
-        // still shows.
-        for (what, count) in [("open files", \SoakRound.openFiles), ("threads", \SoakRound.threads)] {
-            let early = steady.prefix(3).map { $0[keyPath: count] }.min() ?? 0
-            let late = steady.suffix(3).map { $0[keyPath: count] }.min() ?? 0
-            if late != early { found.append("\(what) went from \(early) to \(late) (rounds \(first.round)…\(last.round))") }
+        // Each measure as the least of three rounds at each end: a thread may still be exiting,
+        // or a pool still hold a frame, when a round ends.
+        func ends(_ value: (SoakRound) -> Int) -> (early: Int, late: Int) {
+            (steady.prefix(3).map(value).min() ?? 0, steady.suffix(3).map(value).min() ?? 0)
         }
-        let slope = residentSlope(steady)
+        var found: [String] = []
+        let files = ends(\.openFiles), threads = ends(\.threads)
+        let span = "(rounds \(first.round)…\(last.round))"
+        if files.late != files.early { found.append("open files went from \(files.early) to \(files.late) \(span)") }
+        if threads.late > threads.early + threadAllowance {
+            found.append("threads went from \(threads.early) to \(threads.late) \(span)")
+        }
+        let resident = ends(\.residentBytes)
+        let slope = Double(resident.late - resident.early) / Double(steady.count - 3)
         if slope > Double(Self.residentSlopeLimit) {
             found.append(String(format: "resident memory grew %.0f KB a round (limit %d KB)", slope / 1024, Self.residentSlopeLimit / 1024))
         }
@@ -87,15 +100,5 @@ public struct SoakReport: Sendable, Codable, Equatable {
     public func requireFlat() throws {
         let growth = growth
         if !growth.isEmpty { throw VRenderError(.runtime, subject: "bench soak", reason: growth.joined(separator: "; ")) }
-    }
-
-    /// Bytes per round: the least-squares slope of resident memory over the rounds.
-    public func residentSlope(_ rounds: [SoakRound]) -> Double {
-        let n = Double(rounds.count)
-        let meanX = rounds.map { Double($0.round) }.reduce(0, +) / n
-        let meanY = rounds.map { Double($0.residentBytes) }.reduce(0, +) / n
-        let covariance = rounds.map { (Double($0.round) - meanX) * (Double($0.residentBytes) - meanY) }.reduce(0, +)
-        let variance = rounds.map { (Double($0.round) - meanX) * (Double($0.round) - meanX) }.reduce(0, +)
-        return variance == 0 ? 0 : covariance / variance
     }
 }
