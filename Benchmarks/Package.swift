@@ -72,6 +72,7 @@ let package = Package(
                 .product(name: "VRenderFilters", package: "vrender"),
                 .product(name: "VRenderMedia", package: "vrender"),
                 .product(name: "VRenderExport", package: "vrender"),
+                .product(name: "VRenderScale", package: "vrender"),
             ],
             path: "Benchmarks/ExportBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -16,7 +16,7 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Clockwise rotation that turns a stored picture upright, as players apply a display matrix.
-public enum Rotation: Int, Sendable, Hashable, CaseIterable {
+public enum Rotation: Int, Sendable, Hashable, Codable, CaseIterable {
     case none = 0, clockwise90 = 90, upsideDown = 180, clockwise270 = 270
 
     /// Normalizes any angle in degrees (clockwise, as `ffprobe`'s `rotation` tag shows it

@@ -71,10 +71,14 @@ public final class Exporter: Sendable {
     /// chunk file, plans the export whole to know the timeline).
     /// `measuringLoudness: false`: no `--loudness` measuring pass (a chunk worker, which writes
     /// no sound).
-    public func prepare(checkingOutput: Bool = true, measuringLoudness: Bool = true) throws -> ExportPlan {
+    /// `probed`: the takes as an earlier `prepare` probed, trimmed and cut them (its plan's
+    /// `takes`, which a chunk plan carries), used instead of probing again. Whatever reads
+    /// a take's packets checks its streams against them (`openTake`).
+    public func prepare(checkingOutput: Bool = true, measuringLoudness: Bool = true,
+                        probed takes: [MediaInfo]? = nil) throws -> ExportPlan {
         if checkingOutput { _ = try OutputFile(path: options.output, inputs: options.inputs, overwrite: options.overwrite) }
         try checkTimingsOutput()
-        let probed = try probeInputs()
+        let probed = try takes.map { (takes: $0, notices: [String]()) } ?? probeInputs()
         var plan = try ExportPlanner.plan(takes: probed.takes, options: options)
         plan.notices = probed.notices + plan.notices
         if let request = options.prompter {

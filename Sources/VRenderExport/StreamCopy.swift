@@ -152,6 +152,17 @@ struct CueQueue {
     }
 }
 
+/// Opens `take` for its packets, checked to hold the streams it was probed with
+/// (`Demuxer.difference(from:)`): the probe may be a chunk plan's, from another process.
+func openTake(_ take: MediaInfo) throws -> Demuxer {
+    let demuxer = try openDemuxer(take.path)
+    if let difference = demuxer.difference(from: take) {
+        throw VRenderError.input(take.path, "is not the file the export was planned from: \(difference) "
+                                 + "(it changed since, or a chunk plan says otherwise)")
+    }
+    return demuxer
+}
+
 /// Opens a take for reading, turning FFmpeg's error into one that names the file.
 func openDemuxer(_ path: String, streamInfo: Demuxer.StreamInfo = .found) throws -> Demuxer {
     do {

@@ -3,7 +3,7 @@ internal import CFFmpeg
 /// How a video's samples map to colours: the four fields FFmpeg carries in `AVCodecParameters`
 /// (`color_primaries`, `color_trc`, `color_space`, `color_range`), with FFmpeg's own numbering
 /// (the ITU-T H.273 code points), so they pass to encoders and muxers unchanged.
-public struct ColourDescription: Sendable, Hashable, CustomStringConvertible {
+public struct ColourDescription: Sendable, Hashable, Codable, CustomStringConvertible {
     public var primaries: Int32
     public var transfer: Int32
     public var matrix: Int32

@@ -1,7 +1,7 @@
 import VRenderCore
 
 /// What probing found in a video stream: everything the planner compares between takes.
-public struct VideoStreamInfo: Sendable, Equatable {
+public struct VideoStreamInfo: Sendable, Equatable, Codable {
     public var index: Int
     public var codecName: String
     public var width: Int
@@ -67,7 +67,7 @@ public struct VideoStreamInfo: Sendable, Equatable {
 }
 
 /// What probing found in an audio stream.
-public struct AudioStreamInfo: Sendable, Equatable {
+public struct AudioStreamInfo: Sendable, Equatable, Codable {
     public var index: Int
     public var codecName: String
     public var sampleRate: Int
@@ -80,7 +80,7 @@ public struct AudioStreamInfo: Sendable, Equatable {
 }
 
 /// One probed input file.
-public struct MediaInfo: Sendable, Equatable {
+public struct MediaInfo: Sendable, Equatable, Codable {
     public var path: String
     /// Demuxer name, e.g. "mov,mp4,m4a,3gp,3g2,mj2" or "matroska,webm".
     public var container: String

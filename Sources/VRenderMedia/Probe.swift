@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import Foundation
+import Synchronization
 import VRenderCore
 
 /// Opens a file and describes its streams without decoding anything but what
@@ -11,6 +12,7 @@ public enum Probe {
     /// picture, an absurd frame rate or length, a video nothing could be decoded from) is refused
     /// here, before any work, and its length is the one its packets show (`measuringLength`).
     public static func probe(_ path: String) throws -> MediaInfo {
+        probes.add(1, ordering: .relaxed)
         try checkReadableFile(path)
         let demuxer: Demuxer
         do {
@@ -22,6 +24,12 @@ public enum Probe {
         try refuseUnusable(info.video, path: path)
         return info
     }
+
+    /// How many times this process has called `probe`: a chunk worker, whose plan carries its
+    /// takes' probes, must make none (its done record says how many it made, and tests and the
+    /// bench gate hold it to 0).
+    public static var probesMade: Int { probes.load(ordering: .relaxed) }
+    private static let probes = Atomic<Int>(0)
 
     /// Checks what the operating system can tell before FFmpeg is asked, for precise messages.
     /// Through `FileNames`, so that a name that is not UTF-8 is found.

@@ -2,7 +2,7 @@ internal import CFFmpeg
 import VRenderCore
 
 /// A subtitle stream of a take.
-public struct SubtitleStreamInfo: Sendable, Equatable {
+public struct SubtitleStreamInfo: Sendable, Equatable, Codable {
     public var index: Int
     public var codecName: String
     /// The stream's "language" tag ("eng"), empty when none.
@@ -13,7 +13,7 @@ public struct SubtitleStreamInfo: Sendable, Equatable {
 }
 
 /// A chapter of a take, in seconds of the file's own clock.
-public struct ChapterInfo: Sendable, Equatable {
+public struct ChapterInfo: Sendable, Equatable, Codable {
     public var start: Double
     public var end: Double
     public var title: String
@@ -26,7 +26,7 @@ public struct ChapterInfo: Sendable, Equatable {
 }
 
 /// What a take carries beside its picture and sound.
-public struct SideStreamInfo: Sendable, Equatable {
+public struct SideStreamInfo: Sendable, Equatable, Codable {
     public var subtitles: [SubtitleStreamInfo] = []
     public var chapters: [ChapterInfo] = []
     /// The first frame's timecode ("01:00:00:00"): a QuickTime tmcd track's, the video

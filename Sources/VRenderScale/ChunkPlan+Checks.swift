@@ -46,6 +46,7 @@ extension ChunkPlan {
         if let sound { try check.require(["mp4", "mka"].contains(sound), "sound", "is '\(sound)', not mp4 or mka") }
         try recipe.validate(check)
         try check.require(inputs.map(\.path) == recipe.files, "inputs", "does not list the recipe's files in order")
+        try validateTakes(check)
         try check.require(inputs.allSatisfy { $0.bytes >= 0 }, "inputs", "holds a negative size")
     }
 

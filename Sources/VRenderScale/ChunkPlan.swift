@@ -9,10 +9,14 @@ import VRenderMedia
 ///
 /// Every chunk worker and the join plan the export again from the recipe and check that they
 /// see the same timeline (`check(_:)`), so a worker never renders frames of another export.
+/// Workers plan from the takes as the plan carries them (`takes`: probed, trimmed and cut
+/// once, when the plan was made), so their start-up reads no take; the join probes every take
+/// again and refuses to write the output when they differ (`checkTakes`).
 public struct ChunkPlan: Codable, Sendable, Equatable {
     /// Bumped when the folder's files change meaning (2: done records carry a SHA-256; 3: the
-    /// sound is a job of its own, `sound`); a plan of another version is refused.
-    public static let currentVersion = 3
+    /// sound is a job of its own, `sound`; 4: the plan carries the probed takes, `takes`); a
+    /// plan of another version is refused.
+    public static let currentVersion = 4
 
     public struct Chunk: Codable, Sendable, Equatable {
         public var index: Int
@@ -23,6 +27,9 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
     public var version: Int
     public var recipe: ExportRecipe
     public var inputs: [InputStamp]
+    /// The takes the export was planned from: probed, with their trims and silence cuts (one
+    /// per recipe input, in order), what `Exporter.prepare(probed:)` plans from.
+    public var takes: [MediaInfo]
     /// The export as planned: frame count and rate, stored canvas, video codec.
     public var frameRate: Rational
     public var totalFrames: Int
@@ -43,6 +50,7 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
         version = Self.currentVersion
         self.recipe = recipe
         inputs = try recipe.files.map(InputStamp.init(path:))
+        takes = export.takes
         frameRate = export.frameRate
         totalFrames = export.timeline.totalSlots
         canvas = [export.canvasWidth, export.canvasHeight]
@@ -81,6 +89,28 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
         guard now == planned else {
             throw VRenderError.input(planPath, "the export planned from it now has \(now), the plan \(planned): its inputs or vrender changed; make a new plan")
         }
+    }
+
+    /// Throws naming `planPath` and the first take whose probe now (`export`, planned by
+    /// probing every take again) differs from the one the plan carries, which every worker
+    /// planned from: the take changed in a way its size and time did not show, or the plan
+    /// was edited; either way the chunks may not be the export's.
+    public func checkTakes(_ export: ExportPlan, planPath: String) throws {
+        guard export.takes != takes else { return }
+        guard export.takes.count == takes.count else {
+            throw VRenderError.input(planPath, "carries \(takes.count) probed take(s), the export now has \(export.takes.count): make a new plan")
+        }
+        guard let index = takes.indices.first(where: { export.takes[$0] != takes[$0] }) else { return }
+        let (now, planned) = (export.takes[index], takes[index])
+        var parts: [String] = []
+        if now.path != planned.path || now.container != planned.container { parts.append("file") }
+        if now.video != planned.video { parts.append("video") }
+        if now.audioTracks != planned.audioTracks { parts.append("audio") }
+        if now.side != planned.side { parts.append("other streams") }
+        if now.trim != planned.trim { parts.append("trim") }
+        let number = index + 1, differing = parts.joined(separator: ", ")
+        throw VRenderError.input(planPath, "its probe of take \(number) (\(now.path)) is not what the take holds now "
+                                 + "(\(differing) differ): the take changed, or the plan was edited; make a new plan")
     }
 
     /// Throws naming the first input that changed since the plan was made.

@@ -22,6 +22,9 @@ public struct ChunkRecord: Codable, Sendable, Equatable {
     public var startSeconds: Double? = nil
     /// The sound's record: `--loudness`'s measurement and gains, for the export's summary.
     public var loudness: LoudnessPlan? = nil
+    /// Takes the job probed (`Probe.probesMade`): 0, since the plan carries their probes; nil
+    /// in records written before it was counted.
+    public var probes: Int? = nil
 
     /// The most a done record may weigh: a few hundred bytes, more with many warnings.
     static let maxFileBytes = 1 << 20
@@ -43,6 +46,7 @@ public struct ChunkRecord: Codable, Sendable, Equatable {
         if let startSeconds {
             try check.require(startSeconds.isFinite && startSeconds >= 0, "startSeconds", "is \(startSeconds), not a time")
         }
+        if let probes { try check.require(probes >= 0, "probes", "is \(probes), not a count") }
         if let loudness {
             let values = loudness.tracks.flatMap { [$0.measured, $0.truePeak, $0.gain].compactMap { $0 } } + [loudness.target]
             try check.require(loudness.tracks.count <= 1000 && values.allSatisfy(\.isFinite), "loudness", "holds more than 1000 tracks or a value that is not a number")

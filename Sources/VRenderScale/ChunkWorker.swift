@@ -42,6 +42,7 @@ public final class ChunkWorker: Sendable {
         EngineLifeline.watch { [self] in cancel() }
         let start = MonotonicClock.now()
         let startedBefore = ProcessAge.seconds() ?? 0   // the process's life before this call
+        let probesBefore = Probe.probesMade
         let progressFile = ChunkProgressFile(folder: folder, chunk: index)
         let firstFrame = FirstFrameClock(start: start, before: startedBefore)
         let (plan, exporter, export) = try prepare(output: nil) {
@@ -63,7 +64,7 @@ public final class ChunkWorker: Sendable {
             ChunkRecord(index: index, frames: summary.frames, bytes: bytes, sha256: sha256, seconds: seconds,
                         host: ProcessInfo.processInfo.hostName, encoder: summary.videoCodec,
                         damagedFrames: summary.damagedFrames, warnings: summary.warnings,
-                        startSeconds: firstFrame.seconds)
+                        startSeconds: firstFrame.seconds, probes: Probe.probesMade - probesBefore)
         }
     }
 
@@ -72,6 +73,7 @@ public final class ChunkWorker: Sendable {
     public func renderSound() throws -> ChunkRecord {
         EngineLifeline.watch { [self] in cancel() }
         let start = MonotonicClock.now()
+        let probesBefore = Probe.probesMade
         let (plan, exporter, export) = try prepare(output: nil, measuringLoudness: true)
         guard let job = plan.soundJob else {
             throw VRenderError.input(folder.planPath, "the export has no sound: there is nothing to encode")
@@ -82,7 +84,8 @@ public final class ChunkWorker: Sendable {
         return try folder.markDone(job, plan: plan) { bytes, sha256 in
             ChunkRecord(index: job, frames: 0, bytes: bytes, sha256: sha256, seconds: seconds,
                         host: ProcessInfo.processInfo.hostName, encoder: summary.audioCodec ?? "none",
-                        damagedFrames: summary.damagedFrames, warnings: summary.warnings, loudness: export.loudness)
+                        damagedFrames: summary.damagedFrames, warnings: summary.warnings, loudness: export.loudness,
+                        probes: Probe.probesMade - probesBefore)
         }
     }
 
@@ -107,8 +110,10 @@ public final class ChunkWorker: Sendable {
 
     /// The plan, its inputs checked, and the export planned again from its recipe and checked
     /// against it.
-    /// With `output` (the join's), the export writes it, as checked above; without, the
-    /// output is not written (a chunk render).
+    /// With `output` (the join's), the export writes it, as checked above, and is planned from
+    /// every take probed again, which must be what the plan carries (`checkTakes`): the chunks
+    /// were rendered from that. Without, the output is not written (a chunk render or the
+    /// sound), and the export is planned from the plan's takes, probing none.
     private func prepare(output: (path: String, overwrite: Bool)?, measuringLoudness: Bool = false,
                          progress extra: @escaping @Sendable (ExportProgress) -> Void = { _ in }) throws -> (ChunkPlan, Exporter, ExportPlan) {
         FFmpegLog.configure(verbose: verbose)
@@ -136,8 +141,10 @@ public final class ChunkWorker: Sendable {
         }
         if cancelled { throw VRenderError.cancelled }
         // The sound job measures `--loudness` (the join copies its sound; a chunk has none).
-        let export = try exporter.prepare(checkingOutput: output != nil, measuringLoudness: measuringLoudness)
+        let export = try exporter.prepare(checkingOutput: output != nil, measuringLoudness: measuringLoudness,
+                                          probed: output == nil ? plan.takes : nil)
         try plan.check(export, planPath: folder.planPath)
+        if output != nil { try plan.checkTakes(export, planPath: folder.planPath) }
         return (plan, exporter, export)
     }
 }

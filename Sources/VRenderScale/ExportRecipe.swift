@@ -51,7 +51,8 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
         output = FileNames.absolute(options.output)
         overwrite = options.overwrite
         audioTrack = options.audioTrack
-        filter = options.filter.specification
+        // An empty chain (ExportOptions' default) as `--filter none` writes it: "" parses to nothing.
+        filter = options.filter.filters.isEmpty ? "none" : options.filter.specification
         switch options.codec {
         case .auto: codec = "auto"
         case .encode(let choice): codec = choice.rawValue

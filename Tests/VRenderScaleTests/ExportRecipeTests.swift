@@ -37,6 +37,14 @@ struct ExportRecipeTests {
         #expect(recipe.files.last == script)
     }
 
+    /// ExportOptions' default filter (no chain at all) was written as "", which the plan's
+    /// check refuses: a chunked export made through the library failed in its first worker.
+    @Test func theDefaultFilterIsWrittenAsNone() throws {
+        let recipe = try ExportRecipe(options: ExportOptions(inputs: ["a.mov"], output: "out.mkv"), inputs: ["a.mov"])
+        #expect(recipe.filter == "none")
+        try recipe.validate(FieldCheck(file: "plan.json"))
+    }
+
     @Test func aCopyIsNeverChunked() {
         let options = ExportOptions(inputs: ["a.mov"], output: "out.mov", codec: .copy)
         #expect(throws: VRenderError.self) { try ExportRecipe(options: options, inputs: ["a.mov"]) }

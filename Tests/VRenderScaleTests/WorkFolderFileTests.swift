@@ -18,7 +18,36 @@ import VRenderTestSupport
             "inputs": [["path": "/takes/a.mov", "bytes": 100, "modifiedNanoseconds": 1]],
             "recipe": ["codec": "ffv1", "filter": "none", "filterThreads": 0, "gpu": "auto", "inputs": ["/takes/a.mov"],
                        "output": "/out/j.mkv", "overwrite": false],
+            "takes": [takeJSON()],
         ]
+    }
+
+    /// The plan's probe of /takes/a.mov: one second of 320x240 H.264 at 30 fps and stereo AAC.
+    static func takeJSON() -> [String: Any] {
+        let video: [String: Any] = [
+            "index": 0, "codecName": "h264", "width": 320, "height": 240, "pixelFormat": "yuv420p",
+            "timeBase": ["numerator": 1, "denominator": 15360], "frameRate": ["numerator": 30, "denominator": 1],
+            "rotation": 0, "extradata": [1, 100, 0, 13], "startTime": 0, "duration": 1,
+            "colour": ["primaries": 1, "transfer": 1, "matrix": 1, "fullRange": false], "bitDepth": 8, "codecTag": "avc1",
+            "profile": 100, "damagedTimestamps": 0, "decodingTimesStored": true, "mirrored": false,
+            "sampleAspect": ["numerator": 1, "denominator": 1], "hiddenFrames": 0,
+        ]
+        let audio: [String: Any] = [
+            "index": 1, "codecName": "aac", "sampleRate": 48000, "channels": 2, "sampleFormat": "fltp",
+            "timeBase": ["numerator": 1, "denominator": 48000], "extradata": [17, 144], "startTime": 0, "duration": 1,
+        ]
+        return ["path": "/takes/a.mov", "container": "mov,mp4,m4a,3gp,3g2,mj2", "video": video, "audioTracks": [audio],
+                "side": ["subtitles": [Any](), "chapters": [Any](), "others": [Any]()]]
+    }
+
+    /// The plan with field `path` of its take's video (or, with `audio`, of its sound) set to `value`.
+    static func takeChanged(_ path: String, to value: Any, audio: Bool = false) -> [String: Any] {
+        var json = planJSON(), take = takeJSON()
+        var stream = (audio ? (take["audioTracks"] as! [[String: Any]])[0] : take["video"]) as! [String: Any]
+        stream[path] = value
+        if audio { take["audioTracks"] = [stream] } else { take["video"] = stream }
+        json["takes"] = [take]
+        return json
     }
 
     static func load(_ json: [String: Any]) throws -> ChunkPlan {
@@ -52,6 +81,22 @@ import VRenderTestSupport
         case "keyframeInterval": json["keyframeInterval"] = 0
         case "inputs": json["inputs"] = [[String: Any]]()
         case "sound": json["sound"] = "../../etc/x"
+        case "takes": json["takes"] = [Any]()
+        case "takes[0].path":
+            var take = takeJSON()
+            take["path"] = "/elsewhere/b.mov"
+            json["takes"] = [take]
+        case "takes[0].video.width": json = takeChanged("width", to: 1 << 40)
+        case "takes[0].video.timeBase": json = takeChanged("timeBase", to: ["numerator": 1, "denominator": 0])
+        case "takes[0].video.frameRate": json = takeChanged("frameRate", to: ["numerator": 1_000_000, "denominator": 1])
+        case "takes[0].video.duration": json = takeChanged("duration", to: 1e300)
+        case "takes[0].video.startTime": json = takeChanged("startTime", to: -1e300)
+        case "takes[0].video.index": json = takeChanged("index", to: -1)
+        case "takes[0].video.displayMatrix": json = takeChanged("displayMatrix", to: [1, 2])
+        case "takes[0].video.sampleAspect": json = takeChanged("sampleAspect", to: ["numerator": 1000, "denominator": 1])
+        case "takes[0].video.extradata": json = takeChanged("extradata", to: [Int](repeating: 7, count: (1 << 18) + 1))
+        case "takes[0].audioTracks[0].channels": json = takeChanged("channels", to: 0, audio: true)
+        case "takes[0].audioTracks[0].sampleRate": json = takeChanged("sampleRate", to: -48000, audio: true)
         default: Issue.record("no way to break \(field)")
         }
         return json
@@ -61,11 +106,23 @@ import VRenderTestSupport
     /// range, an invalid range, a Double -> Int of infinity), or a plan accepted that should not be.
     @Test(arguments: ["canvas", "recipe.size", "chunks[0].frameCount", "frameRate", "recipe.prompter.box", "recipe.frameRate",
                       "recipe.crf", "recipe.output", "recipe.codec", "chunks[1].firstFrame", "chunks", "totalFrames",
-                      "keyframeInterval", "inputs", "sound"])
+                      "keyframeInterval", "inputs", "sound", "takes", "takes[0].path", "takes[0].video.width",
+                      "takes[0].video.timeBase", "takes[0].video.frameRate", "takes[0].video.duration",
+                      "takes[0].video.startTime", "takes[0].video.index", "takes[0].video.displayMatrix",
+                      "takes[0].video.sampleAspect", "takes[0].video.extradata", "takes[0].audioTracks[0].channels",
+                      "takes[0].audioTracks[0].sampleRate"])
     func aPlanWithAFieldOutOfRangeIsRefusedNamingIt(field: String) throws {
         _ = try Self.load(Self.planJSON())   // the unchanged plan loads
         let error = try #require(throws: VRenderError.self) { try Self.load(Self.broken(field)) }
         #expect(error.kind == .input && "\(error)".contains("/w/plan.json") && "\(error)".contains("'\(field)'"), "\(error)")
+    }
+
+    /// The fuzzer's seed plan (and the valid plan its harness puts beside a fuzzed done record)
+    /// is one this vrender reads: a seed of an older version only exercises the refusal.
+    @Test func theFuzzSeedPlanIsCurrent() throws {
+        let seed = TestMedia.repositoryRoot + "/testdata/fuzz/chunk-plan/plan.json"
+        let plan = try ChunkPlan.load(try Data(contentsOf: URL(fileURLWithPath: seed)), file: seed)
+        #expect(plan.takes.count == 1 && plan.sound == "mp4" && plan.takes[0].side.chapters.count == 1)
     }
 
     /// 20000 one-frame chunks: more than `maxChunks` (a plan of a million was accepted).

@@ -144,6 +144,41 @@ import VRenderTestSupport
         }
     }
 
+    /// The plan carries the takes' probes, so no worker probes a take; a plan whose probes lie
+    /// is caught where a worker opens the take (a stream that is not the video), and, for a lie
+    /// only a probe shows (the colour matrix), by the join, which probes again: no output.
+    @Test func workersProbeNothingAndAPlanLyingAboutItsTakesIsCaught() throws {
+        let output = directory + "/p.mkv", work = directory + "/w"
+        renderedPlan(output: output, work: work)
+        for job in ["chunk_0000", "chunk_0001", "sound"] {
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: work + "/done/\(job).json"))) as? [String: Any])
+            #expect(record["probes"] as? Int == 0, "\(job): \(record)")
+        }
+        let planPath = work + "/plan.json"
+        let original = try Data(contentsOf: URL(fileURLWithPath: planPath))
+        func planWithVideo(_ change: (inout [String: Any]) -> Void) throws {
+            var plan = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+            var takes = try #require(plan["takes"] as? [[String: Any]])
+            var video = try #require(takes[0]["video"] as? [String: Any])
+            change(&video)
+            takes[0]["video"] = video
+            plan["takes"] = takes
+            try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: planPath))
+        }
+        try planWithVideo { $0["index"] = 1 }
+        let render = vrender(["chunk", "render", work, "--chunk", "0", "--progress", "none"])
+        #expect(render.status == 1 && render.standardError.contains("small_a.mov: is not the file the export was planned from: its stream 1 is audio, aac, not video"),
+                "\(render.standardError)")
+        try planWithVideo { $0["colour"] = ["primaries": 6, "transfer": 6, "matrix": 6, "fullRange": true] }
+        let join = vrender(["chunk", "join", work, "-o", output, "--progress", "none"])
+        #expect(join.status == 1 && join.standardError.contains("plan.json: its probe of take 1 (\(take)) is not what the take holds now (video differ"),
+                "\(join.standardError)")
+        #expect(!exists(output))
+        try original.write(to: URL(fileURLWithPath: planPath))
+        #expect(vrender(["chunk", "join", work, "-o", output, "--progress", "none"]).status == 0)
+        #expect(ProgramRun.decodedFrames(output) == 30)
+    }
+
     /// Killing `concat --engine local` (SIGKILL: no chance to stop anything) left its `chunk
     /// render` children running; now each stops, unfinished, as soon as the engine is gone.
     @Test func workersDieWithTheEngine() throws {

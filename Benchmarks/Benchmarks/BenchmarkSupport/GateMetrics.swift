@@ -25,4 +25,8 @@ public enum GateMetric {
     /// Frames an export reported as damaged (inputs are clean, so any is a bug).
     public static let damagedFrames = BenchmarkMetric.custom("damaged frames", polarity: .prefersSmaller,
                                                              useScalingFactor: false)
+
+    /// Takes a chunk job probed: its plan carries their probes, so none.
+    public static let takesProbed = BenchmarkMetric.custom("takes probed", polarity: .prefersSmaller,
+                                                           useScalingFactor: false)
 }

@@ -84,4 +84,12 @@ let benchmarks: @Sendable () -> Void = {
               closure: { benchmark in try transcode.exportOnce(benchmark) },
               setup: { try transcode.setUp() },
               teardown: { transcode.tearDown() })
+
+    let chunkJob = ChunkJobRig()
+    Benchmark("chunk render 1 of 2, 2 takes 1080p to 320x180 FFV1",
+              configuration: .init(metrics: [.wallClock, GateMetric.takesProbed], warmupIterations: 1,
+                                   maxDuration: .seconds(10), maxIterations: RunLength.maxIterations(10, short: 2)),
+              closure: { benchmark in try chunkJob.renderChunk(benchmark) },
+              setup: { try chunkJob.setUp() },
+              teardown: { chunkJob.tearDown() })
 }

@@ -17,7 +17,7 @@ enum TakeSeek {
     /// (a keyframe), which the caller must hand on before reading more.
     static func open(_ take: MediaInfo, takeIndex: Int, plan: ExportPlan, firstFrame: Int,
                      packets: ObjectPool<Packet>) throws -> (demuxer: Demuxer, firstPacket: Packet?) {
-        let demuxer = try openDemuxer(take.path)
+        let demuxer = try openTake(take)
         // The take's first slot this run writes (0 for a take the run starts at or before).
         let slot = Swift.max(firstFrame - plan.timeline.takes[takeIndex].firstSlot, 0)
         guard slot > 0 || take.trim != nil else { return (demuxer, nil) }
@@ -42,7 +42,7 @@ enum TakeSeek {
             packet.unref()
             packets.recycle(packet)
         }
-        return (try openDemuxer(take.path), nil)
+        return (try openTake(take), nil)
     }
 
     /// Reads up to the first packet of stream `index`; its timestamp (pts, else dts), or nil

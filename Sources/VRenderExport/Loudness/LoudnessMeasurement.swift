@@ -59,7 +59,7 @@ enum LoudnessMeasurement {
             }
         }
         for (index, take) in plan.takes.enumerated() {
-            let demuxer = try openDemuxer(take.path)
+            let demuxer = try openTake(take)
             var routes: [Int: AudioFitter] = [:]
             for (track, fitter) in fitters.enumerated() {
                 let source = plan.audio.source(take: take, takeIndex: index, track: track)

@@ -35,7 +35,7 @@ struct ReaderStage {
         for (index, take) in plan.takes.enumerated() where fillsFrames(take: index) {
             timer?.begin()
             // A chunk starts a take that began before it at a keyframe near its first frame.
-            let (demuxer, firstPacket) = video == nil ? (try openDemuxer(take.path), nil)
+            let (demuxer, firstPacket) = video == nil ? (try openTake(take), nil)
                 : try TakeSeek.open(take, takeIndex: index, plan: plan, firstFrame: max(0, frames.lowerBound - leadIn),
                                     packets: packets)
             let videoDecoder = plan.mode == .transcode && video != nil
