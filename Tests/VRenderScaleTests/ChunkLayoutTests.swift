@@ -40,4 +40,16 @@ struct ChunkLayoutTests {
         #expect(SlurmClient.taskNumbers("0-3,5,9-10") == [0, 1, 2, 3, 5, 9, 10])
         #expect(SlurmClient.taskNumbers("2-6%2") == [2, 3, 4, 5, 6])
     }
+
+    /// 30 GOPs in 8 chunks are 3 or 4 GOPs each; in plan order, 2 workers took 16 GOPs' time.
+    @Test("the local engine runs the sound, then the longest chunks first")
+    func longestChunksRunFirst() throws {
+        var json = WorkFolderFileTests.planJSON()
+        let frames = [3, 4, 4, 4, 3, 4, 4, 4]
+        json["chunks"] = frames.indices.map { ["index": $0, "firstFrame": frames[..<$0].reduce(0, +), "frameCount": frames[$0]] }
+        json["sound"] = "mp4"
+        let plan = try WorkFolderFileTests.load(json)
+        #expect(LocalEngine.longestFirst(plan.jobs, plan: plan) == [8, 1, 2, 3, 5, 6, 7, 0, 4])
+        #expect(LocalEngine.longestFirst([4, 0, 7], plan: plan) == [7, 4, 0], "a resume's missing chunks alike")
+    }
 }
