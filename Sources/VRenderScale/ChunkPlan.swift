@@ -50,7 +50,7 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
         version = Self.currentVersion
         self.recipe = recipe
         inputs = try recipe.files.map(InputStamp.init(path:))
-        takes = export.takes
+        takes = Self.stored(export.takes)
         frameRate = export.frameRate
         totalFrames = export.timeline.totalSlots
         canvas = [export.canvasWidth, export.canvasHeight]
@@ -61,6 +61,16 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
                                       frameRate: frameRate.doubleValue, sizing: sizing)
         chunks = spans.enumerated().map { Chunk(index: $0, firstFrame: $1.lowerBound, frameCount: $1.count) }
         sound = Exporter.soundContainer(of: export)
+    }
+
+    /// `takes` as a plan keeps them: with absolute paths, as the recipe's inputs, so that a
+    /// worker in another folder reads the same files.
+    static func stored(_ takes: [MediaInfo]) -> [MediaInfo] {
+        takes.map { take in
+            var stored = take
+            stored.path = FileNames.absolute(take.path)
+            return stored
+        }
     }
 
     /// The sound's job number (one past the last chunk's), when the export has sound.

@@ -179,6 +179,24 @@ import VRenderTestSupport
         #expect(ProgramRun.decodedFrames(output) == 30)
     }
 
+    /// A plan made from a relative take name stored that name in its probes, and every worker
+    /// (in the same folder or not) refused the plan as edited.
+    @Test func aPlanMadeFromRelativeNamesRendersFromAnywhere() throws {
+        try FileManager.default.copyItem(atPath: take, toPath: directory + "/a.mov")
+        let plan = ProgramRun.run(CommandLineTests.binary, ["chunk", "plan", "a.mov", "--codec", "ffv1", "-o", "r.mkv", "--work-dir", "w",
+                                                            "--chunks", "2"], currentDirectory: directory)
+        #expect(plan.status == 0, "\(plan.standardError)")
+        for job in [["render", directory + "/w", "--chunk", "1"], ["sound", directory + "/w"]] {
+            let run = ProgramRun.run(CommandLineTests.binary, ["chunk"] + job + ["--progress", "none"], currentDirectory: "/")
+            #expect(run.status == 0, "\(run.standardError)")
+        }
+        let render = vrender(["chunk", "render", directory + "/w", "--chunk", "0", "--progress", "none"])
+        #expect(render.status == 0, "\(render.standardError)")
+        let join = ProgramRun.run(CommandLineTests.binary, ["chunk", "join", "w", "-o", "r.mkv", "--progress", "none"], currentDirectory: directory)
+        #expect(join.status == 0, "\(join.standardError)")
+        #expect(ProgramRun.decodedFrames(directory + "/r.mkv") == 30)
+    }
+
     /// Killing `concat --engine local` (SIGKILL: no chance to stop anything) left its `chunk
     /// render` children running; now each stops, unfinished, as soon as the engine is gone.
     @Test func workersDieWithTheEngine() throws {
