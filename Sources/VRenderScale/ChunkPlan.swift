@@ -101,17 +101,18 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
         }
     }
 
-    /// Throws naming `planPath` and the first take whose probe now (`export`, planned by
-    /// probing every take again) differs from the one the plan carries, which every worker
+    /// Throws naming `planPath` and the first take whose probe now (`probed`: every take
+    /// probed again, trimmed and cut) differs from the one the plan carries, which every worker
     /// planned from: the take changed in a way its size and time did not show, or the plan
     /// was edited; either way the chunks may not be the export's.
-    public func checkTakes(_ export: ExportPlan, planPath: String) throws {
-        guard export.takes != takes else { return }
-        guard export.takes.count == takes.count else {
-            throw VRenderError.input(planPath, "carries \(takes.count) probed take(s), the export now has \(export.takes.count): make a new plan")
+    public func checkTakes(_ probed: [MediaInfo], planPath: String) throws {
+        let probed = Self.stored(probed)
+        guard probed != takes else { return }
+        guard probed.count == takes.count else {
+            throw VRenderError.input(planPath, "carries \(takes.count) probed take(s), the export now has \(probed.count): make a new plan")
         }
-        guard let index = takes.indices.first(where: { export.takes[$0] != takes[$0] }) else { return }
-        let (now, planned) = (export.takes[index], takes[index])
+        guard let index = takes.indices.first(where: { probed[$0] != takes[$0] }) else { return }
+        let (now, planned) = (probed[index], takes[index])
         var parts: [String] = []
         if now.path != planned.path || now.container != planned.container { parts.append("file") }
         if now.video != planned.video { parts.append("video") }

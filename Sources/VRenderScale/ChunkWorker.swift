@@ -93,8 +93,11 @@ public final class ChunkWorker: Sendable {
     /// encoded) and leaves the summary in the work folder for whoever submitted the join. The output is the one given
     /// where the join runs (`chunk join -o`), never taken from the plan alone: it must be the
     /// plan's, outside the work folder, and an existing file is replaced only with `overwrite`.
-    public func join(output: String, overwrite: Bool) throws -> ExportSummary {
-        let (plan, exporter, export) = try prepare(output: (output, overwrite))
+    /// `probedHere`: the takes as the caller probed them for this export a moment ago (the
+    /// local engine, which planned or resumed from them), checked against the plan's instead
+    /// of probing every take again; nil: the join probes them (`chunk join`, a Slurm job).
+    public func join(output: String, overwrite: Bool, probedHere: [MediaInfo]? = nil) throws -> ExportSummary {
+        let (plan, exporter, export) = try prepare(output: (output, overwrite), probedHere: probedHere)
         let chunks = try folder.renderedChunks(plan)
         let sound = try folder.renderedSound(plan)
         var summary = try VRenderError.attributing(to: output, as: .runtime) {
@@ -110,11 +113,12 @@ public final class ChunkWorker: Sendable {
 
     /// The plan, its inputs checked, and the export planned again from its recipe and checked
     /// against it.
-    /// With `output` (the join's), the export writes it, as checked above, and is planned from
-    /// every take probed again, which must be what the plan carries (`checkTakes`): the chunks
-    /// were rendered from that. Without, the output is not written (a chunk render or the
-    /// sound), and the export is planned from the plan's takes, probing none.
-    private func prepare(output: (path: String, overwrite: Bool)?, measuringLoudness: Bool = false,
+    /// With `output` (the join's), the export writes it, as checked above, and the takes as
+    /// probed again (here, or by the caller: `probedHere`) must be what the plan carries
+    /// (`checkTakes`): the chunks were rendered from that. Without, the output is not written
+    /// (a chunk render or the sound), and the export is planned from the plan's takes,
+    /// probing none.
+    private func prepare(output: (path: String, overwrite: Bool)?, probedHere: [MediaInfo]? = nil, measuringLoudness: Bool = false,
                          progress extra: @escaping @Sendable (ExportProgress) -> Void = { _ in }) throws -> (ChunkPlan, Exporter, ExportPlan) {
         FFmpegLog.configure(verbose: verbose)
         let plan = try folder.loadPlan()
@@ -141,10 +145,12 @@ public final class ChunkWorker: Sendable {
         }
         if cancelled { throw VRenderError.cancelled }
         // The sound job measures `--loudness` (the join copies its sound; a chunk has none).
+        if let probedHere { try plan.checkTakes(probedHere, planPath: folder.planPath) }
+        let probesTakes = output != nil && probedHere == nil
         let export = try exporter.prepare(checkingOutput: output != nil, measuringLoudness: measuringLoudness,
-                                          probed: output == nil ? plan.takes : nil)
+                                          probed: probesTakes ? nil : plan.takes)
         try plan.check(export, planPath: folder.planPath)
-        if output != nil { try plan.checkTakes(export, planPath: folder.planPath) }
+        if probesTakes { try plan.checkTakes(export.takes, planPath: folder.planPath) }
         return (plan, exporter, export)
     }
 }

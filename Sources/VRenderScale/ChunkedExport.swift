@@ -100,7 +100,7 @@ public final class ChunkedExport: Sendable {
         let plan = try planOrResume(export, in: folder)
         var summary: ExportSummary
         do {
-            summary = try render(plan, in: folder)
+            summary = try render(plan, in: folder, probed: export.takes)
         } catch {
             // A first run that failed before any chunk was tried (sbatch refused the job, say)
             // leaves nothing to resume: no folder that would ask for --resume next time.
@@ -117,8 +117,10 @@ public final class ChunkedExport: Sendable {
         return summary
     }
 
-    /// The missing chunks rendered by the engine, then joined; the join's summary.
-    private func render(_ plan: ChunkPlan, in folder: WorkFolder) throws -> ExportSummary {
+    /// The missing chunks rendered by the engine, then joined; the join's summary. `probed`:
+    /// the takes as this process probed them for the plan (the local join checks the plan's
+    /// against them instead of probing again).
+    private func render(_ plan: ChunkPlan, in folder: WorkFolder, probed: [MediaInfo]) throws -> ExportSummary {
         // Jobs a killed run left go first: a chunk they finish after this is rendered again.
         if request.engine == .slurm { try slurmEngine(folder: folder, plan: plan, report: report).cancelLeftovers() }
         let done = try folder.doneChunks(plan)
@@ -142,7 +144,7 @@ public final class ChunkedExport: Sendable {
         try LocalEngine(folder: folder, plan: plan, executable: request.executable, workers: request.resolvedWorkers,
                         processors: request.options.threads.processors, maxTries: request.maxTries, stop: stop, report: engineReport).render(missing)
         watcher.stop()
-        return try joinHere(folder, chunks: plan.chunks.count)
+        return try joinHere(folder, chunks: plan.chunks.count, probed: probed)
     }
 
     private func slurmEngine(folder: WorkFolder, plan: ChunkPlan, report: @escaping @Sendable (ChunkedExportEvent) -> Void) -> SlurmEngine {
@@ -195,12 +197,12 @@ public final class ChunkedExport: Sendable {
     }
 
     /// The local engine's join, in this process.
-    private func joinHere(_ folder: WorkFolder, chunks: Int) throws -> ExportSummary {
+    private func joinHere(_ folder: WorkFolder, chunks: Int, probed: [MediaInfo]) throws -> ExportSummary {
         if stop.isStopped { throw VRenderError.cancelled }
         report(.joining(chunks: chunks))
         let worker = ChunkWorker(folder: folder, verbose: request.options.verbose)
         runsHere { worker.cancel() }
-        return try worker.join(output: request.options.output, overwrite: request.options.overwrite)
+        return try worker.join(output: request.options.output, overwrite: request.options.overwrite, probedHere: probed)
     }
 
     /// Registers how to stop the work about to run in this process; stops it at once when
