@@ -28,6 +28,11 @@ protocol ChunkRunner {
 struct ChunkSchedule {
     let total: Int
     let workers: Int
+    /// A job that runs beside the workers, not in one of their places, started first: the
+    /// sound, which takes one processor for a fraction of the export's time. In a worker's
+    /// place it left one worker rendering a last chunk while the other idled (its share of the
+    /// work cannot be matched by whole chunks); beside them, the processors share it.
+    let besideWorkers: Int?
     let stop: EngineStop
     let report: @Sendable (ChunkedExportEvent) -> Void
     private var retries: ChunkRetries
@@ -37,10 +42,11 @@ struct ChunkSchedule {
     private var done: Int
     private var failure: VRenderError?
 
-    init(chunks: [Int], total: Int, workers: Int, maxTries: Int, stop: EngineStop,
+    init(chunks: [Int], total: Int, workers: Int, besideWorkers: Int? = nil, maxTries: Int, stop: EngineStop,
          report: @escaping @Sendable (ChunkedExportEvent) -> Void) {
         self.total = total
         self.workers = workers
+        self.besideWorkers = besideWorkers
         self.stop = stop
         self.report = report
         retries = ChunkRetries(maxTries: maxTries)
@@ -53,14 +59,22 @@ struct ChunkSchedule {
         defer { runner.finish(Set(running.keys)) }
         while (failure == nil && !waiting.isEmpty) || !running.isEmpty {
             if stop.isStopped { throw VRenderError.cancelled }
-            while failure == nil, running.count < workers, !waiting.isEmpty {
-                let chunk = waiting.removeFirst()
+            while failure == nil, let next = nextToStart() {
+                let chunk = waiting.remove(at: next)
                 let attempt = retries.begin(chunk)
                 running[try runner.start(chunk: chunk, attempt: attempt)] = (chunk, attempt)
             }
             for exit in runner.exits() { try ended(exit, on: runner) }
         }
         if let failure { throw failure }
+    }
+
+    /// Where in `waiting` the job to start now is: the one beside the workers whenever it
+    /// waits, else the first chunk when a worker is free; nil: none now.
+    private func nextToStart() -> Int? {
+        if let beside = besideWorkers, let index = waiting.firstIndex(of: beside) { return index }
+        guard running.values.count(where: { $0.chunk != besideWorkers }) < workers else { return nil }
+        return waiting.firstIndex { $0 != besideWorkers }
     }
 
     private mutating func ended(_ exit: ChunkExit, on runner: some ChunkRunner) throws {

@@ -25,15 +25,16 @@ struct LocalEngine {
         defer { withExtendedLifetime(lifeline) {} }   // open until the schedule has seen every worker go
         let workers = ProcessWorkers(engine: self, exits: ChildExits(stop: stop), lifeline: lifeline)
         var schedule = ChunkSchedule(chunks: Self.longestFirst(chunks, plan: plan), total: plan.jobs.count, workers: self.workers,
+                                     besideWorkers: plan.soundJob,
                                      maxTries: maxTries, stop: stop, report: report)
         try schedule.run(on: workers)
     }
 
-    /// The sound first (its length is the whole export's, so it must not be the job left
-    /// running at the end), then the chunks with the most frames first, in plan order among
-    /// equals. Chunks are whole GOPs, so they differ by a GOP: taken in plan order, 8 chunks
-    /// of 3 or 4 GOPs left one of 2 workers rendering a last 4-GOP chunk while the other
-    /// idled (16 GOPs' time for 30 GOPs' work); longest first, both end together.
+    /// The sound first (it runs beside the workers: `ChunkSchedule.besideWorkers`), then the
+    /// chunks with the most frames first, in plan order among equals. Chunks are whole GOPs,
+    /// so they differ by a GOP: taken in plan order, 8 chunks of 3 or 4 GOPs left one of 2
+    /// workers rendering a last 4-GOP chunk while the other idled (16 GOPs' time for 30 GOPs'
+    /// work); longest first, both end together.
     static func longestFirst(_ jobs: [Int], plan: ChunkPlan) -> [Int] {
         func frames(_ job: Int) -> Int { job == plan.soundJob ? Int.max : plan.chunks[job].frameCount }
         return jobs.enumerated().sorted { a, b in

@@ -42,6 +42,15 @@ struct ChunkRetryTests {
         #expect(events.doneCounts == [1, 2, 3, 4])
     }
 
+    /// The sound (job 3) starts first and beside the one worker; a failed sound is retried
+    /// beside it too.
+    @Test func theSoundRunsBesideTheWorkers() throws {
+        let runner = FakeRunner { chunk, attempt in chunk == 3 && attempt == 1 ? 1 : 0 }
+        _ = try runner.schedule(chunks: [3, 0, 1, 2], workers: 1, besideWorkers: 3, maxTries: 2)
+        #expect(runner.started.map(\.chunk) == [3, 0, 3, 1, 2])
+        #expect(runner.running == [0, 1, 0, 1, 0], "with one worker: chunk 0 started beside the sound, chunk 1 beside its retry")
+    }
+
     @Test func chunksAlreadyDoneCountTowardsProgress() throws {
         let runner = FakeRunner { _, _ in 0 }
         let events = try runner.schedule(chunks: [4, 5], workers: 4, maxTries: 2, total: 6)
@@ -100,6 +109,9 @@ private final class FakeRunner: ChunkRunner {
     let outcome: (Int, Int) -> Int32
     let stop = EngineStop()
     private(set) var started: [(chunk: Int, attempt: Int)] = []
+    /// How many attempts were running when each attempt started.
+    private(set) var running: [Int] = []
+    private var exitsReported = 0
     private var ended: [ChunkExit] = []
     private var done: Set<Int> = []
     private let events = EventLog()
@@ -111,14 +123,15 @@ private final class FakeRunner: ChunkRunner {
     var reported: Events { Events(events.all) }
 
     /// Runs a schedule of `chunks` (of `total`, the rest done already); what it reported.
-    func schedule(chunks: [Int], workers: Int, maxTries: Int, total: Int? = nil) throws -> Events {
-        var schedule = ChunkSchedule(chunks: chunks, total: total ?? chunks.count, workers: workers,
+    func schedule(chunks: [Int], workers: Int, besideWorkers: Int? = nil, maxTries: Int, total: Int? = nil) throws -> Events {
+        var schedule = ChunkSchedule(chunks: chunks, total: total ?? chunks.count, workers: workers, besideWorkers: besideWorkers,
                                      maxTries: maxTries, stop: stop) { [events] in events.add($0) }
         try schedule.run(on: self)
         return reported
     }
 
     func start(chunk: Int, attempt: Int) throws -> Int32 {
+        running.append(started.count - exitsReported)
         started.append((chunk, attempt))
         let status = outcome(chunk, attempt)
         if status == 0 { done.insert(chunk) }
@@ -129,6 +142,7 @@ private final class FakeRunner: ChunkRunner {
     func exits() -> [ChunkExit] {
         // Nothing running would wait for ever: stop instead, which fails the test.
         if ended.isEmpty { stop.stop() }
+        exitsReported += ended.count
         defer { ended = [] }
         return ended
     }
