@@ -137,13 +137,13 @@ public final class Exporter: Sendable {
         return (takes, notices)
     }
 
-    /// Probes every input (on the budget's processors, `options.threads`, `InputProbing`), trims
+    /// Probes every input (on the budget's processors, `options.threads`, `InOrderMap`), trims
     /// it and cuts its silences; the first unusable one, in order, stops everything before any
     /// output exists.
     private func probeInputs() throws -> (takes: [MediaInfo], notices: [String]) {
         let inputs = try resolveInputs()
         let options = self.options
-        let read = try InputProbing.map(inputs.takes.count, threads: options.threads.processors) { index in
+        let read = try InOrderMap.map(inputs.takes.count, threads: options.threads.processors) { index in
             let input = inputs.takes[index]
             let info = try Probe.probe(input.path)
             guard let silence = options.silence else {
@@ -208,7 +208,7 @@ public final class Exporter: Sendable {
     /// order, and have been encoded alike (one codec set-up).
     public func join(_ plan: ExportPlan, chunks: [RenderedChunk], sound: String? = nil) throws -> ExportSummary {
         let output = try OutputFile(path: plan.output, inputs: plan.takes.map(\.path), overwrite: options.overwrite)
-        let probed = try ChunkJoinCheck.probe(chunks, plan: plan)
+        let probed = try ChunkJoinCheck.probe(chunks, plan: plan, threads: options.threads.processors)
         return try run(plan, job: .join(probed, sound: plan.hasAudio ? sound : nil), into: output)
     }
 

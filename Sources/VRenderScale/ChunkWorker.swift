@@ -98,7 +98,7 @@ public final class ChunkWorker: Sendable {
     /// of probing every take again; nil: the join probes them (`chunk join`, a Slurm job).
     public func join(output: String, overwrite: Bool, probedHere: [MediaInfo]? = nil) throws -> ExportSummary {
         let (plan, exporter, export) = try prepare(output: (output, overwrite), probedHere: probedHere)
-        let chunks = try folder.renderedChunks(plan)
+        let chunks = try folder.renderedChunks(plan, threads: ThreadBudget.share(processors).processors)
         let sound = try folder.renderedSound(plan)
         var summary = try VRenderError.attributing(to: output, as: .runtime) {
             try exporter.join(export, chunks: chunks, sound: sound)

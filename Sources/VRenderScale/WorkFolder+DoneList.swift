@@ -6,7 +6,7 @@ import VRenderExport
 /// describes, byte for byte (size and SHA-256). A chunk file copied over another, or changed
 /// since, is rendered again by `--resume` and refused by the join, never joined silently.
 extension WorkFolder {
-    enum ChunkState {
+    enum ChunkState: Sendable {
         case done(ChunkRecord)
         case notRendered
         /// A record whose file is missing or differs: why, in a few words.
@@ -72,10 +72,12 @@ extension WorkFolder {
 
     /// Every chunk, for the join; throws naming the chunks not rendered yet, or the first one
     /// that is not the file its record describes.
-    func renderedChunks(_ plan: ChunkPlan) throws -> [RenderedChunk] {
+    func renderedChunks(_ plan: ChunkPlan, threads: Int = 1) throws -> [RenderedChunk] {
         var missing: [Int] = []
-        for chunk in plan.chunks {
-            switch try state(of: chunk.index, plan: plan) {
+        // Each file's SHA-256 is independent of the others': on `threads` threads (the join's tail waits for them).
+        let states = try InOrderMap.map(plan.chunks.count, threads: threads) { try state(of: plan.chunks[$0].index, plan: plan) }
+        for (chunk, state) in zip(plan.chunks, states) {
+            switch state {
             case .done: continue
             case .notRendered: missing.append(chunk.index)
             case .mismatch(let why):

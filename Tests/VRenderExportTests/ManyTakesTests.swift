@@ -60,8 +60,8 @@ import VRenderTestSupport
     func parallelProbingKeepsOrder() throws {
         let names = ["small_a.mov", "same_1.mov", "hevc_640x480_25_aac44k_mono.mp4", "mjpeg_422_full.mkv", "small_b.mov"]
         let paths = names.map(TestMedia.path)
-        let serial = try InputProbing.map(paths.count, threads: 1) { try Probe.probe(paths[$0]) }
-        let parallel = try InputProbing.map(paths.count, threads: 3) { try Probe.probe(paths[$0]) }
+        let serial = try InOrderMap.map(paths.count, threads: 1) { try Probe.probe(paths[$0]) }
+        let parallel = try InOrderMap.map(paths.count, threads: 3) { try Probe.probe(paths[$0]) }
         #expect(parallel.map(\.path) == paths)
         #expect(parallel.map(\.duration) == serial.map(\.duration))
         #expect(parallel.map(\.video.codecName) == serial.map(\.video.codecName))
@@ -71,7 +71,7 @@ import VRenderTestSupport
     func firstFailureInOrderIsReported() throws {
         let begun = Mutex<Set<Int>>([])
         let error = #expect(throws: VRenderError.self) {
-            _ = try InputProbing.map(40, threads: 4) { index -> Int in
+            _ = try InOrderMap.map(40, threads: 4) { index -> Int in
                 begun.withLock { _ = $0.insert(index) }
                 if index == 7 || index == 3 || index == 12 { throw VRenderError.input("take\(index)", "unusable") }
                 return index
@@ -80,6 +80,6 @@ import VRenderTestSupport
         #expect(error?.description.contains("take3") == true)
         let started = begun.withLock { $0 }
         #expect(started.isSuperset(of: 0...3), "every input before the failing one was read")
-        #expect(try InputProbing.map(40, threads: 4) { $0 * 2 } == (0..<40).map { $0 * 2 })
+        #expect(try InOrderMap.map(40, threads: 4) { $0 * 2 } == (0..<40).map { $0 * 2 })
     }
 }

@@ -5,7 +5,8 @@ import VRenderMedia
 /// order, each is a readable video of the plan's canvas, and all were encoded alike (codec,
 /// set-up, size, clock), so that their packets form one stream.
 enum ChunkJoinCheck {
-    static func probe(_ chunks: [RenderedChunk], plan: ExportPlan) throws -> [ProbedChunk] {
+    /// The chunk files are probed on `threads` threads (the join's tail waits for it).
+    static func probe(_ chunks: [RenderedChunk], plan: ExportPlan, threads: Int) throws -> [ProbedChunk] {
         var next = 0
         for chunk in chunks {
             guard chunk.firstFrame == next, chunk.frameCount > 0 else {
@@ -16,7 +17,7 @@ enum ChunkJoinCheck {
         guard next == plan.timeline.totalSlots else {
             throw VRenderError.output(plan.output, "the chunks hold \(next) frames; the export has \(plan.timeline.totalSlots)")
         }
-        let probed = try chunks.map { ProbedChunk(chunk: $0, info: try Probe.probe($0.path)) }
+        let probed = try InOrderMap.map(chunks.count, threads: threads) { ProbedChunk(chunk: chunks[$0], info: try Probe.probe(chunks[$0].path)) }
         for chunk in probed where chunk.info.video.width != plan.canvasWidth || chunk.info.video.height != plan.canvasHeight {
             throw VRenderError.input(chunk.chunk.path, "is \(chunk.info.video.width)x\(chunk.info.video.height); the export's canvas is \(plan.canvasWidth)x\(plan.canvasHeight): it belongs to another plan")
         }
