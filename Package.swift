@@ -11,6 +11,7 @@
 //                     camera position
 //   CFreeType         FreeType (the teleprompter's text)
 //   CEBUR128          libebur128 (an export's loudness, `concat --loudness`)
+//   CCrypto           OpenSSL's libcrypto (the SHA-256 of chunk files)
 //   VRenderImaging    RGB pictures, PNG read/write (libpng), bitmap text, FreeType text
 //                     layout and text/box blending onto YUV pictures                <- Core
 //   VRenderPrompter   the teleprompter: settings, pure scroll model, per-take scroll
@@ -29,7 +30,7 @@
 //   VRenderExport     plan, timeline, stream copy, transcode pipeline, audio aligner,
 //                     loudness (measure, gain, limiter), filter previews          <- Takes, Vulkan, CEBUR128, ...
 //   VRenderScale      chunked exports: the chunk plan, the work folder, chunk workers, the
-//                     local and Slurm engines                                       <- Export, Media, ...
+//                     local and Slurm engines                                <- Export, Media, CCrypto, ...
 //                     Neither Export nor Scale reaches Capture or Recording (no V4L2, ALSA or
 //                     PulseAudio in a chunk worker): scripts/check-imports.sh fails if one does.
 //   VRenderDemo       `vrender demo`: three synthetic takes recorded, then exported <- Recording, Export
@@ -99,6 +100,8 @@ let package = Package(
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         // libvidstab: motion detection and the warp behind `concat --stabilize` (VRenderExport).
         .systemLibrary(name: "CVidStab", pkgConfig: "vidstab", providers: [.apt(["libvidstab-dev"])]),
+        // OpenSSL's libcrypto: SHA-256 of chunk files (VRenderScale), 4x libavutil's with SHA-NI.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "VRenderCore"),
         // The colour filters' AVX-512 row kernels, chosen at run time (RowInstructions): C, for
         // intrinsics and a per-function target while the package builds for baseline x86-64.
@@ -123,7 +126,7 @@ let package = Package(
         // Chunked exports (`concat --engine local|slurm`, `vrender chunk`): one export rendered
         // as chunks by child processes or a Slurm job array, joined by stream copy.
         .target(name: "VRenderScale",
-                dependencies: ["CFFmpeg", "VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderPrompter", "VRenderExport"]),
+                dependencies: ["CCrypto", "VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderPrompter", "VRenderExport"]),
         // `vrender demo`: a capture job with the synthetic camera, then exports of its takes.
         .target(name: "VRenderDemo",
                 dependencies: ["VRenderCore", "VRenderFilters", "VRenderMedia", "VRenderPrompter", "VRenderCapture",

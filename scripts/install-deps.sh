@@ -29,6 +29,8 @@ packages=(
   libvidstab-dev
   libfreetype-dev fonts-dejavu-core fonts-wqy-microhei
   libebur128-dev
+  # chunk files' SHA-256 (libcrypto)
+  libssl-dev
   tmux
   # scripts/check-imports.sh (make test) reads the module graph with it
   python3
