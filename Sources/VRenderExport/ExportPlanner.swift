@@ -46,7 +46,11 @@ public enum ExportPlanner {
         let wantsChange = wantsChange(takes, options: options)
         let mayCopy = videoMismatch == nil && audioMismatch == nil && !wantsChange
             && (options.codec == .auto || options.codec == .copy)
-        let target = try outputTarget(takes, options: options, audio: audio, check: copyCheck, mayCopy: mayCopy)
+        // Asking the container about a copy opens the first take again (twice with sound):
+        // 20 ms of every chunk worker's start-up, for a transcode the options ask for anyway.
+        let asksCopy = !wantsChange || options.codec == .copy
+        let noCheck: CopyCheck = { _, _, _ in nil }
+        let target = try outputTarget(takes, options: options, audio: audio, check: asksCopy ? copyCheck : noCheck, mayCopy: mayCopy)
         var builder = PlanBuilder(takes: takes, options: options, output: target.output, container: target.container,
                                   audio: audio)
         if options.output != target.output {
