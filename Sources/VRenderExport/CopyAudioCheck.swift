@@ -4,16 +4,18 @@ import VRenderMedia
 /// The audio half of a stream copy's damage check (`CopyInspector`): the audio a copy copies
 /// is decoded on a thread of its own, so that the copying thread only reads and writes (the
 /// decoding was a fifth of a copy of 1,000 one-second takes). The copying thread hands over a
-/// second reference to each audio packet before writing it (the muxer takes the written one's);
-/// the checker's verdict, the first audio that does not decode, trails the writing by at most
-/// `batchSize * (capacity + 1)` packets. A copy ends with `finish()` (or `stop(after:)` when it
-/// failed), which waits for the checker: damage found late still stops the copy before its
-/// output is committed, naming the take and the time the copying thread gave the packet.
+/// second reference to each audio packet before writing it (the muxer takes the written one's).
+/// The checker's verdict, the first audio that does not decode, trails the writing by at most
+/// `batchSize * (capacity + 2)` packets (those queued, the batch being filled and the one being
+/// decoded). A copy ends with `finish()` (or `stop(after:)` when it failed), which waits for the
+/// checker: damage found late still stops the copy before its output is committed, naming the
+/// take and the time the copying thread gave the packet.
 ///
 /// Decoded batches come back, their packets still referenced, and the copying thread reuses
 /// them: what the copying thread allocated (packet data, references) is freed there too. Freed
 /// on the checker thread, it took malloc's lock against the copying thread's allocations
-/// (measured: 41,000 futex calls and twice the CPU in the copy of an hour's take).
+/// (measured: 41,000 futex calls and 60% more CPU in the copy of an hour's take; now the
+/// two threads together spend what the copying thread alone spent before).
 ///
 /// Used by the copying thread only; the checker thread shares nothing with it but the two
 /// queues and the group's verdict. Every path joins the thread (`deinit` too).

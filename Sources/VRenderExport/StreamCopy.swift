@@ -93,8 +93,8 @@ struct StreamCopy {
         var takeEnd = take.video.startTime
         var check = PresentationCheck(for: take.video)
         let placement = PacketRetimer.Placement(take: take, offset: out.offsetSeconds)
-        var inspector = try CopyInspector(take: take, demuxer: demuxer, audioStreams: routes.keys.filter { $0 != take.video.index }.sorted(),
-                                          decodedBy: audioCheck)
+        let audioStreams = routes.keys.filter { $0 != take.video.index }.sorted()
+        var inspector = try CopyInspector(take: take, demuxer: demuxer, audioStreams: audioStreams, decodedBy: audioCheck)
         let packet = Packet()
         while timers.demux.timedRead(demuxer, into: packet, video: take.video.index) {
             if cancellation.isCancelled { throw VRenderError.cancelled }
