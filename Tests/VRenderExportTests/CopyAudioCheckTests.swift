@@ -70,6 +70,28 @@ import VRenderTestSupport
         #expect(verdict.what == "audio that does not decode")
     }
 
+    /// The copying thread is never more than the queue's reach ahead of the checker: once the
+    /// checker found damage, the next hand-over that needs room is refused with the verdict.
+    @Test func theVerdictStopsTheHandOverWithinTheQueuesReach() throws {
+        let path = TestMedia.path("damaged_middle.mov")
+        let expected = try #require(try firstDamageInLine(path))
+        let (setup, packets) = try audio(of: path)
+        let damagedAt = try #require(packets.firstIndex { $0.seconds == expected })
+        let check = CopyAudioCheck(capacity: 1, batchSize: 1)
+        var handedOver = 0
+        let verdict = try #require(throws: CopyDamage.self) {
+            try check.startTake(path: path, setups: [setup.streamIndex: setup])
+            for audio in packets {
+                try check.check(audio.packet, seconds: audio.seconds)
+                handedOver += 1
+            }
+        }
+        #expect(verdict.seconds == expected)
+        // The damaged packet, one queued, one being decoded, one refused (the take counts as one).
+        #expect(handedOver < damagedAt + 4, "\(handedOver) packets handed over, the damage at packet \(damagedAt)")
+        try check.finish()
+    }
+
     @Test func aCopyThatFailedOtherwiseEndsWithItsErrorUnlessTheCheckFoundDamageFirst() throws {
         let failure = VRenderError.output("out.mp4", "disk full")
         let clean = CopyAudioCheck()
