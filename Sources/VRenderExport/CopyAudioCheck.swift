@@ -127,8 +127,9 @@ final class CopyAudioCheck {
 }
 
 /// The checker thread's state: one decoder per audio stream of the current take, reused from
-/// take to take while the setup is alike (opening an AAC decoder cost about as much as decoding
-/// a second of it), and flushed between takes so that no take's verdict depends on another.
+/// take to take while the setup is alike (opening 1,000 AAC decoders cost 0.2 s, about what
+/// decoding the 1,000 takes' audio costs), and flushed between takes so that no take's verdict
+/// depends on another.
 private struct Checker {
     /// A decoder and the setup it was opened with.
     private struct Opened {

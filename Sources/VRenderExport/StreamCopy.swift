@@ -39,7 +39,8 @@ struct StreamCopy {
         let muxer = try Muxer(descriptor: output.open(), path: output.temporaryPath, formatPath: output.path, reportingAs: output.path)
         var out = Output(muxer: muxer, retimer: PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily))
         let timers = ExportTimers(timings, mode: .streamCopy, audioTracks: plan.audio.trackCount)
-        let audioCheck = CopyAudioCheck()
+        // A copy without sound starts no checker thread.
+        let audioCheck = plan.audio.trackCount > 0 ? CopyAudioCheck() : nil
         do {
             for (takeIndex, take) in plan.takes.enumerated() {
                 // Opened one take at a time (closed when the next opens); the first searched in
@@ -52,9 +53,9 @@ struct StreamCopy {
             try muxer.finish()
             timers.mux?.otherDone()
             // The audio check's verdict, before `Exporter` commits the output.
-            try audioCheck.finish()
+            try audioCheck?.finish()
         } catch {
-            throw audioCheck.stop(after: error)
+            throw audioCheck?.stop(after: error) ?? error
         }
         progress.update(framesDone: out.frames, finished: true)
         return (out.frames, out.offsetSeconds)
@@ -81,7 +82,7 @@ struct StreamCopy {
     /// Copies take `takeIndex`'s packets, checked (`CopyInspector`) and retimed, with its
     /// subtitle cues between them. Returns the take's length in seconds (where its video ends).
     private func copy(take takeIndex: Int, from demuxer: Demuxer, into out: inout Output, timers: ExportTimers,
-                      audioCheck: CopyAudioCheck) throws -> Double {
+                      audioCheck: CopyAudioCheck?) throws -> Double {
         let take = plan.takes[takeIndex]
         // Input stream index -> output stream index for this take.
         var routes = [take.video.index: out.videoStream]
