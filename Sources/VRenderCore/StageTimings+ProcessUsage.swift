@@ -72,12 +72,16 @@ public enum ProcessTuning {
     /// glibc's malloc gives threads up to 8 arenas per core and keeps what each arena once
     /// held. vrender starts fresh threads for every take and export, so a long-running process
     /// crept from 110 to 180 MB over 20 record-and-export rounds (`vrender bench soak`) without
-    /// leaking anything; with two arenas it stays at 110 MB. Frames come from pools, so the
-    /// arenas are not contended on the per-frame path.
+    /// leaking anything; with a few arenas it stays flat. Frames come from pools, so the
+    /// arenas are not contended on the per-frame path. Three, not two: a stream copy's audio
+    /// check (`CopyAudioCheck`) allocates per packet beside the copying thread (FFmpeg's
+    /// `av_malloc` is `posix_memalign`, which always takes the arena's lock), and with two
+    /// arenas it often shared the copying thread's: 11,000-35,000 futex calls in an hour's
+    /// copy instead of 4,500. The soak stays flat with three (20 rounds within 84.8-88.1 MB).
     public static func limitMallocArenas() {
         // Glibc's Swift module leaves out mallopt (malloc.h); it is looked up instead.
         typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-        _ = unsafeBitCast(symbol, to: MallOpt.self)(-8, 2)   // M_ARENA_MAX, 2
+        _ = unsafeBitCast(symbol, to: MallOpt.self)(-8, 3)   // M_ARENA_MAX, 3
     }
 }

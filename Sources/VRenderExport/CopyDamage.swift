@@ -33,47 +33,43 @@ struct CopyDamage: Error, CustomStringConvertible {
 /// Checks what a copy copies, one take at a time, cheaply enough for every healthy copy:
 /// the demuxer's own verdicts (`AV_PKT_FLAG_CORRUPT`, on the packet or only logged
 /// (`Demuxer.corruptPacketsFound`): a transport stream's lost pieces, a sample cut short by
-/// truncation; a read error before the end) and the audio decoded on the way (measured: 0.35 s
-/// of CPU for 5 minutes of stereo AAC), which catches damage inside a file whose container is
-/// intact. Video is not decoded: that would cost what a transcode costs.
+/// truncation; a read error before the end), checked here on the copying thread, and the audio
+/// decoded on the way (measured: 0.35 s of CPU for 5 minutes of stereo AAC) by `CopyAudioCheck`
+/// on a thread of its own, which catches damage inside a file whose container is intact.
+/// Video is not decoded: that would cost what a transcode costs.
 struct CopyInspector {
     private let take: MediaInfo
-    private let audioDecoders: [Int: Decoder]
+    private let audio: CopyAudioCheck?
+    private let audioStreams: Set<Int>
     private let timeBases: [Int: Rational]
-    private let shell = Frame()
     /// The time of the last packet read, for damage found at the end of the file.
     private var lastSeconds = 0.0
 
-    /// `audioStreams`: the take's streams the copy carries as audio, each decoded.
-    init(take: MediaInfo, demuxer: Demuxer, audioStreams: [Int]) throws {
+    /// `audioStreams`: the take's streams the copy carries as audio, each decoded by `audio`
+    /// (none without one: a video copy checks its video only).
+    init(take: MediaInfo, demuxer: Demuxer, audioStreams: [Int] = [], decodedBy audio: CopyAudioCheck? = nil) throws {
         self.take = take
-        var decoders: [Int: Decoder] = [:]
-        for index in audioStreams {
-            // A codec FFmpeg cannot decode is copied unchecked, as before.
-            decoders[index] = try? Decoder(demuxer: demuxer, streamIndex: index, threads: 1)
+        self.audio = audio
+        var setups: [Int: CodecSetup] = [:]
+        if let audio {
+            for index in audioStreams { setups[index] = try? CodecSetup(of: demuxer, stream: index) }
+            try audio.startTake(path: take.path, setups: setups)
         }
-        audioDecoders = decoders
+        self.audioStreams = Set(setups.keys)
         timeBases = Dictionary(uniqueKeysWithValues: ([take.video.index] + audioStreams).map {
             ($0, demuxer.timeBase(ofStream: $0))
         })
     }
 
     /// Checks one packet of `demuxer` before it is written (the muxer takes its data away).
-    mutating func check(_ packet: Packet, of demuxer: Demuxer) throws(CopyDamage) {
+    /// Throws the demuxer's verdict at once, and `CopyAudioCheck`'s when it already has one.
+    mutating func check(_ packet: Packet, of demuxer: Demuxer) throws {
         if let stamp = packet.pts ?? packet.dts, let base = timeBases[packet.streamIndex] {
             lastSeconds = Double(stamp) * base.doubleValue - take.video.startTime
         }
         if packet.isCorrupt { throw damage("a packet the file marks as damaged or cut short") }
         if demuxer.corruptPacketsFound > 0 { throw loggedDamage(demuxer) }
-        guard let decoder = audioDecoders[packet.streamIndex] else { return }
-        let before = decoder.damaged
-        let shell = self.shell
-        do {
-            try decoder.decode(packet, makeFrame: { shell.unref(); return shell }, output: { _ in })
-        } catch {
-            throw damage("audio that cannot be decoded")
-        }
-        if decoder.damaged > before { throw damage("audio that does not decode") }
+        if let audio, audioStreams.contains(packet.streamIndex) { try audio.check(packet, seconds: lastSeconds) }
     }
 
     /// After the take's last packet: reading stopped at damaged data, not at the end.

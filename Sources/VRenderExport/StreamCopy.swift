@@ -39,16 +39,24 @@ struct StreamCopy {
         let muxer = try Muxer(descriptor: output.open(), path: output.temporaryPath, formatPath: output.path, reportingAs: output.path)
         var out = Output(muxer: muxer, retimer: PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily))
         let timers = ExportTimers(timings, mode: .streamCopy, audioTracks: plan.audio.trackCount)
-        for (takeIndex, take) in plan.takes.enumerated() {
-            // Opened one take at a time (closed when the next opens); the first searched in
-            // full, as the output's streams are set up from it, the others already probed.
-            let demuxer = try openDemuxer(take.path, streamInfo: takeIndex == 0 ? .found : .headerWhenComplete)
-            if takeIndex == 0 { try writeHeader(&out, firstTake: take, demuxer: demuxer) }
-            out.offsetSeconds += try copy(take: takeIndex, from: demuxer, into: &out, timers: timers)
+        // A copy without sound starts no checker thread.
+        let audioCheck = plan.audio.trackCount > 0 ? CopyAudioCheck() : nil
+        do {
+            for (takeIndex, take) in plan.takes.enumerated() {
+                // Opened one take at a time (closed when the next opens); the first searched in
+                // full, as the output's streams are set up from it, the others already probed.
+                let demuxer = try openDemuxer(take.path, streamInfo: takeIndex == 0 ? .found : .headerWhenComplete)
+                if takeIndex == 0 { try writeHeader(&out, firstTake: take, demuxer: demuxer) }
+                out.offsetSeconds += try copy(take: takeIndex, from: demuxer, into: &out, timers: timers, audioCheck: audioCheck)
+            }
+            timers.mux?.begin()
+            try muxer.finish()
+            timers.mux?.otherDone()
+            // The audio check's verdict, before `Exporter` commits the output.
+            try audioCheck?.finish()
+        } catch {
+            throw audioCheck?.stop(after: error) ?? error
         }
-        timers.mux?.begin()
-        try muxer.finish()
-        timers.mux?.otherDone()
         progress.update(framesDone: out.frames, finished: true)
         return (out.frames, out.offsetSeconds)
     }
@@ -73,7 +81,8 @@ struct StreamCopy {
 
     /// Copies take `takeIndex`'s packets, checked (`CopyInspector`) and retimed, with its
     /// subtitle cues between them. Returns the take's length in seconds (where its video ends).
-    private func copy(take takeIndex: Int, from demuxer: Demuxer, into out: inout Output, timers: ExportTimers) throws -> Double {
+    private func copy(take takeIndex: Int, from demuxer: Demuxer, into out: inout Output, timers: ExportTimers,
+                      audioCheck: CopyAudioCheck?) throws -> Double {
         let take = plan.takes[takeIndex]
         // Input stream index -> output stream index for this take.
         var routes = [take.video.index: out.videoStream]
@@ -85,8 +94,8 @@ struct StreamCopy {
         var takeEnd = take.video.startTime
         var check = PresentationCheck(for: take.video)
         let placement = PacketRetimer.Placement(take: take, offset: out.offsetSeconds)
-        var inspector = try CopyInspector(take: take, demuxer: demuxer,
-                                          audioStreams: routes.keys.filter { $0 != take.video.index }.sorted())
+        let audioStreams = routes.keys.filter { $0 != take.video.index }.sorted()
+        var inspector = try CopyInspector(take: take, demuxer: demuxer, audioStreams: audioStreams, decodedBy: audioCheck)
         let packet = Packet()
         while timers.demux.timedRead(demuxer, into: packet, video: take.video.index) {
             if cancellation.isCancelled { throw VRenderError.cancelled }

@@ -13,20 +13,32 @@ public final class Decoder {
     private var spare: Frame?
 
     /// `avcodec_parameters_to_context` + `avcodec_open2`, with frame and slice threading.
-    public init(demuxer: Demuxer, streamIndex: Int, threads: Int = 0) throws {
+    public convenience init(demuxer: Demuxer, streamIndex: Int, threads: Int = 0) throws {
         let stream = demuxer.stream(streamIndex)
         guard let parameters = stream.pointee.codecpar else {
             throw VRenderError.input(demuxer.path, "stream \(streamIndex) has no codec parameters")
         }
+        try self.init(parameters: parameters, timeBase: stream.pointee.time_base, streamIndex: streamIndex,
+                      path: demuxer.path, threads: threads)
+    }
+
+    /// A decoder for the stream `setup` was copied from, on any thread (the demuxer may be gone).
+    public convenience init(setup: CodecSetup, threads: Int = 0) throws {
+        try self.init(parameters: setup.parameters, timeBase: setup.timeBase, streamIndex: setup.streamIndex,
+                      path: setup.path, threads: threads)
+    }
+
+    private init(parameters: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational, streamIndex: Int,
+                 path: String, threads: Int) throws {
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw VRenderError.input(demuxer.path, "no decoder for codec '\(String(cString: avcodec_get_name(parameters.pointee.codec_id)))'")
+            throw VRenderError.input(path, "no decoder for codec '\(String(cString: avcodec_get_name(parameters.pointee.codec_id)))'")
         }
         guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
         self.context = context
         self.streamIndex = streamIndex
-        self.timeBase = Rational(Int(stream.pointee.time_base.num), Int(stream.pointee.time_base.den))
+        self.timeBase = Rational(Int(timeBase.num), Int(timeBase.den))
         try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
-        context.pointee.pkt_timebase = stream.pointee.time_base
+        context.pointee.pkt_timebase = timeBase
         context.pointee.thread_count = Int32(threads)
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
         // A picture over the budget (a size change mid-stream) is refused as damaged, not allocated.
@@ -82,6 +94,13 @@ public final class Decoder {
             damaged += 1
             return .endOfStream
         }
+    }
+
+    /// Forgets everything decoded so far (`avcodec_flush_buffers`): the next packet is decoded
+    /// as by a decoder just opened, so a decoder reused for another stream of the same setup
+    /// (`CodecSetup.decodesAlike`) carries nothing of the last one over. `damaged` keeps counting.
+    public func reset() {
+        avcodec_flush_buffers(context)
     }
 
     /// A decoded frame's timestamp in seconds (best effort: pts, else dts-derived), nil if none.

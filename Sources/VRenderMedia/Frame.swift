@@ -184,6 +184,14 @@ public final class Packet: @unchecked Sendable {
     public var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
 
     public func unref() { av_packet_unref(pointer) }
+
+    /// Makes this packet a second reference to `other`'s data (`av_packet_ref`): the bytes of a
+    /// demuxed (refcounted) packet are shared, not copied, and stay valid when `other` is
+    /// written (a muxer takes the written packet's reference) or its demuxer closed.
+    public func reference(_ other: Packet) throws {
+        av_packet_unref(pointer)
+        try check(av_packet_ref(pointer, other.pointer), "av_packet_ref")
+    }
 }
 
 extension Frame {

@@ -162,16 +162,25 @@ import VRenderTestSupport
 
     /// Bytes overwritten inside one AAC packet of an .mp4: the container is intact, so only
     /// decoding the audio on the way finds it. The copy carried it silently.
+    /// Scrambles the first AAC packet of `path` from `seconds` on (all but its first byte), so
+    /// that it does not decode; returns its time.
+    @discardableResult
+    func scrambleAudioPacket(_ path: String, from seconds: Double) throws -> Double {
+        let packets = ProgramRun.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries",
+                                                          "packet=pts_time,pos,size", "-of", "csv=p=0", path])
+        let target = packets.standardOutput.split(separator: "\n").map { $0.split(separator: ",") }
+            .first { ($0.first.flatMap { Double($0) } ?? 0) >= seconds }
+        // ffprobe prints its own field order: pts_time, size, pos.
+        let time = try #require(target.flatMap { Double($0[0]) })
+        let size = try #require(target.flatMap { Int($0[1]) }), position = try #require(target.flatMap { Int($0[2]) })
+        try scramble(path, at: position + 1, count: size - 1)
+        #expect(!ProgramRun.decodeErrors(path).isEmpty, "the scrambled packet should not decode")
+        return time
+    }
+
     @Test func scrambledAudioInsideAnMP4IsFoundByDecodingIt() throws {
         let input = take("scrambled.mp4", seconds: 3, beeps: [0.5, 2.5])
-        let packets = ProgramRun.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries",
-                                                          "packet=pts_time,pos,size", "-of", "csv=p=0", input])
-        let target = packets.standardOutput.split(separator: "\n").map { $0.split(separator: ",") }
-            .first { ($0.first.flatMap { Double($0) } ?? 0) >= 1.5 }
-        // ffprobe prints its own field order: pts_time, size, pos.
-        let size = try #require(target.flatMap { Int($0[1]) }), position = try #require(target.flatMap { Int($0[2]) })
-        try scramble(input, at: position + 1, count: size - 1)
-        #expect(!ProgramRun.decodeErrors(input).isEmpty, "the scrambled packet should not decode")
+        try scrambleAudioPacket(input, from: 1.5)
 
         let output = folder + "/out.mp4"
         let run = vrender([input, "-o", output])
@@ -183,6 +192,24 @@ import VRenderTestSupport
         let onsets = ProgramRun.beepOnsets(output, scratch: folder)
         expectOnset(onsets, near: 0.5)
         expectOnset(onsets, near: 2.5)
+    }
+
+    /// Takes alike decode their audio with one decoder, flushed between them (and on a thread
+    /// of its own, the verdict trailing the copy): damage in the third take, whose decoder
+    /// decoded the second, is still that take's, at its own time; healthy takes raise no alarm.
+    @Test func scrambledAudioAmongAlikeTakesIsBlamedOnItsTake() throws {
+        let one = take("one.mp4", seconds: 2, beeps: [0.5]), two = take("two.mp4", seconds: 2, beeps: [0.5])
+        let healthy = folder + "/healthy.mp4"
+        let clean = vrender([one, two, one, two, "-o", healthy, "--codec", "copy"])
+        #expect(clean.status == 0, "\(clean.standardError)")
+        #expect(!clean.standardError.contains("warning"), "\(clean.standardError)")
+
+        let damaged = take("damaged.mp4", seconds: 2, beeps: [0.5])
+        let time = try scrambleAudioPacket(damaged, from: 1.2)
+        let output = folder + "/copy.mp4"
+        let run = vrender([one, two, damaged, one, "-o", output, "--codec", "copy"])
+        GuardedRun.expectFailure(run, mentions: damaged + ": damaged data at \(String(format: "%.1f", time)) s (audio that does not decode)")
+        #expect(!FileManager.default.fileExists(atPath: output))
     }
 
     /// A hole in a take's audio timestamps (0.4 s of AAC frames missing, as damage leaves it):
