@@ -16,11 +16,12 @@ Prints one line per plane (max |difference|, share of samples equal, within 1, w
 a last line "max_error N". Exit status 0 unless something could not be run.
 """
 import argparse
-import json
 import subprocess
 import sys
 
 import numpy as np
+
+from ffprobe_size import probe_size
 
 PEAK, WHITE = 1000.0, 203.0
 KR, KB = 0.2627, 0.0593
@@ -101,14 +102,6 @@ def expected(y10, cb10, cr10, transfer):
     cb8 = np.floor(112 / 0.9278 * block_mean(out[2] - luma) + 128.5)
     cr8 = np.floor(112 / 0.7874 * block_mean(out[0] - luma) + 128.5)
     return y8, cb8, cr8
-
-
-def probe_size(ffprobe, path):
-    out = subprocess.run([ffprobe, "-v", "error", "-select_streams", "v:0", "-show_entries",
-                          "stream=width,height", "-of", "json", path],
-                         check=True, capture_output=True, text=True).stdout
-    stream = json.loads(out)["streams"][0]
-    return stream["width"], stream["height"]
 
 
 def decode(ffmpeg, path, frames, pix_fmt, dtype, width, height):

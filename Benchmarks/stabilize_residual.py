@@ -16,19 +16,12 @@ Prints one line: frames, mean |dx|, mean |dy| in pixels, and the RMS of the disp
 Independent of vrender: ffmpeg decodes, numpy measures.
 """
 import argparse
-import json
 import subprocess
 import sys
 
 import numpy as np
 
-
-def probe_size(ffprobe, path):
-    out = subprocess.run([ffprobe, "-v", "error", "-select_streams", "v:0", "-show_entries",
-                          "stream=width,height", "-of", "json", path],
-                         check=True, capture_output=True, text=True).stdout
-    stream = json.loads(out)["streams"][0]
-    return stream["width"], stream["height"]
+from ffprobe_size import probe_size
 
 
 def frames(ffmpeg, path, width, height):
