@@ -151,6 +151,15 @@ import VRenderTestSupport
         #expect(!ChunkHash.isWellFormed("BA7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
     }
 
+    /// Chunk `chunk`'s done record in `folder`, read, changed by `change` and written back: what
+    /// a hand on the shared folder does.
+    static func editRecord(of chunk: Int, in folder: WorkFolder, _ change: (inout ChunkRecord) -> Void) throws {
+        let url = URL(fileURLWithPath: folder.path + "/done/chunk_\(String(format: "%04d", chunk)).json")
+        var record = try JSONDecoder().decode(ChunkRecord.self, from: Data(contentsOf: url))
+        change(&record)
+        try JSONEncoder().encode(record).write(to: url)
+    }
+
     /// A work folder holding the plan above, with both chunks "rendered" (files of bytes).
     func renderedFolder() throws -> (WorkFolder, ChunkPlan) {
         let folder = WorkFolder(path: directory + "/work")
@@ -174,10 +183,7 @@ import VRenderTestSupport
         let chunk1 = try folder.chunkFileForWriting(1, plan: plan)
         try FileManager.default.removeItem(atPath: chunk1)
         try FileManager.default.copyItem(atPath: try folder.chunkFileForWriting(0, plan: plan), toPath: chunk1)
-        let recordPath = folder.path + "/done/chunk_0001.json"
-        var record = try JSONDecoder().decode(ChunkRecord.self, from: Data(contentsOf: URL(fileURLWithPath: recordPath)))
-        record.bytes = 1000
-        try JSONEncoder().encode(record).write(to: URL(fileURLWithPath: recordPath))
+        try Self.editRecord(of: 1, in: folder) { $0.bytes = 1000 }
         #expect(try folder.doneChunks(plan) == [0], "rendered again on resume")
         let error = try #require(throws: VRenderError.self) { try folder.renderedChunks(plan) }
         #expect("\(error)".contains("chunk_0001.mov: chunk 1 is not the file its done record describes"), "\(error)")
@@ -185,10 +191,7 @@ import VRenderTestSupport
 
     @Test func aMalformedDoneRecordIsAnErrorNamingIt() throws {
         let (folder, plan) = try renderedFolder()
-        let recordPath = folder.path + "/done/chunk_0001.json"
-        var record = try JSONDecoder().decode(ChunkRecord.self, from: Data(contentsOf: URL(fileURLWithPath: recordPath)))
-        record.index = 7
-        try JSONEncoder().encode(record).write(to: URL(fileURLWithPath: recordPath))
+        try Self.editRecord(of: 1, in: folder) { $0.index = 7 }
         let error = try #require(throws: VRenderError.self) { try folder.doneChunks(plan) }
         #expect("\(error)".contains("chunk_0001.json: field 'index' is 7"), "\(error)")
     }
@@ -224,10 +227,7 @@ import VRenderTestSupport
     /// A record's start-up is a time: a negative or infinite one is refused naming the field.
     @Test func aDoneRecordsStartUpMustBeATime() throws {
         let (folder, plan) = try renderedFolder()
-        let recordPath = folder.path + "/done/chunk_0001.json"
-        var record = try JSONDecoder().decode(ChunkRecord.self, from: Data(contentsOf: URL(fileURLWithPath: recordPath)))
-        record.startSeconds = -1
-        try JSONEncoder().encode(record).write(to: URL(fileURLWithPath: recordPath))
+        try Self.editRecord(of: 1, in: folder) { $0.startSeconds = -1 }
         let error = try #require(throws: VRenderError.self) { try folder.doneChunks(plan) }
         #expect("\(error)".contains("chunk_0001.json: field 'startSeconds' is -1.0"), "\(error)")
     }
