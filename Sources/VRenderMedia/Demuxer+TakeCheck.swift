@@ -16,8 +16,7 @@ extension Demuxer {
             return wrong
         }
         let parameters = stream(video.index).pointee.codecpar.pointee
-        let format = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.format)).map { String(cString: $0) } ?? "unknown"
-        let found = "\(parameters.width)x\(parameters.height) \(format)"
+        let found = "\(parameters.width)x\(parameters.height) \(pixelFormatName(ofStream: video.index))"
         let probed = "\(video.width)x\(video.height) \(video.pixelFormat)"
         if found != probed { return "its video (stream \(video.index)) is \(found), not \(probed)" }
         for audio in take.audioTracks {
@@ -39,14 +38,13 @@ extension Demuxer {
 
     /// Whether stream `index` is there, of `kind`, with `codec` and (when given) `timeBase`.
     private func streamDifference(_ index: Int, kind: AVMediaType, codec: String, timeBase: Rational?) -> String? {
-        let kindName = av_get_media_type_string(kind).map { String(cString: $0) } ?? "?"
+        let wanted = "\(Self.name(of: kind)), \(codec)"
         guard index >= 0, index < Int(context.pointee.nb_streams) else {
-            return "it has no stream \(index) (\(kindName), \(codec)): it has \(context.pointee.nb_streams) stream(s)"
+            return "it has no stream \(index) (\(wanted)): it has \(context.pointee.nb_streams) stream(s)"
         }
         let parameters = stream(index).pointee.codecpar.pointee
-        let found = "\(av_get_media_type_string(parameters.codec_type).map { String(cString: $0) } ?? "unknown"), "
-            + String(cString: avcodec_get_name(parameters.codec_id))
-        guard found == "\(kindName), \(codec)" else { return "its stream \(index) is \(found), not \(kindName), \(codec)" }
+        let found = "\(Self.name(of: parameters.codec_type)), \(String(cString: avcodec_get_name(parameters.codec_id)))"
+        guard found == wanted else { return "its stream \(index) is \(found), not \(wanted)" }
         if let timeBase, self.timeBase(ofStream: index) != timeBase {
             return "its stream \(index) counts time in units of \(self.timeBase(ofStream: index)) s, not \(timeBase) s"
         }

@@ -87,9 +87,19 @@ public final class Demuxer {
     public var streamCodecs: [(kind: String, codec: String)] {
         (0..<Int(context.pointee.nb_streams)).map { index in
             let parameters = stream(index).pointee.codecpar.pointee
-            return (av_get_media_type_string(parameters.codec_type).map { String(cString: $0) } ?? "unknown",
-                    String(cString: avcodec_get_name(parameters.codec_id)))
+            return (Self.name(of: parameters.codec_type), String(cString: avcodec_get_name(parameters.codec_id)))
         }
+    }
+
+    /// FFmpeg's name of a kind of stream ("video", "audio"), "unknown" for none.
+    static func name(of type: AVMediaType) -> String {
+        av_get_media_type_string(type).map { String(cString: $0) } ?? "unknown"
+    }
+
+    /// FFmpeg's name of stream `index`'s pixel format ("yuv420p"), "unknown" for none: what
+    /// probing records, and what a take opened again is compared with (`difference(from:)`).
+    func pixelFormatName(ofStream index: Int) -> String {
+        av_get_pix_fmt_name(AVPixelFormat(rawValue: stream(index).pointee.codecpar.pointee.format)).map { String(cString: $0) } ?? "unknown"
     }
 
     /// Time base of stream `index`.

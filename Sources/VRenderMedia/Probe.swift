@@ -125,8 +125,7 @@ extension Demuxer {
 
     private func streamKinds() -> String {
         let kinds = (0..<Int(context.pointee.nb_streams)).map { index -> String in
-            let type = stream(index).pointee.codecpar.pointee.codec_type
-            return av_get_media_type_string(type).map { String(cString: $0) } ?? "unknown"
+            Self.name(of: stream(index).pointee.codecpar.pointee.codec_type)
         }
         return kinds.isEmpty ? "no streams at all" : kinds.joined(separator: ", ")
     }
@@ -169,7 +168,7 @@ extension Demuxer {
         // Rotation and flip read apart: a mirrored selfie is not a half turn.
         let orientation = matrix.map(Orientation.init(displayMatrix:)) ?? .upright
         let (start, duration) = seconds(stream)
-        let formatName = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.format)).map { String(cString: $0) } ?? "unknown"
+        let formatName = pixelFormatName(ofStream: index)
         var info = VideoStreamInfo(
             index: Int(stream.pointee.index),
             codecName: String(cString: avcodec_get_name(parameters.codec_id)),
