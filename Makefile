@@ -19,6 +19,7 @@ help:
 
 deps:
 	@scripts/install-deps.sh
+	@scripts/build-info.sh
 	@command -v $(SWIFT) >/dev/null || { echo "make: swift not found: install Swift 6.1 or later (swift.org) and put it on PATH" >&2; exit 1; }
 
 build: deps

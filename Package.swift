@@ -5,6 +5,7 @@
 // before it here:
 //   CFFmpeg, CPNG, CVulkan, CV4L2, CALSA, CPulse, CVidStab   C libraries and shims (FFmpeg, libpng,
 //                     Vulkan loader, V4L2 ioctls, ALSA, PulseAudio, libvidstab)
+//   CBuildInfo        the version and commit of the build (`vrender --version`)
 //   CRowKernels       the colour filters' AVX-512 row kernels (C intrinsics, chosen at run time)
 //   VRenderCore       pure Swift: errors, parsing, geometry, chroma geometry, picture views and
 //                     ops, bounded queues/locks, pools, stage threads, atomic file writes, the
@@ -103,6 +104,8 @@ let package = Package(
         // OpenSSL's libcrypto: SHA-256 of chunk files (VRenderScale), 4x libavutil's with SHA-NI.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "VRenderCore"),
+        // The version and commit this binary was built from (scripts/build-info.sh writes them).
+        .target(name: "CBuildInfo"),
         // The colour filters' AVX-512 row kernels, chosen at run time (RowInstructions): C, for
         // intrinsics and a per-function target while the package builds for baseline x86-64.
         .target(name: "CRowKernels"),
