@@ -37,6 +37,8 @@
 //   VRenderDemo       `vrender demo`: three synthetic takes recorded, then exported <- Recording, Export
 //   VRenderVerify     golden frames: per-frame hash lines, reference PNGs, PSNR/SSIM,
 //                     heat-map diffs (record, check, diff)                         <- Media, Imaging, Core
+//   VRenderDoctor     `vrender doctor` (encoders, Vulkan, V4L2, audio, Slurm, fonts, disk) and
+//                     `vrender --version` (the build, FFmpeg, Vulkan loader, FreeType) <- Media, Vulkan, Capture, Scale
 //   VRenderBench      `vrender bench`: runs concat/capture/filter with stage timings,
 //                     renders the report (JSON schema, SVG plot)                   <- Export, Recording, Demo
 //   VRenderStudio     `vrender studio`'s session: capture job, live preview, takes,
@@ -136,6 +138,10 @@ let package = Package(
                                "VRenderTakes", "VRenderRecording", "VRenderExport"]),
         // Golden frames: what `vrender golden` and testdata/golden/ check exports with.
         .target(name: "VRenderVerify", dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia"]),
+        // `vrender doctor` and `vrender --version`: what this machine can do, and what it runs with.
+        .target(name: "VRenderDoctor",
+                dependencies: ["CBuildInfo", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
+                               "VRenderCapture", "VRenderScale"]),
         // `vrender bench`: the real pipelines, run with stage timings, and their report.
         .target(name: "VRenderBench",
                 dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderCapture", "VRenderTakes", "VRenderRecording",
@@ -159,6 +165,7 @@ let package = Package(
             dependencies: [
                 "VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderTakes", "VRenderRecording",
                 "VRenderDemo", "VRenderVulkan", "VRenderVerify", "VRenderBench", "VRenderPrompter", "VRenderScale", "VRenderStudio", "VRenderStudioServer",
+                "VRenderDoctor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -191,6 +198,7 @@ let package = Package(
         .testTarget(name: "VRenderStudioTests",
                     dependencies: ["VRenderStudio", "VRenderExport", "VRenderTakes", "VRenderRecording", "VRenderCapture", "VRenderPrompter",
                                    "VRenderFilters", "VRenderImaging", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
+        .testTarget(name: "VRenderDoctorTests", dependencies: ["VRenderDoctor"]),
         .testTarget(name: "VRenderStudioServerTests", dependencies: ["VRenderStudioServer", "VRenderStudio"]),
         .testTarget(name: "vrenderTests", dependencies: ["VRenderTestSupport"]),
     ],

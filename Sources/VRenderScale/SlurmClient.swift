@@ -75,7 +75,7 @@ struct SlurmClient: Sendable {
 
     /// Throws unless Slurm's commands are here: checked before anything is planned or written.
     func checkAvailable() throws {
-        for command in ["sbatch", "scontrol", "scancel"] where Self.find(command) == nil { throw Self.missing(command) }
+        if let command = SlurmCommands.missing().first { throw Self.missing(command) }
     }
 
     private static func missing(_ command: String) -> VRenderError {
@@ -84,16 +84,28 @@ struct SlurmClient: Sendable {
 
     /// Runs a Slurm command; a missing one is the user's to know of.
     private func run(_ command: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        guard let executable = Self.find(command) else { throw Self.missing(command) }
+        guard let executable = SlurmCommands.find(command) else { throw Self.missing(command) }
         return try ChildProcess.run(executable, arguments: arguments)
     }
 
-    static func find(_ command: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(command)" }.first { access($0, X_OK) == 0 }
-    }
 
     static func oneLine(_ text: String) -> String {
         text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " | ")
+    }
+}
+
+/// The Slurm commands the engine runs, looked up on PATH.
+public enum SlurmCommands {
+    public static let names = ["sbatch", "scontrol", "scancel"]
+
+    /// Those of `names` not found on PATH (`vrender doctor` names them).
+    public static func missing() -> [String] {
+        names.filter { find($0) == nil }
+    }
+
+    /// The executable `command` runs as, or nil when no folder on PATH has it.
+    public static func find(_ command: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(command)" }.first { access($0, X_OK) == 0 }
     }
 }

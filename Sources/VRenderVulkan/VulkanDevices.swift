@@ -45,6 +45,14 @@ public enum VulkanDevices {
         return ((try? PhysicalDevice.all(of: instance)) ?? []).map(\.info)
     }
 
+    /// The Vulkan loader's version ("1.3.239"), from `vkEnumerateInstanceVersion`: asks the
+    /// loader only, loads no driver.
+    public static func loaderVersion() -> String {
+        var version: UInt32 = 0
+        guard vkEnumerateInstanceVersion(&version) == VK_SUCCESS else { return "1.0 (a loader older than 1.1)" }
+        return apiVersionText(version)
+    }
+
     /// The hardware devices (`--gpu auto`'s candidates), best first. Without a GPU device node
     /// (`/dev/dri/renderD*`, `/dev/nvidia<N>`) no hardware driver can work, so the loader is
     /// not asked at all: asking loads every installed driver, and a software one (lavapipe
@@ -54,6 +62,11 @@ public enum VulkanDevices {
         guard GPUDeviceNodes.present() else { return [] }
         return list().filter { !$0.isSoftware }
     }
+}
+
+/// A packed Vulkan version (`VK_MAKE_API_VERSION`) as "major.minor.patch".
+func apiVersionText(_ version: UInt32) -> String {
+    "\(vr_vk_api_version_major(version)).\(vr_vk_api_version_minor(version)).\(vr_vk_api_version_patch(version))"
 }
 
 /// The device nodes through which Linux GPU drivers are reached.
@@ -132,10 +145,9 @@ struct PhysicalDevice {
         case VK_PHYSICAL_DEVICE_TYPE_CPU: (type, rank) = ("cpu", 3)
         default: (type, rank) = ("other", 4)
         }
-        let version = properties.apiVersion
         info = VulkanDeviceInfo(
             name: name, type: type,
-            apiVersion: "\(vr_vk_api_version_major(version)).\(vr_vk_api_version_minor(version)).\(vr_vk_api_version_patch(version))",
+            apiVersion: apiVersionText(properties.apiVersion),
             isSoftware: properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
 
         var familyCount: UInt32 = 0

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VRenderCore
+import VRenderDoctor
 
 /// The root command only configures; each subcommand lives in `Subcommands/`, calls one library
 /// entry point and prints its result. Subcommands never print errors: they throw, and `main`
@@ -14,8 +15,10 @@ struct VRender: ParsableCommand {
             Exit status: 0 on success, 1 on a runtime or input error, 2 on a usage error, \
             130 after Ctrl-C. Errors are printed as 'vrender: error: <what>: <why>'.
             """,
-        version: "0.1.0",
-        subcommands: [Capture.self, Takes.self, Concat.self, Chunk.self, Filters.self, Devices.self, Demo.self, Golden.self, Bench.self, Studio.self]
+        // The build's version alone; a plain `vrender --version` prints the whole report (main).
+        version: VersionReport.buildVersion,
+        subcommands: [Capture.self, Takes.self, Concat.self, Chunk.self, Filters.self, Devices.self, Demo.self, Golden.self, Bench.self, Studio.self,
+                      Doctor.self]
     )
 
     /// Exit status of a usage error (a bad option, a missing argument, a failed `validate()`).
@@ -31,6 +34,11 @@ struct VRender: ParsableCommand {
         // export reports it and removes its temporary file.
         signal(SIGXFSZ, SIG_IGN)
         let arguments = OptionalValues.normalize(arguments())
+        if arguments == ["--version"] {
+            // The libraries' versions too: asked only here, so no other command pays for them.
+            print(VersionReport.current().text)
+            return
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

@@ -16,6 +16,10 @@ import VRenderTestSupport
 
     let directory = TestMedia.scratchDirectory()
 
+    /// The repository's VERSION ("0.9.0"), which the build's version starts with.
+    static let versionFile = ((try? String(contentsOfFile: TestMedia.repositoryRoot + "/VERSION", encoding: .utf8)) ?? "?")
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+
     func vrender(_ arguments: String...) -> ProgramRun {
         ProgramRun.run(Self.binary, arguments)
     }
@@ -67,7 +71,11 @@ import VRenderTestSupport
     @Test func helpAndVersionStillExitZero() {
         let version = vrender("--version")
         #expect(version.status == 0)
-        #expect(version.standardOutput == "0.1.0\n")
+        let lines = version.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+                == ["vrender", "commit", "FFmpeg", "Vulkan", "FreeType"], "\(version.standardOutput)")
+        #expect(lines.first?.hasPrefix("vrender \(Self.versionFile)") == true || lines.first?.hasPrefix("vrender unknown") == true)
+        #expect(lines.count == 5 && lines[2].contains("libavcodec ") && lines[3].hasPrefix("Vulkan loader 1."))
         let help = vrender("help", "takes", "rm")
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("USAGE: vrender takes rm"))

@@ -146,3 +146,16 @@ struct FontFaces {
         return face
     }
 }
+
+extension TextFont {
+    /// The FreeType this process runs with ("2.12.1"), or nil when a FreeType library cannot be
+    /// started. Starts and ends a library of its own: no font is opened.
+    public static func freeTypeVersion() -> String? {
+        var library: FT_Library?
+        guard FT_Init_FreeType(&library) == 0, let library else { return nil }
+        defer { FT_Done_FreeType(library) }
+        var major: FT_Int = 0, minor: FT_Int = 0, patch: FT_Int = 0
+        FT_Library_Version(library, &major, &minor, &patch)
+        return "\(major).\(minor).\(patch)"
+    }
+}

@@ -15,6 +15,9 @@ public struct FontFile: Sendable, Hashable {
         self.package = package
     }
 
+    /// True when the file is there to be opened.
+    public var isInstalled: Bool { access(path, F_OK) == 0 }
+
     /// The prompter's face. DejaVu ships no semibold cut; bold is the nearest to the seed app's.
     public static let dejaVuSansBold = FontFile(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
                                                 package: "fonts-dejavu-core")
@@ -40,11 +43,11 @@ public final class TextFont: @unchecked Sendable {
     /// is not an error: the characters only it has then draw as the primary's missing-glyph box
     /// (and `TextLayout.missingCharacters` lists them).
     public init(primary: FontFile = .dejaVuSansBold, fallbacks: [FontFile] = [.wenQuanYiMicroHei]) throws {
-        guard Self.exists(primary.path) else {
+        guard primary.isInstalled else {
             throw VRenderError.input(primary.path, "font not found; install the Debian package \(primary.package) "
                                      + "(scripts/install-deps.sh installs it)")
         }
-        let found = [primary] + fallbacks.filter { Self.exists($0.path) }
+        let found = [primary] + fallbacks.filter(\.isInstalled)
         for file in found {
             do {
                 try faces.open(file)
@@ -64,6 +67,4 @@ public final class TextFont: @unchecked Sendable {
     func withFaces<Result>(_ body: (inout FontFaces) -> Result) -> Result {
         lock.withLock { body(&faces) }
     }
-
-    private static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 }
