@@ -14,6 +14,8 @@ help:
 	@echo "make demo    install what is missing, build, record three synthetic takes and export them with mono"
 	@echo "make test    install what is missing, build, run every test"
 	@echo "make bench   run the benchmarks (Benchmarks/, a package of its own)"
+	@echo "make docs    the library products' DocC documentation and tutorial, as a static site in out/docs"
+	@echo "make examples  build and run Examples/ (the tutorial's program) and check its export"
 	@echo "make bench-ci  a short run of every benchmark suite, gated on allocation counts, frame counts and costs vs memcpy"
 	@echo "make performance  every comparison with ffmpeg/memcpy/one pass (minutes); rewrites README's Performance tables"
 
@@ -86,6 +88,27 @@ test-studio: release
 test-trial: release
 	scripts/trial-acceptance.sh
 
+# DocC: the library products' documentation (export engine, capture, recording, golden frames)
+# and the tutorial "Export takes from your own Swift program", one static site in out/docs
+# (swift-docc-plugin). Any DocC warning fails it. DOCS_BASE: the path the site will be served
+# under (e.g. DOCS_BASE=vrender for https://HOST/vrender/); empty: the site's root.
+DOCS_OUT := out/docs
+DOCS_TARGETS := VRenderExport VRenderCapture VRenderRecording VRenderVerify
+.PHONY: docs
+docs: deps
+	rm -rf $(DOCS_OUT)
+	$(SWIFT) package --disable-sandbox --allow-writing-to-directory $(DOCS_OUT) generate-documentation \
+	  $(addprefix --target ,$(DOCS_TARGETS)) --enable-experimental-combined-documentation \
+	  --transform-for-static-hosting $(if $(DOCS_BASE),--hosting-base-path $(DOCS_BASE)) \
+	  --output-path $(DOCS_OUT) --warnings-as-errors
+	@echo "docs: $(DOCS_OUT)/ (python3 -m http.server -d $(DOCS_OUT), then http://localhost:8000/documentation/)"
+
+# Examples/, a package of its own that uses the library products by path (the tutorial's
+# program): built, run, its export judged by ffprobe/ffmpeg and checked against Examples/golden.
+.PHONY: examples
+examples: release
+	VRENDER=$(BIN_RELEASE) SWIFT=$(SWIFT) scripts/examples.sh
+
 bench: release
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
@@ -108,7 +131,7 @@ bench-many: release
 	Benchmarks/many-takes.sh
 
 clean:
-	rm -rf .build out Benchmarks/.build
+	rm -rf .build out Benchmarks/.build Examples/.build
 
 # libFuzzer targets (Fuzz/, a package of its own) with AddressSanitizer: probe + demux of media
 # files, action scripts, takes.json. Each runs FUZZ_SECONDS (default 60); a crash fails the run

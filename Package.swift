@@ -74,6 +74,8 @@ let package = Package(
         // `vrender studio`: the HTTP server and its WebSocket (the preview, the state).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // `make docs`: the DocC catalogs of the library products, built into a static site (build-time plugin only).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // FFmpeg's libraries through pkg-config, plus a header-only shim for the macros

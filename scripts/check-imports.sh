@@ -112,7 +112,9 @@ for name in modules:
         continue
     folder = t.get("path") or os.path.join("Sources", name)
     imported = {}
-    for directory, _, files in os.walk(folder):
+    for directory, subfolders, files in os.walk(folder):
+        # A DocC catalog's Swift files are a tutorial's code listings, not the module's sources.
+        subfolders[:] = [d for d in subfolders if not d.endswith(".docc")]
         for file in sorted(files):
             if not file.endswith(".swift"):
                 continue

@@ -116,6 +116,12 @@ public final class Recorder: @unchecked Sendable {
     private let preview: (any LivePreview)?
 
     /// - Parameters:
+    ///   - source: the camera, opened; the recorder starts and stops it.
+    ///   - microphone: the sound source recorded with every take; nil records silent takes.
+    ///   - plan: where the takes go, how many, how long, the codec and the script.
+    ///   - events: what happens, for the user to see: the source opened, takes started,
+    ///     finished and checked, notices and status (called from the capture, writer and checker
+    ///     threads: keep it quick).
     ///   - commands: keys, for interactive capture; nil records the plan's takes in batch.
     ///   - stop: raised (from any thread, e.g. on Ctrl-C) to end the take in progress and stop.
     ///   - timings: a collector for per-stage frame times (`vrender bench capture`).

@@ -21,11 +21,12 @@ public enum AudioDevices {
 
     /// - Parameters:
     ///   - spec: `auto`, `none`, `pulse:SOURCE`, `alsa:DEVICE` or `synthetic[:seed=N]`.
+    ///   - request: the sample rate, channels and drift asked for (`--audio-rate`, ...).
     ///   - cameraDevice: the `--device` being recorded (`auto` picks the microphone that goes with it).
-    /// - Throws: the backend's error naming the device (unknown, busy, no server, unsupported
-    ///   format); `VRenderError.option("--audio", …)` for a value of no known form.
     ///   - syntheticCamera: the camera, opened, when the synthetic microphone may be chosen (it
     ///     shares the synthetic camera's clapper); nil opens hardware only, before the camera.
+    /// - Throws: the backend's error naming the device (unknown, busy, no server, unsupported
+    ///   format); `VRenderError.option("--audio", …)` for a value of no known form.
     public static func open(_ spec: String, request: AudioRequest, cameraDevice: String,
                             syntheticCamera: (any CaptureSource)? = nil) throws -> AudioChoice {
         switch spec {

@@ -1,0 +1,42 @@
+// export-takes: records two short takes with vrender's synthetic camera, then exports them as
+// one video with the mono filter, printing the export's progress.
+//
+//     swift run export-takes [FOLDER]        (a new folder; default: export-takes-out)
+import Foundation
+import VRenderCapture
+import VRenderExport
+import VRenderFilters
+import VRenderRecording
+
+/// Records two takes of two seconds into `folder`, with sound, and returns the folder.
+func recordTakes(into folder: String) throws -> String {
+    // The script runs in each take: from zoom 1, a zoom ramp, then the torch.
+    let script = try ActionScript(text: """
+        at 0s zoom 1
+        at 0s torch off
+        at 0.5s zoom 2 ramp 1
+        at 1.5s torch on
+        at 2s stop
+        """, source: "export-takes script")
+    // The synthetic camera (seed 1) draws the same pictures on every run, and FFV1 keeps them
+    // lossless: the export is the same on every machine.
+    let plan = RecordingPlan(outputDirectory: folder, takes: 2, codec: .ffv1, script: script)
+    let options = CaptureOptions(device: "synthetic:seed=1", request: CaptureRequest(size: (width: 320, height: 180)),
+                                 plan: plan, audio: "synthetic")
+    let takes = try CaptureJob(options: options).run()
+    print("recorded \(takes.count) takes into \(folder)")
+    return folder
+}
+
+let folder = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "export-takes-out"
+// New takes join those a takes folder holds already: start from a folder of its own.
+guard !FileManager.default.fileExists(atPath: folder) else {
+    print("export-takes: \(folder) exists already: name a new folder")
+    exit(1)
+}
+do {
+    let takes = try recordTakes(into: folder + "/takes")
+} catch {
+    print("export-takes: \(error)")
+    exit(1)
+}
