@@ -41,12 +41,12 @@ func export(_ folder: String, to output: String) throws {
 let folder = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "export-takes-out"
 // New takes join those a takes folder holds already: start from a folder of its own.
 guard !FileManager.default.fileExists(atPath: folder) else {
-    print("export-takes: \(folder) exists already: name a new folder")
+    FileHandle.standardError.write(Data("export-takes: \(folder) exists already: name a new folder\n".utf8))
     exit(1)
 }
 do {
     let takes = try recordTakes(into: folder + "/takes")
 } catch {
-    print("export-takes: \(error)")
+    FileHandle.standardError.write(Data("export-takes: \(error)\n".utf8))
     exit(1)
 }
