@@ -22,7 +22,10 @@ Inside the block, a line starting with "$ " is a command (a line ending in "\\" 
 the next line); the lines up to the next command are the output it must print (standard output
 and standard error together). A line that is exactly "..." stands for any number of lines.
 Every command of a file runs with bash, one after the other, in one scratch folder made for that
-file, so a later block may use what an earlier one made. Standard input is /dev/null, TZ=UTC.
+file, so a later block may use what an earlier one made. Standard input is /dev/null, TZ=UTC,
+and REPO names the repository's root (a setup may copy testdata/ from there). Standard output
+is line-buffered (coreutils' stdbuf -oL), so its lines and standard error's come in the order a
+terminal shows them.
 
 Settings (all optional):
   setup="CMD"   run CMD (bash) before the block's commands; its output is not compared
@@ -80,6 +83,9 @@ MASKS = [
 ]
 NUMBER = re.compile(r"(?<![\w.<])\d+(?:\.\d+)?(?![\w>])")
 SPACES = re.compile(r"[ \t]+")
+# A pipe makes C's stdio buffer standard output whole, so without this a command's error line
+# (standard error, unbuffered) would come before the output it follows on a terminal.
+LINE_BUFFERED = ["stdbuf", "-oL"] if shutil.which("stdbuf") else []
 
 
 def mask(line, numbers=False):
@@ -182,7 +188,7 @@ def matches(expected, actual):
 def run_shell(command, cwd, env, timeout):
     """(exit status, output lines) of one bash command line; status None when it timed out."""
     try:
-        done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=cwd, env=env, timeout=timeout,
+        done = subprocess.run(LINE_BUFFERED + ["bash", "-o", "pipefail", "-c", command], cwd=cwd, env=env, timeout=timeout,
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     except subprocess.TimeoutExpired as expired:
         return None, (expired.stdout or b"").decode("utf-8", "replace").split("\n")
@@ -281,7 +287,7 @@ def main(arguments, out=sys.stdout):
         print(f"doc-test: {binary}: no vrender binary there (make release, or pass --bin)", file=sys.stderr)
         return 2
     env = dict(os.environ, PATH=os.path.dirname(binary) + os.pathsep + os.environ.get("PATH", ""),
-               VRENDER=binary, TZ="UTC", LC_ALL="C.UTF-8")
+               VRENDER=binary, REPO=root, TZ="UTC", LC_ALL="C.UTF-8")
     env.pop("COLUMNS", None)
     start, failed, blocks_run, commands_run = time.monotonic(), [], 0, 0
     for path, blocks in docs:
