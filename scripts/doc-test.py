@@ -31,6 +31,7 @@ Settings (all optional):
   setup="CMD"   run CMD (bash) before the block's commands; its output is not compared
   cwd=DIR       run the block's commands in DIR below the scratch folder (made if missing)
   exit=N        the block's last command must exit N (default 0); every other command must exit 0
+  exit=N,M,...  one exit status per command of the block, in order
   timeout=S     seconds each command may take (default 300)
   mask=numbers  also mask every number (timing reports: only their shape is compared)
 
@@ -41,6 +42,7 @@ that a doc may show any real run's output and still pass on another run or machi
   hashes (32 or more hex digits)  -> <HASH>
   the folders of an absolute path (/tmp/x/demo/export.mov -> <DIR>/export.mov): scratch and temp paths
   sizes and byte counts (1.5 MB, 412 MiB, 23114 bytes, "bytes" : 1573533)  -> <SIZE>
+  JSON seconds ("wallSeconds" : 0.61)  -> <TIME>
   speeds with a fraction (57.3 fps, 1.91x, 0.81× real time)  -> <SPEED> (30 fps stays)
   times and durations (7.93 s, 120 ms, 2s)  -> <TIME>
   runs of spaces -> one space, and trailing spaces dropped (tables realign when a masked value
@@ -77,6 +79,7 @@ MASKS = [
     (re.compile(r"(?<![\w.~<>-])(?:/[\w.+@-]+)+/(?=[\w.+@<>-])"), "<DIR>/"),
     (re.compile(r"\b\d+(?:\.\d+)? ?(?:[KMGT]i?B|B|bytes)\b"), "<SIZE>"),
     (re.compile(r'("bytes" ?: ?)\d+'), r"\1<SIZE>"),
+    (re.compile(r'("\w*[sS]econds" ?: ?)\d+(?:\.\d+)?'), r"\1<TIME>"),
     (re.compile(r"\b\d+\.\d+ ?fps\b"), "<SPEED>"),
     (re.compile(r"\b\d+\.\d+ ?[x×](?![\w])"), "<SPEED>"),
     (re.compile(r"(?<![\w.])\d+(?:\.\d+)? ?(?:s|ms|µs)\b"), "<TIME>"),
@@ -122,7 +125,9 @@ def parse_settings(text, where):
         key, sep, value = word.partition("=")
         if not sep or key not in SETTINGS:
             raise DocError(f"{where}: unknown doc-test setting '{word}' (known: {', '.join(sorted(SETTINGS))})")
-        if key in ("exit", "timeout") and not value.isdigit():
+        if key == "exit" and not all(part.isdigit() for part in value.split(",")):
+            raise DocError(f"{where}: exit= needs whole numbers (N or N,M,...), not '{value}'")
+        if key == "timeout" and not value.isdigit():
             raise DocError(f"{where}: {key}= needs a whole number, not '{value}'")
         if key == "mask" and value != "numbers":
             raise DocError(f"{where}: mask= knows only 'numbers', not '{value}'")
@@ -164,6 +169,9 @@ def parse(path, text):
                 command.expected.append(line)
         if not block.commands:
             raise DocError(f"{block.where}: a runnable block without a '$ ' command")
+        statuses = block.settings.get("exit", "0").split(",")
+        if len(statuses) > 1 and len(statuses) != len(block.commands):
+            raise DocError(f"{block.where}: exit= lists {len(statuses)} statuses for {len(block.commands)} commands")
         blocks.append(block)
     return blocks
 
@@ -213,7 +221,11 @@ def run_block(block, scratch, env, out, keep_going=False):
     passed = True
     for number, command in enumerate(block.commands):
         status, output = run_shell(command.text, cwd, env, timeout)
-        wanted = int(settings.get("exit", 0)) if number == len(block.commands) - 1 else 0
+        statuses = [int(part) for part in settings.get("exit", "0").split(",")]
+        if len(statuses) > 1:
+            wanted = statuses[number]
+        else:
+            wanted = statuses[0] if number == len(block.commands) - 1 else 0
         expected = [mask(line, numbers) for line in command.expected]
         actual = [mask(line, numbers) for line in output]
         problems = []

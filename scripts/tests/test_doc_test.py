@@ -114,6 +114,7 @@ class DocTestTests(unittest.TestCase):
         self.assertEqual(doc_test.mask("prompter: 24 pt/s, chunk 2/5, bt709/bt709"), "prompter: 24 pt/s, chunk 2/5, bt709/bt709")
         self.assertEqual(doc_test.mask("a   b  "), "a b")
         self.assertEqual(doc_test.mask('"bytes" : 1573533, 412 MiB, 23114 bytes'), '"bytes" : <SIZE>, <SIZE>, <SIZE>')
+        self.assertEqual(doc_test.mask('"wallSeconds" : 0.690347398, "frames" : 120'), '"wallSeconds" : <TIME>, "frames" : 120')
         self.assertEqual(doc_test.mask("encode 450 39.95 96%", numbers=True), "encode <N> <N> <N>%")
 
     def test_an_ellipsis_line_stands_for_any_lines_but_the_rest_must_match(self):
@@ -168,6 +169,17 @@ class DocTestTests(unittest.TestCase):
         self.assertEqual(self.run_doc(failing.format(settings=""))[0], 1)
         self.assertEqual(self.run_doc(failing.format(settings=" exit=2"))[0], 0)
         self.assertEqual(self.run_doc(failing.format(settings=" exit=1"))[0], 1)
+        two = """
+            <!-- doc-test exit={statuses} -->
+            ```console
+            $ vrender nonsense
+            vrender: error: unknown command 'nonsense'
+            $ true
+            ```
+            """
+        self.assertEqual(self.run_doc(two.format(statuses="2,0"))[0], 0)
+        self.assertEqual(self.run_doc(two.format(statuses="0,2"))[0], 1)
+        self.assertEqual(self.run_doc(two.format(statuses="2,0,0"))[0], 2)
 
     def test_unmarked_blocks_are_not_run(self):
         status, printed = self.run_doc("""
