@@ -45,6 +45,7 @@ that a doc may show any real run's output and still pass on another run or machi
   JSON seconds ("wallSeconds" : 0.61)  -> <TIME>
   speeds with a fraction (57.3 fps, 1.91x, 0.81× real time)  -> <SPEED> (30 fps stays)
   times and durations (7.93 s, 120 ms, 2s)  -> <TIME>
+  a host name after a time at the end of a line (chunk 0: ... 0.6 s on render-07)  -> <HOST>
   runs of spaces -> one space, and trailing spaces dropped (tables realign when a masked value
   changes width)
 Counts (frames, takes, chunks), sizes in pixels, codecs, names and messages are compared as shown.
@@ -83,6 +84,7 @@ MASKS = [
     (re.compile(r"\b\d+\.\d+ ?fps\b"), "<SPEED>"),
     (re.compile(r"\b\d+\.\d+ ?[x×](?![\w])"), "<SPEED>"),
     (re.compile(r"(?<![\w.])\d+(?:\.\d+)? ?(?:s|ms|µs)\b"), "<TIME>"),
+    (re.compile(r"(<TIME> on )[\w.-]+$"), r"\1<HOST>"),
 ]
 NUMBER = re.compile(r"(?<![\w.<])\d+(?:\.\d+)?(?![\w>])")
 SPACES = re.compile(r"[ \t]+")

@@ -113,6 +113,7 @@ class DocTestTests(unittest.TestCase):
                          "out/demo/export.mov: 270 frames, 1280x720 at 30 fps")
         self.assertEqual(doc_test.mask("prompter: 24 pt/s, chunk 2/5, bt709/bt709"), "prompter: 24 pt/s, chunk 2/5, bt709/bt709")
         self.assertEqual(doc_test.mask("a   b  "), "a b")
+        self.assertEqual(doc_test.mask("  chunk 0: 60 frames, 0.6 s on render-07"), " chunk 0: 60 frames, <TIME> on <HOST>")
         self.assertEqual(doc_test.mask('"bytes" : 1573533, 412 MiB, 23114 bytes'), '"bytes" : <SIZE>, <SIZE>, <SIZE>')
         self.assertEqual(doc_test.mask('"wallSeconds" : 0.690347398, "frames" : 120'), '"wallSeconds" : <TIME>, "frames" : 120')
         self.assertEqual(doc_test.mask("encode 450 39.95 96%", numbers=True), "encode <N> <N> <N>%")
