@@ -68,6 +68,7 @@ import time
 MARKER = re.compile(r"^\s*<!--\s*doc-test\b(.*?)-->\s*$")
 FENCE_OPEN = re.compile(r"^\s*```console\s*$")
 FENCE_CLOSE = re.compile(r"^\s*```\s*$")
+ANY_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 ELLIPSIS = "..."
 SETTINGS = {"setup", "cwd", "exit", "timeout", "mask"}
 
@@ -141,6 +142,13 @@ def parse(path, text):
     """The runnable blocks of one doc, in order."""
     lines, blocks, index = text.split("\n"), [], 0
     while index < len(lines):
+        fence = ANY_FENCE.match(lines[index])
+        if fence:  # an unmarked code block: a marker inside it (a doc about doc-test) is an example
+            index += 1
+            while index < len(lines) and lines[index].strip() != fence.group(1):
+                index += 1
+            index += 1
+            continue
         marker = MARKER.match(lines[index])
         index += 1
         if not marker:

@@ -192,6 +192,18 @@ class DocTestTests(unittest.TestCase):
         self.assertEqual(status, 0, printed)
         self.assertIn("0 block(s), 0 command(s)", printed)
 
+    def test_a_marker_shown_inside_another_code_block_is_not_run(self):
+        status, printed = self.run_doc("""
+            ````markdown
+            <!-- doc-test -->
+            ```console
+            $ false
+            ```
+            ````
+            """)
+        self.assertEqual(status, 0, printed)
+        self.assertIn("0 block(s), 0 command(s)", printed)
+
     def test_a_malformed_marker_is_a_usage_error_naming_the_line(self):
         status, printed = self.run_doc("""
             <!-- doc-test colour=blue -->
