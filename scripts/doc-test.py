@@ -25,7 +25,9 @@ Every command of a file runs with bash, one after the other, in one scratch fold
 file, so a later block may use what an earlier one made. Standard input is /dev/null, TZ=UTC,
 and REPO names the repository's root (a setup may copy testdata/ from there). Standard output
 is line-buffered (coreutils' stdbuf -oL), so its lines and standard error's come in the order a
-terminal shows them.
+terminal shows them. Commands run on two processors (the first two this process may use), as on
+CI's 2-core machines: x264's and x265's bits depend on their thread count, which vrender takes
+from the processors it may run on, and the docs show the PSNR of lossy exports.
 
 Settings (all optional):
   setup="CMD"   run CMD (bash) before the block's commands; its output is not compared
@@ -92,6 +94,15 @@ SPACES = re.compile(r"[ \t]+")
 # A pipe makes C's stdio buffer standard output whole, so without this a command's error line
 # (standard error, unbuffered) would come before the output it follows on a terminal.
 LINE_BUFFERED = ["stdbuf", "-oL"] if shutil.which("stdbuf") else []
+
+
+def two_processors():
+    """The first two processors this process may run on (None on a machine with one)."""
+    cpus = sorted(os.sched_getaffinity(0))
+    return set(cpus[:2]) if len(cpus) >= 2 else None
+
+
+PROCESSORS = two_processors()
 
 
 def mask(line, numbers=False):
@@ -207,7 +218,8 @@ def run_shell(command, cwd, env, timeout):
     """(exit status, output lines) of one bash command line; status None when it timed out."""
     try:
         done = subprocess.run(LINE_BUFFERED + ["bash", "-o", "pipefail", "-c", command], cwd=cwd, env=env, timeout=timeout,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              preexec_fn=(lambda: os.sched_setaffinity(0, PROCESSORS)) if PROCESSORS else None)
     except subprocess.TimeoutExpired as expired:
         return None, (expired.stdout or b"").decode("utf-8", "replace").split("\n")
     output = done.stdout.decode("utf-8", "replace")

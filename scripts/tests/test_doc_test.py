@@ -182,6 +182,16 @@ class DocTestTests(unittest.TestCase):
         self.assertEqual(self.run_doc(two.format(statuses="0,2"))[0], 1)
         self.assertEqual(self.run_doc(two.format(statuses="2,0,0"))[0], 2)
 
+    def test_commands_run_on_two_processors_where_there_are_two(self):
+        status, printed = self.run_doc("""
+            <!-- doc-test -->
+            ```console
+            $ nproc
+            {}
+            ```
+            """.format(min(2, len(os.sched_getaffinity(0)))))
+        self.assertEqual(status, 0, printed)
+
     def test_unmarked_blocks_are_not_run(self):
         status, printed = self.run_doc("""
             ```console
