@@ -291,7 +291,8 @@ def default_docs(root):
 
 def main(arguments, out=sys.stdout):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    parser = argparse.ArgumentParser(prog="doc-test.py", description="Runs the docs' runnable examples (see the header).")
+    parser = argparse.ArgumentParser(prog="doc-test.py", usage=argparse.SUPPRESS, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", default=os.environ.get("VRENDER") or os.path.join(root, ".build", "release", "vrender"))
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--only", default="")
