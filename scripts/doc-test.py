@@ -289,6 +289,28 @@ def default_docs(root):
     return [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))
 
 
+def shown_path(path, root):
+    """A doc's path as printed: relative to the repository when it is inside it."""
+    return os.path.relpath(path, root) if os.path.abspath(path).startswith(root + os.sep) else path
+
+
+def run_doc(path, blocks, env, options, out, root):
+    """Runs one doc's blocks in a scratch folder of its own; returns the blocks that failed."""
+    scratch, start, failed = tempfile.mkdtemp(prefix="vrender-doc-test-"), time.monotonic(), []
+    for block in blocks:
+        if not run_block(block, scratch, env, out, keep_going=options.update):
+            failed.append(block.where)
+    shown = shown_path(path, root)
+    print(f"doc-test: {shown}: {len(blocks)} block(s) in {time.monotonic() - start:.1f} s", file=out)
+    if options.update:
+        print(f"doc-test: {shown}: {update(path, blocks)} command(s)' output rewritten", file=out)
+    if options.keep:
+        print(f"doc-test: kept {scratch}", file=out)
+    else:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return failed
+
+
 def main(arguments, out=sys.stdout):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser(prog="doc-test.py", usage=argparse.SUPPRESS, description=__doc__,
@@ -300,22 +322,21 @@ def main(arguments, out=sys.stdout):
     parser.add_argument("--update", action="store_true")
     parser.add_argument("files", nargs="*")
     options = parser.parse_args(arguments)
-    files = [f for f in (options.files or default_docs(root)) if options.only in f]
+    docs = []
     try:
-        docs = []
-        for path in files:
+        for path in [f for f in (options.files or default_docs(root)) if options.only in f]:
             with open(path, encoding="utf-8") as file:
-                shown = os.path.relpath(path, root) if os.path.abspath(path).startswith(root + os.sep) else path
-                docs.append((path, parse(shown, file.read())))
+                blocks = parse(shown_path(path, root), file.read())
+            if blocks:
+                docs.append((path, blocks))
     except (OSError, DocError) as error:
         print(f"doc-test: {error}", file=sys.stderr)
         return 2
     if options.list:
-        for _, blocks in docs:
-            for block in blocks:
-                print(f"{block.where} {block.settings or ''}", file=out)
-                for command in block.commands:
-                    print(f"  $ {command.text}", file=out)
+        for block in (block for _, blocks in docs for block in blocks):
+            print(f"{block.where} {block.settings or ''}", file=out)
+            for command in block.commands:
+                print(f"  $ {command.text}", file=out)
         return 0
     binary = os.path.abspath(options.bin)
     if not os.access(binary, os.X_OK):
@@ -324,29 +345,14 @@ def main(arguments, out=sys.stdout):
     env = dict(os.environ, PATH=os.path.dirname(binary) + os.pathsep + os.environ.get("PATH", ""),
                VRENDER=binary, REPO=root, TZ="UTC", LC_ALL="C.UTF-8")
     env.pop("COLUMNS", None)
-    start, failed, blocks_run, commands_run = time.monotonic(), [], 0, 0
+    start, failed = time.monotonic(), []
     for path, blocks in docs:
-        if not blocks:
-            continue
-        scratch = tempfile.mkdtemp(prefix="vrender-doc-test-")
-        doc_start = time.monotonic()
-        for block in blocks:
-            blocks_run += 1
-            commands_run += len(block.commands)
-            if not run_block(block, scratch, env, out, keep_going=options.update):
-                failed.append(block.where)
-        shown = os.path.relpath(path, root) if os.path.abspath(path).startswith(root + os.sep) else path
-        print(f"doc-test: {shown}: {len(blocks)} block(s) in {time.monotonic() - doc_start:.1f} s", file=out)
-        if options.update:
-            print(f"doc-test: {shown}: {update(path, blocks)} command(s)' output rewritten", file=out)
-        if options.keep:
-            print(f"doc-test: kept {scratch}", file=out)
-        else:
-            shutil.rmtree(scratch, ignore_errors=True)
-    seconds = time.monotonic() - start
+        failed += run_doc(path, blocks, env, options, out, root)
+    blocks = sum(len(blocks) for _, blocks in docs)
+    commands = sum(len(block.commands) for _, blocks in docs for block in blocks)
     verdict = f"{len(failed)} failed ({', '.join(failed)})" if failed else "all passed"
-    print(f"doc-test: {blocks_run} block(s), {commands_run} command(s) in {len(docs)} file(s), "
-          f"{seconds:.1f} s: {verdict}", file=out)
+    print(f"doc-test: {blocks} block(s), {commands} command(s) in {len(docs)} file(s), "
+          f"{time.monotonic() - start:.1f} s: {verdict}", file=out)
     return 1 if failed else 0
 
 
