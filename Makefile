@@ -17,7 +17,8 @@ help:
 	@echo "make docs    the library products' DocC documentation and tutorial, as a static site in out/docs"
 	@echo "make examples  build and run Examples/ (the tutorial's program) and check its export"
 	@echo "make bench-ci  a short run of every benchmark suite, gated on allocation counts, frame counts and costs vs memcpy"
-	@echo "make performance  every comparison with ffmpeg/memcpy/one pass (minutes); rewrites README's Performance tables"
+	@echo "make performance  every comparison with ffmpeg/memcpy/one pass (minutes); rewrites the tables in docs/performance.md"
+	@echo "make test-docs  run the runnable examples in README.md and docs/ and compare their output (scripts/doc-test.py)"
 
 deps:
 	@scripts/install-deps.sh
@@ -75,10 +76,18 @@ test-audio: release
 	python3 -m unittest discover -s scripts/tests
 	VRENDER=$(BIN_RELEASE) scripts/audio-device-tests.sh
 
+# The docs' runnable examples (README.md, docs/*.md: a `<!-- doc-test -->` line above a console
+# block) run with the release binary and compared with what the docs show, times, sizes and
+# UUIDs masked (scripts/doc-test.py; CI runs this too). First the doc-test's own tests.
+.PHONY: test-docs
+test-docs: release
+	python3 -m unittest discover -s scripts/tests -p 'test_doc_test.py'
+	VRENDER=$(abspath $(BIN_RELEASE)) python3 scripts/doc-test.py
+
 # The studio page in a real browser: Debian's chromium driven by Playwright from PyPI against
 # `vrender studio --device synthetic` (CI runs this too). STUDIO_TEST_ARGS=--soak adds the 60 s
 # latency, drop and CPU measurement (two 60 s takes: by hand, not in CI, whose 60 minutes it
-# would strain); STUDIO_TEST_ARGS="--screenshots docs" rewrites the README's screenshots.
+# would strain); STUDIO_TEST_ARGS="--screenshots docs/images" rewrites the screenshots in docs/studio.md.
 .PHONY: test-studio
 test-studio: release
 	@scripts/install-deps.sh --browser
@@ -120,10 +129,10 @@ bench-ci: deps
 bench-export: release
 	Benchmarks/export-vs-ffmpeg.sh
 
-# Every comparison behind README's "Performance" tables (minutes), then the tables rewritten.
+# Every comparison behind docs/performance.md's tables (minutes), then the tables rewritten there.
 .PHONY: performance
 performance: release
-	Benchmarks/performance.sh --readme
+	Benchmarks/performance.sh --docs
 
 # 1,000 one-second takes and a take of an hour: plan time, copy vs ffmpeg's concat demuxer,
 # peak memory, transcode linearity (about 3 minutes once its media are made).

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // vrender: record video takes and render them offline on Linux, fast.
 //
-// Layout (README "How it works" draws the data flow). Each module imports only modules listed
+// Layout (docs/how-it-works.md draws the data flow). Each module imports only modules listed
 // before it here:
 //   CFFmpeg, CPNG, CVulkan, CV4L2, CALSA, CPulse, CVidStab   C libraries and shims (FFmpeg, libpng,
 //                     Vulkan loader, V4L2 ioctls, ALSA, PulseAudio, libvidstab)

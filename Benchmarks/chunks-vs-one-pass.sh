@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# What a chunked export costs over one pass, in the same run on the same machine (README
-# "Scale-out"; issue 26 item 4): a 60 s export (3 takes of 20 s, 1280x720 30 fps H.264 + AAC
+# What a chunked export costs over one pass, in the same run on the same machine (docs/scale-out.md;
+# issue 26 item 4): a 60 s export (3 takes of 20 s, 1280x720 30 fps H.264 + AAC
 # with a keyframe every TAKE_GOP frames, --filter mono, H.264 veryfast) made
 #   - in one pass (`vrender concat`) and with `--engine local --chunks 8 --workers 2`: the ratio;
 #   - the join of its 8 chunks (`vrender chunk join`, the sound encoded beforehand by its own
@@ -13,7 +13,7 @@
 # Usage (from the repository root, or from anywhere):
 #   Benchmarks/chunks-vs-one-pass.sh [--json FILE]
 #
-# --json FILE writes the three comparisons as rows (README "Performance" is made from them).
+# --json FILE writes the three comparisons as rows (docs/performance.md is made from them).
 #
 # Environment:
 #   VRENDER      vrender binary (default .build/release/vrender, built with

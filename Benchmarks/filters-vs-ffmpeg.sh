@@ -21,7 +21,7 @@
 #   FRAMES    pictures per run (default 300); RUNS: runs of each, medians taken (default 3)
 #   VRENDER_SIMD=portable   time vrender's portable kernels instead of the AVX-512 ones
 #
-# Prints a table; with --json FILE writes its rows (README "Performance" is made from them).
+# Prints a table; with --json FILE writes its rows (docs/performance.md is made from them).
 set -euo pipefail
 
 usage() { sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }

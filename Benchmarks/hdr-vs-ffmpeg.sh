@@ -153,7 +153,7 @@ if [[ -n $json_out ]]; then
         for tool in "${tools[@]}"; do echo "  $(tool_json "$tool"),"; done
         echo "  \"ratio_vrender_over_ffmpeg\": $hdr_ratio,"
         echo "  \"max_error_levels\": ${max_error:-null},"
-        # The rows README's "Performance" table is made from (performance_table.py).
+        # The rows docs/performance.md's table is made from (performance_table.py).
         echo "  \"rows\": ["
         echo "    {\"job\": \"8 s HLG 1080p → SDR mono, x265 veryfast: wall\", \"vrender\": \"$v_med s\", \"baseline\": \"ffmpeg zscale+tonemap+hue $f_med s\", \"ratio\": $hdr_ratio, \"target\": \"≤ 0.8\"},"
         if $have_time; then

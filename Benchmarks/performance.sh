@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs every comparison behind README's "Performance" tables, each writing its ratios as JSON,
-# then prints the tables (Benchmarks/performance_table.py); with --readme rewrites them in
-# README.md between <!-- performance:begin --> and <!-- performance:end -->. Run it on a quiet
+# Runs every comparison behind the tables of docs/performance.md, each writing its ratios as JSON,
+# then prints the tables (Benchmarks/performance_table.py); with --docs (old name: --readme)
+# rewrites them in docs/performance.md between <!-- performance:begin --> and
+# <!-- performance:end -->. Run it on a quiet
 # machine: each script measures vrender and its baseline (memcpy, ffmpeg, one pass) in the same
 # run, alternating, so the ratios hold on a noisy one, but a busy one still blurs them.
 #
 # Usage:
-#   Benchmarks/performance.sh [--readme] [--only NAME[,NAME...]] [--out DIR] [--render-only]
+#   Benchmarks/performance.sh [--docs] [--only NAME[,NAME...]] [--out DIR] [--render-only]
 #
 #   NAME: filters-vs-ffmpeg, export-vs-ffmpeg, hdr-vs-ffmpeg, chunks-vs-one-pass, many-takes
 #   --out DIR       where the JSON goes (default .build/bench-media/performance); --render-only
@@ -20,11 +21,11 @@ all=(filters-vs-ffmpeg export-vs-ffmpeg hdr-vs-ffmpeg chunks-vs-one-pass many-ta
 only="" out=$root/.build/bench-media/performance readme=false render_only=false
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --readme) readme=true; shift ;;
+        --docs|--readme) readme=true; shift ;;
         --only) [[ $# -ge 2 ]] || die "--only needs names"; only=$2; shift 2 ;;
         --out) [[ $# -ge 2 ]] || die "--out needs a folder"; out=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
         --render-only) render_only=true; shift ;;
-        -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
 done
@@ -47,7 +48,7 @@ if ! $render_only; then
     done
 fi
 if $readme; then
-    python3 "$root/Benchmarks/performance_table.py" "$out" --readme "$root/README.md"
+    python3 "$root/Benchmarks/performance_table.py" "$out" --doc "$root/docs/performance.md"
 else
     python3 "$root/Benchmarks/performance_table.py" "$out"
 fi

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Renders README's "Performance" tables from the JSON the comparison scripts write.
+"""Renders the tables of docs/performance.md from the JSON the comparison scripts write.
 
-    performance_table.py DIR                 print the tables (markdown) made from DIR/*.json
-    performance_table.py DIR --readme FILE   also replace FILE's text between the markers
-                                             <!-- performance:begin --> and <!-- performance:end -->
+    performance_table.py DIR              print the tables (markdown) made from DIR/*.json
+    performance_table.py DIR --doc FILE   also replace FILE's text between the markers
+                                          <!-- performance:begin --> and <!-- performance:end -->
+                                          (performance.sh passes docs/performance.md; --readme
+                                          is the option's old name)
 
 DIR holds what `Benchmarks/performance.sh` ran: filters-vs-ffmpeg.json, export-vs-ffmpeg.json,
 hdr-vs-ffmpeg.json, chunks-vs-one-pass.json, many-takes.json. A file that is missing is left
@@ -113,7 +115,7 @@ def main(arguments):
         return 0 if arguments else 2
     table = render(arguments[0])
     print(table, end="")
-    if len(arguments) == 3 and arguments[1] == "--readme":
+    if len(arguments) == 3 and arguments[1] in ("--doc", "--readme"):
         with open(arguments[2]) as file:
             text = file.read()
         if BEGIN not in text or END not in text:
@@ -125,7 +127,7 @@ def main(arguments):
             file.write(head + BEGIN + "\n" + table + END + tail)
         print(f"performance_table: rewrote the tables in {arguments[2]}", file=sys.stderr)
     elif len(arguments) != 1:
-        print("usage: performance_table.py DIR [--readme FILE]", file=sys.stderr)
+        print("usage: performance_table.py DIR [--doc FILE]", file=sys.stderr)
         return 2
     return 0
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Chunked exports measured on this machine (README "Scale-out", the numbers in the notes):
+# Chunked exports measured on this machine (docs/scale-out.md, the numbers in the notes):
 #   1. wall time of the local engine by chunks and workers, against the same export in one pass;
 #   2. the join's cost against a plain stream copy of the same chunk bytes (ffmpeg's concat
 #      demuxer, -c copy) and against copying the files (cp).

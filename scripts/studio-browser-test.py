@@ -12,7 +12,7 @@ the export plays in the page; a camera that cannot open shows the error banner; 
 --soak: 60 s recordings at 1280x720 30 fps without and with a page open: preview latency
 p50/p95/max (p95 <= 150 ms), 0 frames dropped, and the process's CPU share of a core for each.
 
-usage: VRENDER=.build/release/vrender scripts/studio-browser-test.py [--soak] [--screenshots docs]
+usage: VRENDER=.build/release/vrender scripts/studio-browser-test.py [--soak] [--screenshots docs/images]
 """
 import argparse
 import json
