@@ -5,8 +5,8 @@ import VRenderScale
 
 extension ChunkedExportRequest.Engine: ExpressibleByArgument {}
 
-/// `concat --engine local|slurm` and its options: the export rendered as chunks (README
-/// "Scale-out"). Without `--engine` an export runs in this one process, as always.
+/// `concat --engine local|slurm` and its options: the export rendered as chunks (docs/scale-out.md).
+/// Without `--engine` an export runs in this one process, as always.
 struct EngineArguments: ParsableArguments {
     @Option(help: "Render the export as chunks: local (child processes on this machine) or slurm (a Slurm job array and a join job).")
     var engine: ChunkedExportRequest.Engine?

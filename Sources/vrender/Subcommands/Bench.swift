@@ -26,7 +26,7 @@ extension VRender {
 
 /// `--json FILE` and `--plot FILE.svg`, shared by the bench commands.
 struct BenchFileOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Write the report there as JSON (README: 'Measuring').", valueName: "file.json"))
+    @Option(help: ArgumentHelp("Write the report there as JSON (docs/bench.md).", valueName: "file.json"))
     var json: String?
 
     @Option(help: ArgumentHelp("Write an SVG plot there: frame time over frame index per stage, and a histogram per stage.", valueName: "file.svg"))

@@ -12,7 +12,7 @@ extension VRender {
             discussion: """
                 A work folder holds plan.json, the rendered chunks, a done-list and the logs; on a \
                 cluster it must be on a file system every node mounts at the same path. 'concat \
-                --engine local|slurm' runs these steps for you (README "Scale-out").
+                --engine local|slurm' runs these steps for you (docs/scale-out.md).
                 """,
             subcommands: [Plan.self, Render.self, Sound.self, Join.self, Status.self])
 
