@@ -19,7 +19,8 @@
 set -euo pipefail
 usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 2 ] && [ $# -le 3 ] || usage
-bin=$1 outdir=$2 build_path=${3:-.build}
+bin=$(realpath -m -- "$1") outdir=$(realpath -m -- "$2") build_path=${3:-.build}
+[ $# -lt 3 ] || build_path=$(realpath -m -- "$build_path")
 cd "$(dirname "$0")/../.."
 [ -x "$bin" ] || { echo "man-pages: $bin is not an executable (build vrender first)" >&2; exit 1; }
 

@@ -21,6 +21,10 @@ remove=false
 [ "${1:-}" = --remove ] && { remove=true; shift; set -- - "$@"; }
 [ $# -ge 3 ] && [ $# -le 4 ] || usage
 bin=$1 root=$2 prefix=$3 build_path=${4:-.build}
+# Paths are taken from the caller's folder; the script then works from the repository root.
+[ "$bin" = - ] || bin=$(realpath -m -- "$bin")
+[ -z "$root" ] || root=$(realpath -m -- "$root")
+[ $# -lt 4 ] || build_path=$(realpath -m -- "$build_path")
 cd "$(dirname "$0")/../.."
 [[ $prefix == /* ]] || { echo "stage: PREFIX must be an absolute path, got '$prefix'" >&2; exit 2; }
 prefix=${prefix%/}
