@@ -93,7 +93,9 @@ chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 mkdir -p "$outdir"
 rm -f "$outdir"/vrender_*_"$arch".deb     # one .deb, so that `apt install ./out/vrender_*.deb` is one
 deb=$outdir/vrender_${version}_${arch}.deb
-dpkg-deb --build --root-owner-group "$root" "$deb" >/dev/null || fail "dpkg-deb failed on $root"
+# SOURCE_DATE_EPOCH: dpkg-deb clamps the files' times to the commit's (the same tree, the same .deb).
+SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || date +%s) \
+  dpkg-deb --build --root-owner-group "$root" "$deb" >/dev/null || fail "dpkg-deb failed on $root"
 phase "built $(du -m "$deb" | cut -f1) MB"
 
 # lintian: root is fine here (it warns on stderr); --fail-on makes any tag not overridden fail.

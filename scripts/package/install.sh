@@ -11,6 +11,11 @@ usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 destdir=${2%/} prefix=$3
 [[ $prefix == /* ]] || { echo "install: PREFIX must be an absolute path, got '$prefix'" >&2; exit 2; }
+# /usr belongs to dpkg (the .deb installs there): writing or removing its files would break it.
+if [ -z "$destdir" ] && [ "$(realpath -m -- "$prefix")" = /usr ]; then
+  echo "install: PREFIX=/usr without DESTDIR would change files that dpkg owns; use the .deb (make deb) or PREFIX=/usr/local" >&2
+  exit 2
+fi
 
 # sudo only when the nearest existing folder of DESTDIR/PREFIX is not writable.
 sudo_cmd=()

@@ -42,6 +42,7 @@ pages=("$man1"/vrender*.1.gz)
 [ -f "$man1/vrender.1.gz" ] && [ -f "$man1/vrender-concat.1.gz" ] && [ -f "$man1/vrender-takes-list.1.gz" ] \
   || fail "$man1 lacks vrender.1.gz, vrender-concat.1.gz or vrender-takes-list.1.gz (has: $(ls "$man1" 2>/dev/null | tr '\n' ' '))"
 [ -e "$man1/vrender-help.1.gz" ] && fail "$man1/vrender-help.1.gz: the built-in help command should get no page"
+before=$failures
 for page in "${pages[@]}"; do
   name=$(basename "$page" .1.gz)
   whatis=$(lexgrog "$page" 2>&1) || { fail "lexgrog cannot parse $page: $whatis"; continue; }
@@ -49,7 +50,7 @@ for page in "${pages[@]}"; do
   warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l -P cat "$page" 2>&1 >/dev/null) || fail "man -l $page failed"
   [ -z "$warnings" ] || fail "man -l $page: groff warns: $warnings"
 done
-ok "${#pages[@]} man pages parse with lexgrog and render with man -l without warnings"
+[ $failures -eq $before ] && ok "${#pages[@]} man pages parse with lexgrog and render with man -l without warnings"
 rendered=$(MANPATH=$p/share/man LC_ALL=C.UTF-8 MANWIDTH=80 man -P cat vrender-concat 2>&1) \
   || fail "MANPATH=$p/share/man man vrender-concat failed: $rendered"
 if grep -q 'vrender concat' <<<"$rendered" && grep -q -- '--filter' <<<"$rendered"; then
