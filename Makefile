@@ -19,6 +19,7 @@ help:
 	@echo "make bench-ci  a short run of every benchmark suite, gated on allocation counts, frame counts and costs vs memcpy"
 	@echo "make performance  every comparison with ffmpeg/memcpy/one pass (minutes); rewrites the tables in docs/performance.md"
 	@echo "make test-docs  run the runnable examples in README.md and docs/ and compare their output (scripts/doc-test.py)"
+	@echo "make install  vrender, its man pages and completions into PREFIX (default /usr/local); make deb  out/vrender_*.deb"
 
 deps:
 	@scripts/install-deps.sh
@@ -140,7 +141,7 @@ bench-many: release
 	Benchmarks/many-takes.sh
 
 clean:
-	rm -rf .build out Benchmarks/.build Examples/.build
+	rm -rf .build .build-static out Benchmarks/.build Examples/.build
 
 # libFuzzer targets (Fuzz/, a package of its own) with AddressSanitizer: probe + demux of media
 # files, action scripts, takes.json. Each runs FUZZ_SECONDS (default 60); a crash fails the run
@@ -158,3 +159,41 @@ sanitize-address: deps
 
 sanitize-thread: deps
 	SWIFT=$(SWIFT) scripts/sanitize.sh thread
+
+# Packaging (scripts/package/; the file layout lives in scripts/package/stage.sh).
+# `make install` copies the dynamic release build (it finds the Swift runtime in the toolchain
+# you built it with), man pages and bash/zsh/fish completions into $(DESTDIR)$(PREFIX); run it
+# as yourself: it uses sudo only for the copy when the prefix is not writable. The .deb has the
+# static build instead, so that it runs where no Swift is installed.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD_STATIC := .build-static
+BIN_STATIC := $(BUILD_STATIC)/release/vrender
+.PHONY: install uninstall release-static deb test-install test-deb
+install: release
+	SWIFT=$(SWIFT) scripts/package/install.sh $(BIN_RELEASE) "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	scripts/package/install.sh --uninstall "$(DESTDIR)" "$(PREFIX)"
+
+# The Swift stdlib linked in, no RUNPATH, BIND_NOW; a build folder of its own (a cold build
+# takes minutes).
+release-static: deps
+	$(SWIFT) build -c release --product vrender --static-swift-stdlib --build-path $(BUILD_STATIC) \
+	    --disable-local-rpath -Xlinker -z -Xlinker now
+
+# out/vrender_<version>_<arch>.deb, lintian --pedantic clean (packaging/ holds its files).
+deb: release-static
+	@scripts/install-deps.sh --package
+	SWIFT=$(SWIFT) scripts/package/build-deb.sh $(BIN_STATIC) $(BUILD_STATIC) out
+
+# make install into a fresh DESTDIR, then man, lexgrog, bash's complete, zsh, fish, uninstall
+# (CI runs this too).
+test-install: release
+	@scripts/install-deps.sh --package
+	MAKE=$(MAKE) SWIFT=$(SWIFT) scripts/package/test-install.sh
+
+# The .deb installed with apt on a debootstrapped Debian 12 without Swift, vrender demo and
+# concat run there (root or sudo; about two minutes once the .deb is built; CI runs this too).
+test-deb: deb
+	scripts/package/chroot-test.sh

@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
 # Installs the Debian packages vrender needs to build, test and run, when any is missing.
 # Idempotent: does nothing (and needs no network) when everything is already there.
-# Uses sudo when not root.   usage: scripts/install-deps.sh [--slurm] [--browser]
+# Uses sudo when not root.   usage: scripts/install-deps.sh [--slurm] [--browser] [--package]
 #
 # --slurm (or CI=true in the environment) adds Slurm and munge, which only the scale-out tests
 # need (scripts/slurm-cluster.sh runs a private single-node cluster with them); a newcomer's
 # `make demo` / `make test` does not pull in a batch scheduler.
 # --browser (or CI=true) adds Debian's chromium and pip, which only the studio page's browser
 # test needs (`make test-studio`: Playwright from PyPI drives that chromium; no browser download).
+# --package adds what only packaging needs (`make deb`, `make test-install`, `make test-deb`):
+# dpkg-shlibdeps, strip, lintian, man-db (man, lexgrog), debootstrap, and zsh and fish for the
+# completion checks. Not in CI=true: the targets that need them pass --package themselves.
 set -euo pipefail
 
 with_slurm=false
 with_browser=false
+with_package=false
 [ "${CI:-}" = true ] && with_slurm=true && with_browser=true
 for arg in "$@"; do
   case $arg in
     --slurm) with_slurm=true ;;
     --browser) with_browser=true ;;
-    *) echo "install-deps: unknown option $arg (usage: install-deps.sh [--slurm] [--browser])" >&2; exit 2 ;;
+    --package) with_package=true ;;
+    *) echo "install-deps: unknown option $arg (usage: install-deps.sh [--slurm] [--browser] [--package])" >&2; exit 2 ;;
   esac
 done
 
@@ -43,6 +48,7 @@ packages=(
 # Nothing starts on install without systemd; scripts/slurm-cluster.sh starts its own daemons.
 $with_slurm && packages+=(slurmctld slurmd slurm-client munge)
 $with_browser && packages+=(chromium python3-pip)
+$with_package && packages+=(dpkg-dev binutils lintian man-db debootstrap zsh fish)
 
 missing=()
 for p in "${packages[@]}"; do
