@@ -59,13 +59,9 @@ let package = Package(
         .library(name: "VRenderCapture", targets: ["VRenderCapture"]),
         .library(name: "VRenderTakes", targets: ["VRenderTakes"]),
         .library(name: "VRenderRecording", targets: ["VRenderRecording"]),
-        .library(name: "VRenderDemo", targets: ["VRenderDemo"]),
         .library(name: "VRenderVulkan", targets: ["VRenderVulkan"]),
         .library(name: "VRenderScale", targets: ["VRenderScale"]),
         .library(name: "VRenderVerify", targets: ["VRenderVerify"]),
-        .library(name: "VRenderBench", targets: ["VRenderBench"]),
-        .library(name: "VRenderStudio", targets: ["VRenderStudio"]),
-        .library(name: "VRenderStudioServer", targets: ["VRenderStudioServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -203,7 +199,7 @@ let package = Package(
 if ProcessInfo.processInfo.environment["VRENDER_SANITIZE"] != nil {
     let serverTargets: Set<String> = ["VRenderStudioServer", "VRenderStudioServerTests", "vrender"]
     package.targets.removeAll { serverTargets.contains($0.name) }
-    package.products.removeAll { $0.name == "vrender" || $0.name == "VRenderStudioServer" }
+    package.products.removeAll { $0.name == "vrender" }
     package.dependencies.removeAll { dependency in
         if case .sourceControl(_, let location, _) = dependency.kind { return location.contains("hummingbird") }
         return false
