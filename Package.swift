@@ -52,22 +52,25 @@ let package = Package(
     name: "vrender",
     products: [
         .executable(name: "vrender", targets: ["vrender"]),
+        // The library API (documented with DocC, used by Examples/; semantic versioning from 1.0):
+        // exporting takes, recording them, and checking exports against golden frames. Only their
+        // `public` declarations are API; the rest of the package is `package` or internal.
+        .library(name: "VRenderExport", targets: ["VRenderExport"]),
+        .library(name: "VRenderCapture", targets: ["VRenderCapture"]),
+        .library(name: "VRenderRecording", targets: ["VRenderRecording"]),
+        .library(name: "VRenderVerify", targets: ["VRenderVerify"]),
+        // Supporting products, not covered by any stability promise: the modules whose types the
+        // API above shows (filters, media info, prompter settings, takes entries, errors, ...), and
+        // what this repository's own Benchmarks/ and Fuzz/ packages reach (they depend on vrender
+        // by path, and `package` declarations are invisible to another package).
         .library(name: "VRenderCore", targets: ["VRenderCore"]),
         .library(name: "VRenderFilters", targets: ["VRenderFilters"]),
         .library(name: "VRenderImaging", targets: ["VRenderImaging"]),
         .library(name: "VRenderPrompter", targets: ["VRenderPrompter"]),
         .library(name: "VRenderMedia", targets: ["VRenderMedia"]),
-        .library(name: "VRenderExport", targets: ["VRenderExport"]),
-        .library(name: "VRenderCapture", targets: ["VRenderCapture"]),
         .library(name: "VRenderTakes", targets: ["VRenderTakes"]),
-        .library(name: "VRenderRecording", targets: ["VRenderRecording"]),
-        .library(name: "VRenderDemo", targets: ["VRenderDemo"]),
         .library(name: "VRenderVulkan", targets: ["VRenderVulkan"]),
         .library(name: "VRenderScale", targets: ["VRenderScale"]),
-        .library(name: "VRenderVerify", targets: ["VRenderVerify"]),
-        .library(name: "VRenderBench", targets: ["VRenderBench"]),
-        .library(name: "VRenderStudio", targets: ["VRenderStudio"]),
-        .library(name: "VRenderStudioServer", targets: ["VRenderStudioServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -213,7 +216,7 @@ let package = Package(
 if ProcessInfo.processInfo.environment["VRENDER_SANITIZE"] != nil {
     let serverTargets: Set<String> = ["VRenderStudioServer", "VRenderStudioServerTests", "vrender"]
     package.targets.removeAll { serverTargets.contains($0.name) }
-    package.products.removeAll { $0.name == "vrender" || $0.name == "VRenderStudioServer" }
+    package.products.removeAll { $0.name == "vrender" }
     package.dependencies.removeAll { dependency in
         if case .sourceControl(_, let location, _) = dependency.kind { return location.contains("hummingbird") }
         return false

@@ -4,11 +4,11 @@ import VRenderCore
 /// Where a bench writes its report besides the terminal: `--json FILE` (the `TimingReport`) and
 /// `--plot FILE.svg` (`TimingPlot`). Both are checked before the run, so a typo costs no
 /// minutes of measuring, and written atomically (`AtomicFile`) after it.
-public struct BenchFiles: Sendable {
-    public var json: String?
-    public var plot: String?
+package struct BenchFiles: Sendable {
+    package var json: String?
+    package var plot: String?
 
-    public init(json: String? = nil, plot: String? = nil) {
+    package init(json: String? = nil, plot: String? = nil) {
         self.json = json
         self.plot = plot
     }

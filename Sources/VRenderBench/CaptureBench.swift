@@ -13,7 +13,7 @@ import VRenderTakes
 ///
 /// `cancel()` may be called from any thread (Ctrl-C): the take in progress is finished and
 /// measured. `run` from one thread.
-public final class CaptureBench: Sendable {
+package final class CaptureBench: Sendable {
     private let job: CaptureJob
     private let timings = StageTimings(kind: "capture")
     /// The temporary takes folder to remove afterwards; nil when the user named one.
@@ -22,7 +22,7 @@ public final class CaptureBench: Sendable {
 
     /// `folder`: where the takes go; nil records into a temporary folder removed afterwards
     /// (`options.plan.outputDirectory` is then ignored).
-    public init(options: CaptureOptions, folder: String?, files: BenchFiles) {
+    package init(options: CaptureOptions, folder: String?, files: BenchFiles) {
         var options = options
         temporaryFolder = folder == nil ? NSTemporaryDirectory() + "vrender-bench-takes-\(UUID().uuidString)" : nil
         options.plan.outputDirectory = folder ?? temporaryFolder!
@@ -32,19 +32,19 @@ public final class CaptureBench: Sendable {
 
     /// `vrender bench capture`'s one take from `device`: `frames` frames at `request`'s rate, else
     /// `seconds` long, else 5 s, encoded with `codec`.
-    public convenience init(device: String, request: CaptureRequest, frames: Int? = nil, seconds: Double? = nil,
+    package convenience init(device: String, request: CaptureRequest, frames: Int? = nil, seconds: Double? = nil,
                             codec: VideoCodecChoice = .auto, folder: String?, files: BenchFiles) {
         let duration = frames.map { Double($0) / request.frameRate.doubleValue } ?? seconds ?? 5
         let plan = RecordingPlan(outputDirectory: folder ?? "", takes: 1, duration: duration, codec: codec)
         self.init(options: CaptureOptions(device: device, request: request, plan: plan), folder: folder, files: files)
     }
 
-    public func cancel() { job.requestStop() }
+    package func cancel() { job.requestStop() }
 
     /// Records, then writes the report where `files` asks. Frames in: frames the camera
     /// delivered; out: frames written into takes; drops: frames the ring dropped or the device
     /// skipped.
-    public func run(events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) throws -> TimingReport {
+    package func run(events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) throws -> TimingReport {
         try files.check()
         defer { if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) } }
         timings.start()

@@ -7,13 +7,13 @@ import VRenderExport
 /// temporary file and removes it afterwards.
 ///
 /// `cancel()` may be called from any thread (Ctrl-C); `run` from one.
-public final class ConcatBench: Sendable {
+package final class ConcatBench: Sendable {
     /// What one run gives: the timings and the export's own summary.
-    public struct Result: Sendable {
-        public var report: TimingReport
-        public var summary: ExportSummary
+    package struct Result: Sendable {
+        package var report: TimingReport
+        package var summary: ExportSummary
         /// True when the output was a temporary file, now removed.
-        public var outputRemoved: Bool
+        package var outputRemoved: Bool
     }
 
     private let exporter: Exporter
@@ -23,7 +23,7 @@ public final class ConcatBench: Sendable {
 
     /// `output`: where the export goes; nil writes a temporary file and removes it afterwards
     /// (`options.output` is then ignored).
-    public init(options: ExportOptions, output: String?, files: BenchFiles) {
+    package init(options: ExportOptions, output: String?, files: BenchFiles) {
         var options = options
         if let output {
             options.output = output
@@ -41,10 +41,10 @@ public final class ConcatBench: Sendable {
 
     /// Stops a running export: its stages return, its temporary file is removed, `run` throws
     /// `VRenderError.cancelled`.
-    public func cancel() { exporter.cancel() }
+    package func cancel() { exporter.cancel() }
 
     /// Exports, then writes the report where `files` asks. `onPlan` sees the plan first.
-    public func run(onPlan: (ExportPlan) -> Void = { _ in }) throws -> Result {
+    package func run(onPlan: (ExportPlan) -> Void = { _ in }) throws -> Result {
         try files.check()
         let summary = try exporter.export(onPlan: onPlan)
         if removesOutput {

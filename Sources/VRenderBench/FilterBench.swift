@@ -5,20 +5,20 @@ import VRenderFilters
 import VRenderMedia
 
 /// What `vrender bench filter` measures.
-public struct FilterBenchRequest: Sendable {
-    public var filter: FilterChain
+package struct FilterBenchRequest: Sendable {
+    package var filter: FilterChain
     /// Where the filter runs (`FilterExecutors`' choice, as in an export).
-    public var backend: FilterBackendChoice
+    package var backend: FilterBackendChoice
     /// The pictures' size; nil: 1920x1080, or the input's upright size.
-    public var size: (width: Int, height: Int)?
+    package var size: (width: Int, height: Int)?
     /// Pictures to filter (fewer when the input ends first).
-    public var frames: Int
+    package var frames: Int
     /// A video whose decoded frames are filtered; nil filters a synthetic picture.
-    public var input: String?
+    package var input: String?
     /// Processors the CPU kernels may use (`--threads`), as an export given that share would.
-    public var threads: ThreadBudget
+    package var threads: ThreadBudget
 
-    public init(filter: FilterChain, backend: FilterBackendChoice = .auto, size: (width: Int, height: Int)? = nil,
+    package init(filter: FilterChain, backend: FilterBackendChoice = .auto, size: (width: Int, height: Int)? = nil,
                 frames: Int = 100, input: String? = nil, threads: ThreadBudget = .machine) {
         self.filter = filter
         self.backend = backend
@@ -39,8 +39,8 @@ public struct FilterBenchRequest: Sendable {
 /// memcpy, frame after frame. The first picture is filtered and copied untimed for a quarter
 /// of a second first: a GPU pipeline's compile, the caches, the clock a core ramps up to
 /// (without it the first tens of frames of a short run cost twice the rest).
-public enum FilterBench {
-    public static func run(_ request: FilterBenchRequest, files: BenchFiles) throws -> TimingReport {
+package enum FilterBench {
+    package static func run(_ request: FilterBenchRequest, files: BenchFiles) throws -> TimingReport {
         try files.check()
         let timings = StageTimings(kind: "filter")
         let source = try request.input.map { try InputFrames(path: $0, size: request.size, timings: timings) }

@@ -8,18 +8,18 @@ import VRenderFilters
 /// with mono) over and over in one process, measuring after each round what a leak would make
 /// grow: open file descriptors, threads and resident memory. A server that records and renders
 /// all day must not creep.
-public struct SoakBench: Sendable {
-    public var rounds: Int
+package struct SoakBench: Sendable {
+    package var rounds: Int
     /// Where the rounds' takes and export go; nil: a temporary folder, removed afterwards.
-    public var directory: String?
-    public var size: (width: Int, height: Int)
-    public var gpu: FilterBackendChoice
+    package var directory: String?
+    package var size: (width: Int, height: Int)
+    package var gpu: FilterBackendChoice
 
     /// Rounds run before the baseline is taken: the first rounds fill pools, caches and
     /// malloc's arenas, which is not a leak.
-    public static let warmUpRounds = 3
+    package static let warmUpRounds = 3
 
-    public init(rounds: Int, directory: String?, size: (width: Int, height: Int), gpu: FilterBackendChoice) {
+    package init(rounds: Int, directory: String?, size: (width: Int, height: Int), gpu: FilterBackendChoice) {
         self.rounds = rounds
         self.directory = directory
         self.size = size
@@ -27,7 +27,7 @@ public struct SoakBench: Sendable {
     }
 
     /// Runs the rounds; `each` sees every round's measurement as it comes.
-    public func run(each: (SoakRound) -> Void = { _ in }) throws -> SoakReport {
+    package func run(each: (SoakRound) -> Void = { _ in }) throws -> SoakReport {
         let folder = directory ?? NSTemporaryDirectory() + "vrender-soak-" + UUID().uuidString
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: folder) } }
         var measured: [SoakRound] = []
@@ -46,32 +46,32 @@ public struct SoakBench: Sendable {
 }
 
 /// What one round left behind in the process.
-public struct SoakRound: Sendable, Codable, Equatable {
-    public var round: Int
-    public var openFiles: Int
-    public var threads: Int
-    public var residentBytes: Int
-    public var seconds: Double
+package struct SoakRound: Sendable, Codable, Equatable {
+    package var round: Int
+    package var openFiles: Int
+    package var threads: Int
+    package var residentBytes: Int
+    package var seconds: Double
 }
 
 /// The rounds, and whether the process stayed flat after the warm-up.
-public struct SoakReport: Sendable, Codable, Equatable {
-    public var rounds: [SoakRound]
+package struct SoakReport: Sendable, Codable, Equatable {
+    package var rounds: [SoakRound]
 
     /// The most resident memory may grow per round after the warm-up. Resident memory is
     /// measured after `malloc_trim`, and compared as the least of three rounds at each end, so
     /// a round that ends with more in its pools, or a pool that fills once under load, does not
     /// count; a leak raises every round after it.
-    public static let residentSlopeLimit = 1024 * 1024
+    package static let residentSlopeLimit = 1024 * 1024
 
     /// Threads the process may end with beyond the ones it had after the warm-up: Dispatch
     /// keeps idle workers of `concurrentPerform` (the filter bands) alive for a while, up to
     /// about one per processor, and a loaded machine makes rounds end with them still there.
     /// A thread leaked each round outgrows it within the rounds compared.
-    public static var threadAllowance: Int { ThreadBudget.machine.processors }
+    package static var threadAllowance: Int { ThreadBudget.machine.processors }
 
     /// Why the process did not stay flat, one line per measure; empty when it did.
-    public var growth: [String] { growth(threadAllowance: Self.threadAllowance) }
+    package var growth: [String] { growth(threadAllowance: Self.threadAllowance) }
 
     func growth(threadAllowance: Int) -> [String] {
         let steady = Array(rounds.dropFirst(SoakBench.warmUpRounds))
@@ -97,7 +97,7 @@ public struct SoakReport: Sendable, Codable, Equatable {
     }
 
     /// Throws, naming `vrender bench soak`, when the process did not stay flat (`growth`).
-    public func requireFlat() throws {
+    package func requireFlat() throws {
         let growth = growth
         if !growth.isEmpty { throw VRenderError(.runtime, subject: "bench soak", reason: growth.joined(separator: "; ")) }
     }

@@ -12,7 +12,7 @@ import VRenderCore
 /// when the slowest frame is more than three times the slowest p99, the axes end at 1.5 × that
 /// p99 and the frames above are drawn on the top edge (the line chart) or counted in the last
 /// bin (histograms), which the plot says. Stages that timed no frame are listed, not drawn.
-public enum TimingPlot {
+package enum TimingPlot {
     static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                           "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
 
@@ -22,7 +22,7 @@ public enum TimingPlot {
     static let histogramTop = 450.0
     static let cell = (width: 320.0, height: 190.0, columns: 3)
 
-    public static func svg(_ report: TimingReport) -> String {
+    package static func svg(_ report: TimingReport) -> String {
         let drawn = report.stages.filter { $0.frames > 0 }
         let rows = (drawn.count + cell.columns - 1) / cell.columns
         var svg = SVGDocument(width: pageWidth, height: histogramTop + Double(max(rows, 1)) * cell.height + 20)

@@ -72,7 +72,7 @@ public struct CaptureRequest: Sendable {
     /// Pace frames to real time (the synthetic camera only; V4L2 is always live).
     public var realtime: Bool
     /// `--shake`: a hand-held camera's shake (the synthetic camera only; nil: steady).
-    public var shake: CameraShake? = nil
+    package var shake: CameraShake? = nil
 
     public init(frameRate: Rational = Rational(30, 1), size: (width: Int, height: Int)? = nil,
                 position: CameraPosition = .back, lens: Double? = nil, zoom: Double? = nil, torch: Bool = false,

@@ -13,14 +13,14 @@ import VRenderTakes
 /// driven by `script` with the prompter scrolling `prompterScript`, into `DIR/takes/`, then
 /// exports them with the mono filter to `DIR/export.mov`, and again with the prompter burned in
 /// to `DIR/export-prompter.mov`. The demo owns both: reruns replace them and give the same result.
-public struct DemoJob: Sendable {
+package struct DemoJob: Sendable {
     /// The camera: the synthetic one, seed 1, so every run records the same frames.
-    public static let device = "synthetic:seed=1"
-    public static let takes = 3
-    public static let filter = "mono"
+    package static let device = "synthetic:seed=1"
+    package static let takes = 3
+    package static let filter = "mono"
 
     /// The demo's script: every feature of the synthetic camera in three seconds.
-    public static let script = """
+    package static let script = """
         # vrender demo: lens jumps, a zoom ramp and the torch
         at 0s lens 0.5
         at 0s torch off
@@ -32,7 +32,7 @@ public struct DemoJob: Sendable {
         """
 
     /// The demo's prompter script, as the seed's users write: Portuguese, accents and all.
-    public static let prompterScript = """
+    package static let prompterScript = """
         Olá! Este é o teleprompter do vrender.
         O roteiro rola enquanto o take grava, para quando a gravação para e continua do mesmo \
         ponto no take seguinte.
@@ -40,29 +40,29 @@ public struct DemoJob: Sendable {
         No fim, a exportação mostra exatamente o que você viu.
         """
     /// Its speed and size: quick enough to cover the script in the demo's nine seconds.
-    public static let prompterSettings = PrompterSettings(speed: 24, fontSize: 24, ending: .pause)
+    package static let prompterSettings = PrompterSettings(speed: 24, fontSize: 24, ending: .pause)
 
-    public var directory: String
-    public var size: (width: Int, height: Int)
-    public var gpu: FilterBackendChoice
+    package var directory: String
+    package var size: (width: Int, height: Int)
+    package var gpu: FilterBackendChoice
     /// Let FFmpeg's own warnings through to standard error.
-    public var verbose: Bool
+    package var verbose: Bool
 
-    public init(directory: String, size: (width: Int, height: Int), gpu: FilterBackendChoice = .auto, verbose: Bool = false) {
+    package init(directory: String, size: (width: Int, height: Int), gpu: FilterBackendChoice = .auto, verbose: Bool = false) {
         self.directory = directory
         self.size = size
         self.gpu = gpu
         self.verbose = verbose
     }
 
-    public var takesDirectory: String { directory + "/takes" }
-    public var outputPath: String { directory + "/export.mov" }
+    package var takesDirectory: String { directory + "/takes" }
+    package var outputPath: String { directory + "/export.mov" }
     /// The same export with the prompter burned in.
-    public var prompterOutputPath: String { directory + "/export-prompter.mov" }
+    package var prompterOutputPath: String { directory + "/export-prompter.mov" }
 
     /// Records, then exports. `recording` sees the capture's events (finished takes, notices);
     /// `progress` the export's. Returns the export's summary.
-    public func run(recording: @escaping @Sendable (RecorderEvent) -> Void = { _ in },
+    package func run(recording: @escaping @Sendable (RecorderEvent) -> Void = { _ in },
                     progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }) throws -> ExportSummary {
         FFmpegLog.configure(verbose: verbose)
         TakesFolder.removeAllTakes(in: takesDirectory)

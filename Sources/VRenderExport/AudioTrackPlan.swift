@@ -2,14 +2,14 @@ import VRenderCore
 import VRenderMedia
 
 /// Which audio tracks the output has, and which track of each take feeds each of them.
-public struct AudioTrackPlan: Sendable, Equatable {
+package struct AudioTrackPlan: Sendable, Equatable {
     /// Output track count: 0 when no take has audio.
-    public var trackCount: Int
+    package var trackCount: Int
     /// For output track `k`, the position among take `t`'s audio tracks that feeds it:
     /// `sources[t][k]`, nil where the take has no such track (it contributes silence).
-    public var sources: [[Int?]]
+    package var sources: [[Int?]]
     /// What was left out, for the plan's notices.
-    public var dropped: [String]
+    package var dropped: [String]
 
     /// Every track is kept when all takes with audio have the same number of tracks; otherwise
     /// track `chosen` (1-based, default 1) of each take, and the others are named as dropped.
@@ -39,7 +39,7 @@ public struct AudioTrackPlan: Sendable, Equatable {
     }
 
     /// The probed stream of take `take` that feeds output track `track`, if any.
-    public func source(take: MediaInfo, takeIndex: Int, track: Int) -> AudioStreamInfo? {
+    package func source(take: MediaInfo, takeIndex: Int, track: Int) -> AudioStreamInfo? {
         sources[takeIndex][track].map { take.audioTracks[$0] }
     }
 }

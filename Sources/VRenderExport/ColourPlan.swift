@@ -2,17 +2,17 @@ import VRenderMedia
 
 /// The colours of a transcode: one description for the whole output, and how each take gets
 /// there. A description is never dropped: it is kept, converted, or the conversion announced.
-public struct ColourPlan: Sendable, Equatable {
+package struct ColourPlan: Sendable, Equatable {
     /// What the output's pictures mean, written into the bitstream and the container.
-    public var output: ColourDescription
+    package var output: ColourDescription
     /// 10-bit canvas and encoder (HDR takes stay HDR).
-    public var tenBit: Bool
+    package var tenBit: Bool
     /// Per take: HDR pictures tone-mapped to SDR before anything else.
-    public var toneMapped: [Bool]
+    package var toneMapped: [Bool]
     /// Per take: the take's own (resolved) description, the scaler's input.
-    public var sources: [ColourDescription]
+    package var sources: [ColourDescription]
     /// What was done, for the plan's notices; nil when every take already matched.
-    public var notice: String?
+    package var notice: String?
 
     /// Decides the output description for a transcode of `takes`.
     /// - All HDR with one transfer, no filter and a codec with a 10-bit profile: HDR kept.

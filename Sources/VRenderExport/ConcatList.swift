@@ -19,19 +19,19 @@ import VRenderMedia
 /// its in point. Unlike FFmpeg's demuxer, vrender cuts frame-exactly (`TakeTrim`). Other
 /// directives (`stream`, `option`, ...) are refused by line, `file_packet_meta(data)` is
 /// skipped with a note. The list is only read.
-public struct ConcatList: Sendable {
-    public struct Entry: Sendable, Equatable {
-        public var path: String
-        public var trim: TakeTrim?
+package struct ConcatList: Sendable {
+    package struct Entry: Sendable, Equatable {
+        package var path: String
+        package var trim: TakeTrim?
     }
 
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// What was skipped, for the plan's notes.
-    public var notices: [String]
+    package var notices: [String]
 
     /// True for a file `concat` reads as a list: a .txt or .ffconcat name, or a first line
     /// `ffconcat version`.
-    public static func isList(_ path: String) -> Bool {
+    package static func isList(_ path: String) -> Bool {
         if ["txt", "ffconcat"].contains((path as NSString).pathExtension.lowercased()) { return true }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
@@ -43,7 +43,7 @@ public struct ConcatList: Sendable {
     static let maxBytes = 64 << 20
 
     /// Reads and parses the list at `path`. Errors name the list and the line.
-    public init(path: String) throws {
+    package init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw VRenderError.input(path, "cannot be read")
         }

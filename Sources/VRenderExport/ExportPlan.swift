@@ -36,38 +36,38 @@ public struct ExportPlan: Sendable {
     public var canvasHeight: Int
     public var frameRate: Rational
     public var rotation: RotationHandling
-    public var timeline: Timeline
-    public var colour: ColourPlan
-    public var audio: AudioTrackPlan
+    package var timeline: Timeline
+    package var colour: ColourPlan
+    package var audio: AudioTrackPlan
     /// Encoders for a transcode (ignored when copying).
     public var videoCodec: VideoCodecChoice
     public var audioCodec: AudioCodecChoice
     /// Choices a user should know of: dropped tracks, tone mapping, colour conversion, order.
     public var notices: [String] = []
     /// The prompter drawn into the pictures (`--prompter-overlay`, transcodes only).
-    public var prompter: PrompterPlan?
+    package var prompter: PrompterPlan?
     /// Subtitles, chapters and timecode carried beside picture and sound (`SideStreamPlan`).
-    public var side = SideStreamPlan()
+    package var side = SideStreamPlan()
     /// `--loudness`: the measured sound and the gain per track; nil when not asked, when the
     /// export has no sound, or before the measuring pass (`Exporter.prepare`).
     public var loudness: LoudnessPlan?
     /// `--stabilize`: the smoothing and zoom every take's pictures get (transcodes only).
-    public var stabilize: StabilizePlan?
+    package var stabilize: StabilizePlan?
     /// Dissolves or dips at the joins (`--transition`, transcodes only); nil: cuts.
     public var transition: TransitionPlan?
     /// The processors a transcode's stages share (`ExportOptions.threads`).
-    public var threads: ThreadBudget = .machine
+    package var threads: ThreadBudget = .machine
 
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }
 
     /// The rotation to apply in pixels to take `index`.
-    public func pixelRotation(ofTake index: Int) -> Rotation {
+    package func pixelRotation(ofTake index: Int) -> Rotation {
         pixelOrientation(ofTake: index).rotation
     }
 
     /// The turn and flip to apply in pixels to take `index` (none where a display matrix keeps them).
-    public func pixelOrientation(ofTake index: Int) -> Orientation {
+    package func pixelOrientation(ofTake index: Int) -> Orientation {
         rotation == .uprightPixels ? takes[index].video.orientation : .upright
     }
 

@@ -6,15 +6,15 @@ import VRenderMedia
 /// Chooses what an export does: stream copy, copy of the video with audio re-encoded, or a
 /// transcode; the container (when none was named), canvas, frame rate, rotation handling,
 /// colours and audio tracks. It plans only what the output container can hold.
-public enum ExportPlanner {
+package enum ExportPlanner {
     /// Asks whether the container accepts a copy of a take's stream: nil, or why not.
-    public typealias CopyCheck = @Sendable (OutputContainer, _ path: String, _ streamIndex: Int) -> String?
+    package typealias CopyCheck = @Sendable (OutputContainer, _ path: String, _ streamIndex: Int) -> String?
 
-    public static let muxerCopyCheck: CopyCheck = { container, path, index in
+    package static let muxerCopyCheck: CopyCheck = { container, path, index in
         container.refusalToCopy(stream: index, of: path)
     }
 
-    public static func plan(takes: [MediaInfo], options: ExportOptions,
+    package static func plan(takes: [MediaInfo], options: ExportOptions,
                             copyCheck: CopyCheck = muxerCopyCheck) throws -> ExportPlan {
         var plan = try choose(takes: takes, options: options, copyCheck: copyCheck)
         plan.side = SideStreamPlan(takes: takes, container: plan.container)

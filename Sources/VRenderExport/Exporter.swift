@@ -97,15 +97,15 @@ public final class Exporter: Sendable {
     }
 
     /// One take to join: its file, and the part of it to use.
-    public struct Input: Sendable, Equatable {
-        public var path: String
-        public var trim: TakeTrim?
+    package struct Input: Sendable, Equatable {
+        package var path: String
+        package var trim: TakeTrim?
     }
 
     /// Inputs as files: a takes folder becomes its takes in recording order (with the trims
     /// takes.json gives them), a concat list (`ConcatList`) its files with their in and out
     /// points. Notices say how a folder or a list was read.
-    public func resolveInputs() throws -> (takes: [Input], notices: [String]) {
+    package func resolveInputs() throws -> (takes: [Input], notices: [String]) {
         var takes: [Input] = []
         var notices: [String] = []
         if let trims = options.inputTrims {
@@ -178,7 +178,7 @@ public final class Exporter: Sendable {
     /// One chunk of a chunked export (VRenderScale): output frames `frames` of `plan`, video
     /// only, encoded with a keyframe every `keyframeInterval` frames, into `path` (a .mov or
     /// .mkv file, replaced if it exists). The summary counts the chunk's frames.
-    public func renderChunk(_ plan: ExportPlan, frames: Range<Int>, keyframeInterval: Int,
+    package func renderChunk(_ plan: ExportPlan, frames: Range<Int>, keyframeInterval: Int,
                             to path: String) throws -> ExportSummary {
         guard plan.mode == .transcode else {
             throw VRenderError.option("--engine", "this export copies the takes' video (\(plan.mode.summaryName)); only an export that encodes its video is rendered in chunks")
@@ -190,7 +190,7 @@ public final class Exporter: Sendable {
     /// A chunked export's sound (VRenderScale), encoded while its chunks render: every audio
     /// track of `plan`, loudness applied (plan it with `measuringLoudness`), into `path`, a
     /// file of `soundContainer(of:)`, replaced if it exists.
-    public func renderSound(_ plan: ExportPlan, to path: String) throws -> ExportSummary {
+    package func renderSound(_ plan: ExportPlan, to path: String) throws -> ExportSummary {
         guard plan.hasAudio else { throw VRenderError.output(path, "the export has no sound to encode") }
         let output = try OutputFile(path: path, inputs: plan.takes.map(\.path), overwrite: true)
         return try run(plan, job: .sound, into: output)
@@ -198,7 +198,7 @@ public final class Exporter: Sendable {
 
     /// The container of a chunked export's sound file, as a file name extension ("mp4" for
     /// AAC, "mka" for Opus); nil when the export has no sound.
-    public static func soundContainer(of plan: ExportPlan) -> String? {
+    package static func soundContainer(of plan: ExportPlan) -> String? {
         plan.hasAudio ? SoundFile.container(of: plan) : nil
     }
 
@@ -206,7 +206,7 @@ public final class Exporter: Sendable {
     /// packets are copied in order, with the sound copied from `sound` (`renderSound`'s file),
     /// or without one every take's audio encoded whole. The chunks must cover the timeline in
     /// order, and have been encoded alike (one codec set-up).
-    public func join(_ plan: ExportPlan, chunks: [RenderedChunk], sound: String? = nil) throws -> ExportSummary {
+    package func join(_ plan: ExportPlan, chunks: [RenderedChunk], sound: String? = nil) throws -> ExportSummary {
         let output = try OutputFile(path: plan.output, inputs: plan.takes.map(\.path), overwrite: options.overwrite)
         let probed = try ChunkJoinCheck.probe(chunks, plan: plan, threads: options.threads.processors)
         return try run(plan, job: .join(probed, sound: plan.hasAudio ? sound : nil), into: output)

@@ -4,10 +4,10 @@ import VRenderFilters
 import VRenderVulkan
 
 /// Chooses where a filter chain runs (`--gpu`) and builds the executor.
-public enum FilterExecutors {
+package enum FilterExecutors {
     /// The backend `choice` resolves to on this machine, without opening anything heavy:
     /// `auto` picks a hardware Vulkan device when one is listed, else the CPU.
-    public static func describe(_ choice: FilterBackendChoice) -> String {
+    package static func describe(_ choice: FilterBackendChoice) -> String {
         switch choice {
         case .cpu:
             return "cpu"
@@ -24,7 +24,7 @@ public enum FilterExecutors {
     ///
     /// - Throws: `VRenderError` naming `--gpu vulkan` when no Vulkan device exists. The Vulkan
     ///   executor reports its own failures the same way, with the hint to use `--gpu cpu`.
-    public static func make(chain: FilterChain, choice: FilterBackendChoice, threads: Int,
+    package static func make(chain: FilterChain, choice: FilterBackendChoice, threads: Int,
                             width: Int, height: Int) throws -> any FilterExecutor {
         let cpuThreads = max(1, threads)
         if chain.isIdentity || choice == .cpu {

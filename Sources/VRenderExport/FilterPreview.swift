@@ -5,29 +5,29 @@ import VRenderMedia
 
 /// `vrender filters --preview`: one frame through every filter, as a labelled grid, to choose a
 /// filter by eye.
-public enum FilterPreview {
+package enum FilterPreview {
     /// What `write` made: the grid's size, where the filters ran, and the time of the frame shown.
-    public struct Written: Sendable, Equatable {
-        public var width: Int
-        public var height: Int
+    package struct Written: Sendable, Equatable {
+        package var width: Int
+        package var height: Int
         /// "cpu" or "vulkan: <device>".
-        public var backend: String
+        package var backend: String
         /// The frame's time: the last frame's when `atSeconds` lies past the end.
-        public var shownSeconds: Double
+        package var shownSeconds: Double
         /// The time asked for.
-        public var requestedSeconds: Double
+        package var requestedSeconds: Double
         /// How many filters the grid shows.
-        public var filters: Int
+        package var filters: Int
 
         /// True when the time asked for lies past the end, so the last frame is shown instead
         /// (with 0.05 s of slack: the frame shown starts up to a frame before the time asked).
-        public var isPastEnd: Bool { shownSeconds < requestedSeconds - 0.05 }
+        package var isPastEnd: Bool { shownSeconds < requestedSeconds - 0.05 }
     }
 
     /// `vrender filters --preview`: renders the grid (see `render`) and writes it to the PNG
     /// file `output`. Errors name the input or the output file.
     @discardableResult
-    public static func write(input: String, atSeconds seconds: Double, filters: [any VideoFilter] = FilterRegistry.all,
+    package static func write(input: String, atSeconds seconds: Double, filters: [any VideoFilter] = FilterRegistry.all,
                              backend: FilterBackendChoice, to output: String) throws -> Written {
         let result = try VRenderError.attributing(to: input, as: .input) {
             try render(input: input, atSeconds: seconds, filters: filters, backend: backend)
@@ -41,7 +41,7 @@ public enum FilterPreview {
     /// result says which time it shows), runs each filter on it with the backend `backend`
     /// picks, and lays the results out `columns` to a row, each `width` pixels wide, labelled
     /// with the filter's name.
-    public static func render(input: String, atSeconds seconds: Double, filters: [any VideoFilter],
+    package static func render(input: String, atSeconds seconds: Double, filters: [any VideoFilter],
                               backend: FilterBackendChoice, width: Int = 320,
                               columns: Int = 5) throws -> (image: RGBImage, backend: String, shownSeconds: Double) {
         try FrameGrabber.frame(in: input, atSeconds: seconds) { decoded, shownSeconds, info in

@@ -4,15 +4,15 @@ import VRenderCore
 /// The export's output: written to a temporary file beside the target and renamed into place
 /// only when complete (an `AtomicFile` that FFmpeg's muxer fills), so a failed or interrupted
 /// export never leaves a half-written file and never replaces a good one.
-public struct OutputFile: Sendable {
-    public let path: String
+package struct OutputFile: Sendable {
+    package let path: String
     /// The name of the temporary file the muxer writes (hidden, beside `path`), for messages:
     /// the file is reached through `open()`'s descriptor.
-    public var temporaryPath: String { file.temporaryPath }
+    package var temporaryPath: String { file.temporaryPath }
     private let file: AtomicFile
 
     /// The file extensions an export can write; the extension picks the container.
-    public static let containerExtensions = ["mov", "mp4", "m4v", "mkv", "webm"]
+    package static let containerExtensions = ["mov", "mp4", "m4v", "mkv", "webm"]
 
     /// True when both paths lead to the same file, so an output never overwrites an input or
     /// another output of the same run: the same device and inode when both exist (links of
@@ -32,7 +32,7 @@ public struct OutputFile: Sendable {
 
     /// Checks the target before any work: not an input, not existing unless `overwrite`, in a
     /// directory that exists, with an extension FFmpeg can mux.
-    public init(path: String, inputs: [String], overwrite: Bool) throws {
+    package init(path: String, inputs: [String], overwrite: Bool) throws {
         let url = URL(fileURLWithPath: path)
         for input in inputs where Self.isSameFile(input, path) {
             throw VRenderError.output(path, "is also an input; an export never modifies its takes")
@@ -48,12 +48,12 @@ public struct OutputFile: Sendable {
 
     /// Creates the temporary file (exclusively, no link followed) and returns its descriptor,
     /// which the muxer writes; the same descriptor on every call.
-    public func open() throws -> Int32 {
+    package func open() throws -> Int32 {
         try file.open()
     }
 
     /// Flushes the finished temporary file to disk and renames it onto the target.
-    public func commit() throws {
+    package func commit() throws {
         try file.commit()
     }
 
@@ -66,12 +66,12 @@ public struct OutputFile: Sendable {
     }
 
     /// Deletes the temporary file, if any.
-    public func discard() {
+    package func discard() {
         file.discard()
     }
 
     /// Bytes in the finished output.
-    public var size: Int {
+    package var size: Int {
         FileNames.status(path).map { Int($0.st_size) } ?? 0
     }
 

@@ -107,7 +107,7 @@ public struct StabilizeSummary: Sendable, Codable, Equatable {
 /// Calls a reporter at most every `interval` seconds (and always for the final snapshot), so
 /// per-frame progress costs a clock read, not terminal output. Also what a chunked export's
 /// progress (frames done over all its chunks) is reported through.
-public final class ProgressThrottle: Sendable {
+package final class ProgressThrottle: Sendable {
     private let report: @Sendable (ExportProgress) -> Void
     private let interval: Double
     private let startNanoseconds = MonotonicClock.now()
@@ -125,7 +125,7 @@ public final class ProgressThrottle: Sendable {
     private let alreadyDone: Int
     var framesFinished: Int { finalCount.withLock { $0 } }
 
-    public init(total: Int, frameRate: Double, interval: Double = 0.25, alreadyDone: Int = 0,
+    package init(total: Int, frameRate: Double, interval: Double = 0.25, alreadyDone: Int = 0,
                 report: @escaping @Sendable (ExportProgress) -> Void) {
         self.total = total
         self.alreadyDone = alreadyDone
@@ -137,7 +137,7 @@ public final class ProgressThrottle: Sendable {
     private var elapsed: Double { MonotonicClock.seconds(since: startNanoseconds) }
 
     /// Called by the stage that counts frames (one thread; any thread would be safe).
-    public func update(framesDone: Int, finished: Bool = false) {
+    package func update(framesDone: Int, finished: Bool = false) {
         if finished { finalCount.withLock { $0 = framesDone } }
         let now = elapsed
         let first = firstFrame.withLock { first in

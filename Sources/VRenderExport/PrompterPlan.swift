@@ -3,11 +3,11 @@ import VRenderPrompter
 
 /// How an export draws the prompter: the script, the box in the output picture, the settings
 /// for takes without a recorded scroll, and what takes.json recorded of each take.
-public struct PrompterPlan: Sendable {
-    public var script: PrompterScript
-    public var settings: PrompterSettings
-    public var geometry: PrompterGeometry
-    public var takes: [PrompterTimeline.Take]
+package struct PrompterPlan: Sendable {
+    package var script: PrompterScript
+    package var settings: PrompterSettings
+    package var geometry: PrompterGeometry
+    package var takes: [PrompterTimeline.Take]
 
     /// The plan for `request` over `plan`'s output, with notices: a box that had to be fitted,
     /// a takes.json that could not be read, and how many takes replay a recorded scroll.

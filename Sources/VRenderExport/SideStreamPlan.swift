@@ -7,26 +7,26 @@ import VRenderMedia
 /// starts and converted to the codec the container holds), every take's chapters shifted
 /// the same way, and the first take's timecode. Bitmap subtitles, data streams, attachments,
 /// later takes' timecodes and what the container cannot hold are named as dropped.
-public struct SideStreamPlan: Sendable, Equatable {
+package struct SideStreamPlan: Sendable, Equatable {
     /// The output's subtitle codec; nil when the export writes no subtitles.
-    public var subtitleCodec: String?
+    package var subtitleCodec: String?
     /// Per take, the subtitle stream carried (nil: none).
-    public var subtitleStreams: [Int?] = []
+    package var subtitleStreams: [Int?] = []
     /// The carried subtitles' language (the first take's with subtitles), empty when none.
-    public var subtitleLanguage = ""
+    package var subtitleLanguage = ""
     /// True when the takes' chapters are written.
-    public var carriesChapters = false
+    package var carriesChapters = false
     /// The first take's timecode, written on the output.
-    public var timecode: String?
-    public var notices: [String] = []
+    package var timecode: String?
+    package var notices: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// True when the output gets any side stream.
-    public var isEmpty: Bool { subtitleCodec == nil && !carriesChapters && timecode == nil }
+    package var isEmpty: Bool { subtitleCodec == nil && !carriesChapters && timecode == nil }
 
     /// The plan for `takes` into `container`.
-    public init(takes: [MediaInfo], container: OutputContainer) {
+    package init(takes: [MediaInfo], container: OutputContainer) {
         let fileExtension = (container.path as NSString).pathExtension.lowercased()
         let name = { (take: MediaInfo) in (take.path as NSString).lastPathComponent }
         let firstText = takes.lazy.compactMap { $0.side.subtitles.first(where: \.isText) }.first

@@ -7,29 +7,29 @@ import VRenderCore
 /// cannot add up: after any number of takes the output is within half a frame of the exact
 /// sum, and audio boundaries sit exactly on video frame boundaries (no drift at joins). With a
 /// cross-dissolve (`overlapSlots`) the output is shorter by exactly one overlap per join.
-public struct Timeline: Sendable, Equatable {
-    public struct Take: Sendable, Equatable {
+package struct Timeline: Sendable, Equatable {
+    package struct Take: Sendable, Equatable {
         /// First output frame (slot) of this take.
-        public var firstSlot: Int
+        package var firstSlot: Int
         /// Output frames this take fills.
-        public var slotCount: Int
+        package var slotCount: Int
         /// First output audio sample of this take.
-        public var firstSample: Int
+        package var firstSample: Int
         /// Audio samples this take contributes (its audio padded or trimmed to this).
-        public var sampleCount: Int
+        package var sampleCount: Int
     }
 
-    public let frameRate: Rational
-    public let sampleRate: Int
-    public let takes: [Take]
+    package let frameRate: Rational
+    package let sampleRate: Int
+    package let takes: [Take]
     /// Output frames consecutive takes share (`--transition fade`): take i+1 starts this many
     /// frames before take i ends. 0 for cuts.
-    public let overlapSlots: Int
+    package let overlapSlots: Int
 
     /// `overlapSlots`: frames shared at every join (a cross-dissolve). The takes are placed as
     /// without overlap, from the cumulative duration, and take i is moved earlier by i overlaps:
     /// so rounding still cannot add up, and every overlap is exactly `overlapSlots` frames.
-    public init(durations: [Double], frameRate: Rational, sampleRate: Int = 48_000, overlapSlots: Int = 0) {
+    package init(durations: [Double], frameRate: Rational, sampleRate: Int = 48_000, overlapSlots: Int = 0) {
         self.frameRate = frameRate
         self.sampleRate = sampleRate
         self.overlapSlots = overlapSlots
@@ -53,7 +53,7 @@ public struct Timeline: Sendable, Equatable {
     }
 
     /// The output audio sample where output frame `slot` starts.
-    public func sample(atSlot slot: Int) -> Int {
+    package func sample(atSlot slot: Int) -> Int {
         Self.sample(atSlot: slot, frameRate, sampleRate)
     }
 
@@ -62,19 +62,19 @@ public struct Timeline: Sendable, Equatable {
     }
 
     /// Audio samples take `index` shares with the take before it (0 for the first take).
-    public func overlapSamples(beforeTake index: Int) -> Int {
+    package func overlapSamples(beforeTake index: Int) -> Int {
         guard index > 0 else { return 0 }
         let previous = takes[index - 1]
         return previous.firstSample + previous.sampleCount - takes[index].firstSample
     }
 
-    public var totalSlots: Int { takes.last.map { $0.firstSlot + $0.slotCount } ?? 0 }
-    public var totalSamples: Int { takes.last.map { $0.firstSample + $0.sampleCount } ?? 0 }
-    public var duration: Double { Double(totalSlots) / frameRate.doubleValue }
+    package var totalSlots: Int { takes.last.map { $0.firstSlot + $0.slotCount } ?? 0 }
+    package var totalSamples: Int { takes.last.map { $0.firstSample + $0.sampleCount } ?? 0 }
+    package var duration: Double { Double(totalSlots) / frameRate.doubleValue }
 
     /// The output slot (relative to the take) where a source frame shown `seconds` after the
     /// take's start belongs: the nearest frame boundary.
-    public func slot(forSecondsIntoTake seconds: Double) -> Int {
+    package func slot(forSecondsIntoTake seconds: Double) -> Int {
         Int((seconds * frameRate.doubleValue).rounded())
     }
 }
@@ -83,17 +83,17 @@ public struct Timeline: Sendable, Equatable {
 /// conversion by repeating or dropping whole frames (as ffmpeg's `fps` filter), with the take
 /// trimmed or extended to exactly its slot count. Never copies pixels: a frame shown twice is
 /// sent to the encoder twice.
-public struct SlotAssigner: Sendable {
-    public let slotCount: Int
+package struct SlotAssigner: Sendable {
+    package let slotCount: Int
     private var pendingStart: Int?
 
-    public init(slotCount: Int) {
+    package init(slotCount: Int) {
         self.slotCount = slotCount
     }
 
     /// A new frame arrives whose nearest slot is `slot`. Returns how many slots the *previous*
     /// pending frame fills (0: drop it), and makes the new frame pending.
-    public mutating func arrive(slot: Int) -> (start: Int, count: Int)? {
+    package mutating func arrive(slot: Int) -> (start: Int, count: Int)? {
         guard let start = pendingStart else {
             // The first frame of a take covers from slot 0 even if it starts a bit late.
             pendingStart = 0
@@ -106,7 +106,7 @@ public struct SlotAssigner: Sendable {
     }
 
     /// The take ended: the pending frame fills every remaining slot.
-    public mutating func finish() -> (start: Int, count: Int)? {
+    package mutating func finish() -> (start: Int, count: Int)? {
         guard let start = pendingStart else { return nil }
         pendingStart = nil
         return (start, Swift.max(0, slotCount - start))

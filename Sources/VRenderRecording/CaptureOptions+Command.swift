@@ -6,7 +6,7 @@ import VRenderPrompter
 extension CaptureOptions {
     /// Reads the action script at `actions` and the teleprompter script at `prompter` (scrolled
     /// with `settings`) into the plan, so a bad one fails, naming its file, before the camera opens.
-    public mutating func readScripts(actions: String?, prompter: String?, settings: PrompterSettings) throws {
+    package mutating func readScripts(actions: String?, prompter: String?, settings: PrompterSettings) throws {
         if let actions { plan.script = try ActionScript(contentsOfFile: actions) }
         if let prompter {
             plan.prompter = try PrompterSession.captureFactory(script: try PrompterScript(contentsOfFile: prompter),
@@ -16,7 +16,7 @@ extension CaptureOptions {
 
     /// Whether keys end the takes: true when nothing in the plan does (no duration, no script's
     /// `stop`). Such a capture is refused when `keys` is false (standard input is no terminal).
-    public func requireEnding(keys: Bool) throws -> Bool {
+    package func requireEnding(keys: Bool) throws -> Bool {
         guard plan.isOpenEnded else { return false }
         if !keys {
             throw VRenderError.option("--duration", "needed when standard input is not a terminal (or a script with 'at <time> stop')")
@@ -28,7 +28,7 @@ extension CaptureOptions {
 extension TakeEntry {
     /// The error naming the takes of `takes` that read back broken, recorded into `folder`;
     /// nil when every take read back whole.
-    public static func readBackFailure(of takes: [TakeEntry], in folder: String) -> VRenderError? {
+    package static func readBackFailure(of takes: [TakeEntry], in folder: String) -> VRenderError? {
         let broken = takes.filter { $0.check?.isGood == false }
         guard !broken.isEmpty else { return nil }
         let list = broken.map { "\($0.file) (\($0.check?.problem ?? ""))" }.joined(separator: ", ")

@@ -18,7 +18,7 @@ public enum LiveCodecCalibration {
 
     /// Picks the live codec for `format` (a choice; never throws: an encoder that cannot be
     /// measured is not chosen).
-    public typealias Chooser = @Sendable (NegotiatedFormat) -> Choice
+    package typealias Chooser = @Sendable (NegotiatedFormat) -> Choice
 
     /// The most of the time between frames HEVC may take and still be chosen.
     static let hevcShare = 0.5
@@ -27,15 +27,15 @@ public enum LiveCodecCalibration {
 
     /// What a burst measured: wall-clock seconds per frame, or (`atLeast`) a bound the encoder
     /// was already slower than when measuring stopped early.
-    public struct Measurement: Sendable, Equatable {
-        public var seconds: Double
-        public var atLeast = false
+    package struct Measurement: Sendable, Equatable {
+        package var seconds: Double
+        package var atLeast = false
     }
 
     /// Measures this machine, while capture runs (its load counts too): a few tenths of a
     /// second where HEVC keeps up; where it cannot, HEVC only until that is plain, then H.264
     /// (measured to the end: it is the choice either way, and the figure warns of drops).
-    public static let measure: Chooser = { format in
+    package static let measure: Chooser = { format in
         guard let pictures = try? syntheticPictures(format: format, count: 2) else {
             return decide(format: format, hevc: nil, h264: nil)
         }

@@ -98,7 +98,7 @@ public enum LiveCommand: Sendable, Equatable {
 /// `takes.json`. The calling thread captures; one writer thread encodes.
 // @unchecked Sendable: the source is used only by the thread in `run()`; other threads only
 // call `requestStop()`, which touches the (thread-safe) StopSignal.
-public final class Recorder: @unchecked Sendable {
+package final class Recorder: @unchecked Sendable {
     private let source: any CaptureSource
     /// The microphone recorded with every take (nil: silent takes).
     private let microphone: (any AudioSource)?
@@ -126,7 +126,7 @@ public final class Recorder: @unchecked Sendable {
     ///   - stop: raised (from any thread, e.g. on Ctrl-C) to end the take in progress and stop.
     ///   - timings: a collector for per-stage frame times (`vrender bench capture`).
     ///   - preview: offered every frame captured (the studio's page).
-    public convenience init(source: any CaptureSource, microphone: (any AudioSource)? = nil, plan: RecordingPlan,
+    package convenience init(source: any CaptureSource, microphone: (any AudioSource)? = nil, plan: RecordingPlan,
                             commands: BoundedQueue<LiveCommand>? = nil,
                             stop: StopSignal = StopSignal(), timings: StageTimings? = nil,
                             preview: (any LivePreview)? = nil,
@@ -156,12 +156,12 @@ public final class Recorder: @unchecked Sendable {
     }
 
     /// Ends recording from any thread (Ctrl-C): the take in progress is finished and kept.
-    public func requestStop() { stop.raise() }
+    package func requestStop() { stop.raise() }
 
     /// Records until the planned takes are done (batch) or the user quits (interactive).
     /// Returns the takes recorded, also saved in `takes.json`. First reports the source and
     /// how its starting settings came out (`.sourceOpened`, then a `.notice` per clamp).
-    public func run() throws -> [TakeEntry] {
+    package func run() throws -> [TakeEntry] {
         announceSource()
         let format = source.format
         let prerollFrames = Int((plan.preroll * format.frameRate.doubleValue).rounded(.up))

@@ -2,7 +2,7 @@ import VRenderCapture
 import VRenderPrompter
 
 /// What the capture loop does before capturing a frame.
-public enum TakeStep: Sendable, Equatable {
+package enum TakeStep: Sendable, Equatable {
     /// Start take `take` with the frame about to be captured (at `time`), pre-roll included.
     case begin(take: Int, at: Double)
     /// End take `take`: the frame about to be captured is not part of it.
@@ -26,34 +26,34 @@ public enum TakeStep: Sendable, Equatable {
 ///
 /// Times are capture times in seconds; a frame "is due" at a time when it lies within half a
 /// frame interval of it, so rounding never adds or loses a frame.
-public struct TakeScheduler: Sendable {
+package struct TakeScheduler: Sendable {
     /// Takes to record in batch mode.
-    public let takes: Int
+    package let takes: Int
     /// Length of each take, from `--duration` or the script's `stop` (infinite: until stopped).
-    public let takeLength: Double
+    package let takeLength: Double
     /// Seconds of pre-roll: the first batch take begins after this much has been captured.
-    public let preroll: Double
-    public let script: ActionScript?
+    package let preroll: Double
+    package let script: ActionScript?
     /// Seconds between frames.
-    public let interval: Double
+    package let interval: Double
     /// Keys drive the takes (true) or the batch plan does (false).
-    public let interactive: Bool
+    package let interactive: Bool
 
     /// The take recording now, if any.
-    public private(set) var recordingTake: Int?
+    package private(set) var recordingTake: Int?
     /// Takes begun so far.
-    public private(set) var takesStarted = 0
+    package private(set) var takesStarted = 0
     /// Capture time the current (or last) take began at.
-    public private(set) var takeStart = 0.0
+    package private(set) var takeStart = 0.0
     /// True once capture should stop (after performing the steps that said so).
-    public private(set) var isDone = false
+    package private(set) var isDone = false
 
     /// Batch: when the next take may begin (the frame after the last one ended).
     private var triggerTime: Double
     /// The next script action for the take in progress.
     private var scriptIndex = 0
 
-    public init(plan: RecordingPlan, interval: Double, interactive: Bool) {
+    package init(plan: RecordingPlan, interval: Double, interactive: Bool) {
         takes = plan.takes
         takeLength = Swift.min(plan.duration ?? .infinity, plan.script?.stopTime ?? .infinity)
         preroll = plan.preroll
@@ -66,7 +66,7 @@ public struct TakeScheduler: Sendable {
     /// The steps to take before capturing the frame expected at `time`, given the keys pressed
     /// since the last frame (`commands`) and whether a stop was requested. After them, check
     /// `isDone`: when true, capture no more frames.
-    public mutating func steps(beforeFrameAt time: Double, commands: [LiveCommand] = [],
+    package mutating func steps(beforeFrameAt time: Double, commands: [LiveCommand] = [],
                                stopRequested: Bool = false) -> [TakeStep] {
         var steps: [TakeStep] = []
         var quitting = isDone || stopRequested
@@ -93,7 +93,7 @@ public struct TakeScheduler: Sendable {
 
     /// Ends the take in progress, if any: capture stopped (the device went away, or the loop
     /// ended for another reason).
-    public mutating func finish() -> [TakeStep] {
+    package mutating func finish() -> [TakeStep] {
         isDone = true
         return recordingTake.map { [end($0)] } ?? []
     }

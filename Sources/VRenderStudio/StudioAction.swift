@@ -1,6 +1,6 @@
 /// Every change a page can ask for: one POST each (`StudioServer` maps the routes, README
 /// "vrender studio" lists them). The session performs them with the calls the CLI makes.
-public enum StudioAction: Sendable, Equatable {
+package enum StudioAction: Sendable, Equatable {
     /// POST /api/record {"record": true|false}: start or stop a take (explicit, not a toggle,
     /// so two pages pressing at once do not undo each other).
     case record(Bool)
@@ -30,7 +30,7 @@ public enum StudioAction: Sendable, Equatable {
     /// POST /api/export/cancel {}
     case cancelExport
 
-    public enum PrompterAction: String, Sendable, Equatable, CaseIterable {
+    package enum PrompterAction: String, Sendable, Equatable, CaseIterable {
         case hold, faster, slower, larger, smaller
     }
 }
@@ -38,11 +38,11 @@ public enum StudioAction: Sendable, Equatable {
 /// A refused action: `message` is for the user (it names the take, the filter or the value);
 /// `status` is the HTTP status the server answers with (400 bad value, 404 no such take,
 /// 409 not now, e.g. an export while recording).
-public struct StudioActionError: Error, Sendable, Equatable {
-    public var status: Int
-    public var message: String
+package struct StudioActionError: Error, Sendable, Equatable {
+    package var status: Int
+    package var message: String
 
-    public init(status: Int, _ message: String) {
+    package init(status: Int, _ message: String) {
         self.status = status
         self.message = message
     }

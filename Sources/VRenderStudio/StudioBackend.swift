@@ -1,6 +1,6 @@
 /// What the studio's server serves: a thin shell over this, as the CLI is over the library.
 /// `StudioSession` is the real one; tests of the server use a fake.
-public protocol StudioBackend: Sendable {
+package protocol StudioBackend: Sendable {
     /// The current snapshot.
     func state() -> StudioState
     /// Snapshots and preview pictures as they come, latest only (a slow page skips, never
@@ -18,7 +18,7 @@ public protocol StudioBackend: Sendable {
 }
 
 /// The folders `/media/KIND/NAME` serves from.
-public enum MediaKind: String, Sendable, CaseIterable {
+package enum MediaKind: String, Sendable, CaseIterable {
     /// Thumbnails (PNG) of the takes, in the takes folder.
     case thumbnails
     /// Browser-playable copies of the takes (H.264 MP4), in TAKES/proxies/.
@@ -28,12 +28,12 @@ public enum MediaKind: String, Sendable, CaseIterable {
 }
 
 /// One page's view of the session.
-public struct StudioSubscription: Sendable {
-    public let states: AsyncStream<StudioState>
-    public let previews: AsyncStream<PreviewFrame>
-    public let cancel: @Sendable () -> Void
+package struct StudioSubscription: Sendable {
+    package let states: AsyncStream<StudioState>
+    package let previews: AsyncStream<PreviewFrame>
+    package let cancel: @Sendable () -> Void
 
-    public init(states: AsyncStream<StudioState>, previews: AsyncStream<PreviewFrame>, cancel: @escaping @Sendable () -> Void) {
+    package init(states: AsyncStream<StudioState>, previews: AsyncStream<PreviewFrame>, cancel: @escaping @Sendable () -> Void) {
         self.states = states
         self.previews = previews
         self.cancel = cancel
@@ -49,17 +49,17 @@ public struct StudioSubscription: Sendable {
 ///     bytes 16..<18 uint16 little-endian: picture width
 ///     bytes 18..<20 uint16 little-endian: picture height
 ///     bytes 20...   JPEG
-public struct PreviewFrame: Sendable {
-    public static let magic: [UInt8] = Array("VRP1".utf8)
-    public static let headerSize = 20
-    public let bytes: [UInt8]
+package struct PreviewFrame: Sendable {
+    package static let magic: [UInt8] = Array("VRP1".utf8)
+    package static let headerSize = 20
+    package let bytes: [UInt8]
 
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
     /// Header and JPEG in one buffer.
-    public init(capturedAtUnixMilliseconds: Double, sequence: Int, width: Int, height: Int, jpeg: some Collection<UInt8>) {
+    package init(capturedAtUnixMilliseconds: Double, sequence: Int, width: Int, height: Int, jpeg: some Collection<UInt8>) {
         var bytes = Self.magic
         bytes.reserveCapacity(Self.headerSize + jpeg.count)
         withUnsafeBytes(of: capturedAtUnixMilliseconds.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }

@@ -4,28 +4,28 @@ import VRenderPrompter
 import VRenderRecording
 
 /// Everything `vrender studio` can be asked, already parsed.
-public struct StudioOptions: Sendable {
+package struct StudioOptions: Sendable {
     /// `synthetic[:seed=N]` or a V4L2 device path; the synthetic camera always runs in real time.
-    public var device: String
+    package var device: String
     /// Rate, size and the starting lens, zoom and torch.
-    public var request: CaptureRequest
+    package var request: CaptureRequest
     /// The takes folder (`--out`); exports go into `exportsFolder`, playable copies of the
     /// takes into `TAKES/proxies/`.
-    public var folder: String
-    public var exportsFolder: String
-    public var codec: VideoCodecChoice
+    package var folder: String
+    package var exportsFolder: String
+    package var codec: VideoCodecChoice
     /// `--audio` and its request, as `vrender capture` takes them.
-    public var audio: String
-    public var audioRequest: AudioRequest
+    package var audio: String
+    package var audioRequest: AudioRequest
     /// `--prompter FILE`, read, with its settings (nil: no prompter).
-    public let prompter: (script: PrompterScript, settings: PrompterSettings)?
+    package let prompter: (script: PrompterScript, settings: PrompterSettings)?
     /// Lays the prompter out for the camera's picture (made once, with the font, so a missing
     /// font fails before the camera opens).
     let prompterFactory: PrompterSession.Factory?
     /// The longest side of the preview pictures sent to pages, pixels.
-    public var previewMaxWidth: Int
+    package var previewMaxWidth: Int
 
-    public init(device: String, request: CaptureRequest, folder: String, exportsFolder: String? = nil,
+    package init(device: String, request: CaptureRequest, folder: String, exportsFolder: String? = nil,
                 codec: VideoCodecChoice = .auto, audio: String = "auto", audioRequest: AudioRequest = AudioRequest(),
                 prompter: (script: PrompterScript, settings: PrompterSettings)? = nil, previewMaxWidth: Int = 960) throws {
         self.device = device

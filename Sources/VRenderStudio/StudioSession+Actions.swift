@@ -9,7 +9,7 @@ import VRenderTakes
 extension StudioSession {
     /// A page's action, with the library calls `vrender capture`, `takes rm` and `concat`
     /// make. Throws `StudioActionError` naming what was refused and why.
-    public func perform(_ action: StudioAction) throws {
+    package func perform(_ action: StudioAction) throws {
         switch action {
         case .record(let on): try record(on)
         case .lens(let factor):

@@ -13,10 +13,10 @@ import VRenderTakes
 /// a `StudioBackend`. The server is a thin shell over this, as the CLI is over the library.
 ///
 /// Every change ends in `update`, which bumps the snapshot's version and sends it to every page.
-public final class StudioSession: StudioBackend {
-    public let options: StudioOptions
+package final class StudioSession: StudioBackend {
+    package let options: StudioOptions
     /// A line for the terminal: the camera opened, a notice, an error (`isError`).
-    public typealias Terminal = @Sendable (_ line: String, _ isError: Bool) -> Void
+    package typealias Terminal = @Sendable (_ line: String, _ isError: Bool) -> Void
 
     let hub = StudioHub()
     // Inferred, not spelled `Mutex<StudioState>` (see VRenderCore/TSanMutex.swift); init sets it.
@@ -57,7 +57,7 @@ public final class StudioSession: StudioBackend {
                                      PrompterGeometry.defaultBox.width, PrompterGeometry.defaultBox.height]
 
     /// Throws when the preview's JPEG encoder does not open (an FFmpeg without mjpeg).
-    public init(options: StudioOptions, terminal: @escaping Terminal = { _, _ in }) throws {
+    package init(options: StudioOptions, terminal: @escaping Terminal = { _, _ in }) throws {
         self.options = options
         self.terminal = terminal
         var state = StudioState(device: options.device, folder: options.folder, exportsFolder: options.exportsFolder)
@@ -71,7 +71,7 @@ public final class StudioSession: StudioBackend {
     /// Opens the camera and starts recording's thread, then returns. A camera that does not
     /// open, or a folder that cannot be written, is reported (terminal and pages) and leaves
     /// the studio up, showing why, with nothing recorded lost.
-    public func start() {
+    package func start() {
         refreshTakes()
         let thread = Thread { [self] in
             runCapture()
@@ -83,7 +83,7 @@ public final class StudioSession: StudioBackend {
 
     /// Ends the studio: the take in progress is finished and kept, the export and the proxies
     /// stop (their partial files are removed), and every page's stream ends.
-    public func stop() {
+    package func stop() {
         let job = control.withLock { control -> CaptureJob? in
             control.stopping = true
             return control.job
@@ -103,13 +103,13 @@ public final class StudioSession: StudioBackend {
 
     // MARK: - StudioBackend
 
-    public func state() -> StudioState { snapshot.withLock { $0 } }
+    package func state() -> StudioState { snapshot.withLock { $0 } }
 
-    public func subscribe() -> StudioSubscription {
+    package func subscribe() -> StudioSubscription {
         snapshot.withLock { hub.subscribe(current: $0) }
     }
 
-    public func mediaPath(_ kind: MediaKind, name: String) -> String? {
+    package func mediaPath(_ kind: MediaKind, name: String) -> String? {
         switch kind {
         case .thumbnails:
             guard let manifest = try? TakesFolder.manifest(in: options.folder),
@@ -125,7 +125,7 @@ public final class StudioSession: StudioBackend {
         }
     }
 
-    public func filterGrid() throws -> [UInt8] {
+    package func filterGrid() throws -> [UInt8] {
         guard let last = snapshot.withLock({ $0.takes.last }) else {
             throw StudioActionError(status: 409, "record a take first: the grid shows each filter on a take's middle frame")
         }

@@ -4,62 +4,62 @@ import VRenderCore
 /// Everything a studio page shows, as one snapshot: the server sends the whole of it (JSON) to
 /// every page after each change, so a page that joins late or missed one is right at the next.
 /// Field names are the page's API (`Sources/VRenderStudio/Page/studio.js` reads them).
-public struct StudioState: Sendable, Codable, Equatable {
+package struct StudioState: Sendable, Codable, Equatable {
     /// Counts changes; a page ignores a snapshot older than the one it shows.
-    public var version = 0
+    package var version = 0
     /// The camera as given (`--device`) and, once open, what it delivers.
-    public var device: String
-    public var camera: CameraInfo?
+    package var device: String
+    package var camera: CameraInfo?
     /// The takes folder (`--out`) and where exports go, as paths to show the user.
-    public var folder: String
-    public var exportsFolder: String
+    package var folder: String
+    package var exportsFolder: String
     /// True from a take's start until its end.
-    public var recording = false
+    package var recording = false
     /// Seconds the take in progress has run (0 when not recording).
-    public var takeSeconds = 0.0
+    package var takeSeconds = 0.0
     /// Frames per second captured over the last half second, frames dropped from the take in
     /// progress, and seconds of frames waiting for the encoder.
-    public var fps = 0.0
-    public var dropped = 0
-    public var behindSeconds = 0.0
+    package var fps = 0.0
+    package var dropped = 0
+    package var behindSeconds = 0.0
     /// The microphone's meter; nil: takes are silent.
-    public var sound: SoundInfo?
+    package var sound: SoundInfo?
     /// The teleprompter; nil without `--prompter`.
-    public var prompter: PrompterInfo?
+    package var prompter: PrompterInfo?
     /// The filter the preview shows (a `FilterRegistry` name, "" for none), and every choice.
-    public var previewFilter = ""
-    public var filters: [String] = []
+    package var previewFilter = ""
+    package var filters: [String] = []
     /// takes.json's takes, in its order.
-    public var takes: [TakeInfo] = []
+    package var takes: [TakeInfo] = []
     /// The last export (nil: none yet this session).
-    public var export: ExportInfo?
+    package var export: ExportInfo?
     /// Recent messages, oldest first (at most `StudioState.noticeLimit`).
-    public var notices: [Notice] = []
+    package var notices: [Notice] = []
     /// What stops the studio from recording (the camera did not open, the folder cannot be
     /// written); nil while all is well.
-    public var error: String?
+    package var error: String?
 
-    public static let noticeLimit = 20
+    package static let noticeLimit = 20
 
-    public init(device: String, folder: String, exportsFolder: String) {
+    package init(device: String, folder: String, exportsFolder: String) {
         self.device = device
         self.folder = folder
         self.exportsFolder = exportsFolder
     }
 
-    public struct CameraInfo: Sendable, Codable, Equatable {
-        public var name: String
-        public var width: Int
-        public var height: Int
-        public var frameRate: Double
-        public var position: CameraPosition
-        public var lens: Double
-        public var zoom: Double
-        public var torch: Double
+    package struct CameraInfo: Sendable, Codable, Equatable {
+        package var name: String
+        package var width: Int
+        package var height: Int
+        package var frameRate: Double
+        package var position: CameraPosition
+        package var lens: Double
+        package var zoom: Double
+        package var torch: Double
         /// Whether the camera has lenses, zoom and a torch to drive (a V4L2 webcam may not).
-        public var synthetic: Bool
+        package var synthetic: Bool
 
-        public init(name: String, width: Int, height: Int, frameRate: Double, state: CameraState, synthetic: Bool) {
+        package init(name: String, width: Int, height: Int, frameRate: Double, state: CameraState, synthetic: Bool) {
             self.name = name
             self.width = width
             self.height = height
@@ -72,13 +72,13 @@ public struct StudioState: Sendable, Codable, Equatable {
         }
     }
 
-    public struct SoundInfo: Sendable, Codable, Equatable {
+    package struct SoundInfo: Sendable, Codable, Equatable {
         /// The loudest sample of the last half second, dBFS; nil: silence.
-        public var peakDBFS: Double?
-        public var clipping: Bool
-        public var missingMilliseconds: Double
+        package var peakDBFS: Double?
+        package var clipping: Bool
+        package var missingMilliseconds: Double
 
-        public init(peakDBFS: Double?, clipping: Bool, missingMilliseconds: Double) {
+        package init(peakDBFS: Double?, clipping: Bool, missingMilliseconds: Double) {
             self.peakDBFS = peakDBFS
             self.clipping = clipping
             self.missingMilliseconds = missingMilliseconds
@@ -88,25 +88,25 @@ public struct StudioState: Sendable, Codable, Equatable {
     /// The prompter as the page draws it: the script laid out in lines for the box, scrolled by
     /// `offset` points. While `state` is "scrolling" the page moves on at `speed` points per
     /// second from `offset` as of `sentAt` (Unix milliseconds), stopping at `maxOffset`.
-    public struct PrompterInfo: Sendable, Codable, Equatable {
-        public var script: String
-        public var lines: [String]
+    package struct PrompterInfo: Sendable, Codable, Equatable {
+        package var script: String
+        package var lines: [String]
         /// Points between line tops, the font size in points, and points per second.
-        public var lineHeight: Double
-        public var fontSize: Double
-        public var speed: Double
-        public var offset: Double
-        public var maxOffset: Double
-        public var sentAt: Double
+        package var lineHeight: Double
+        package var fontSize: Double
+        package var speed: Double
+        package var offset: Double
+        package var maxOffset: Double
+        package var sentAt: Double
         /// "scrolling", "held", "stopped" or "at end".
-        public var state: String
-        public var percent: Int
+        package var state: String
+        package var percent: Int
         /// A point is 1/`pointsAcrossShorterSide` of the picture's shorter side.
-        public var pointsAcrossShorterSide: Double
+        package var pointsAcrossShorterSide: Double
         /// The box as fractions of the picture: x, y, width, height. What an export burns in.
-        public var box: [Double]
+        package var box: [Double]
 
-        public init(script: String, lines: [String], lineHeight: Double, fontSize: Double, speed: Double,
+        package init(script: String, lines: [String], lineHeight: Double, fontSize: Double, speed: Double,
                     offset: Double, maxOffset: Double, sentAt: Double, state: String, percent: Int,
                     pointsAcrossShorterSide: Double, box: [Double]) {
             self.script = script
@@ -124,24 +124,24 @@ public struct StudioState: Sendable, Codable, Equatable {
         }
     }
 
-    public struct TakeInfo: Sendable, Codable, Equatable {
+    package struct TakeInfo: Sendable, Codable, Equatable {
         /// 1-based, in takes.json's order.
-        public var number: Int
+        package var number: Int
         /// The take's file name in the takes folder (what delete and reorder name it by).
-        public var file: String
-        public var duration: Double
-        public var frames: Int
-        public var dropped: Int
-        public var hasSound: Bool
+        package var file: String
+        package var duration: Double
+        package var frames: Int
+        package var dropped: Int
+        package var hasSound: Bool
         /// Paths the page loads (`/media/...`), nil while there is none.
-        public var thumbnailURL: String?
-        public var proxyURL: String?
+        package var thumbnailURL: String?
+        package var proxyURL: String?
         /// "waiting", "making", "ready" or "failed" (the browser-playable copy).
-        public var proxyState: String
+        package var proxyState: String
         /// What the take check found wrong; nil: the take read back whole.
-        public var problem: String?
+        package var problem: String?
 
-        public init(number: Int, file: String, duration: Double, frames: Int, dropped: Int, hasSound: Bool,
+        package init(number: Int, file: String, duration: Double, frames: Int, dropped: Int, hasSound: Bool,
                     thumbnailURL: String?, proxyURL: String?, proxyState: String, problem: String?) {
             self.number = number
             self.file = file
@@ -156,20 +156,20 @@ public struct StudioState: Sendable, Codable, Equatable {
         }
     }
 
-    public struct ExportInfo: Sendable, Codable, Equatable {
+    package struct ExportInfo: Sendable, Codable, Equatable {
         /// "running", "done", "failed" or "cancelled".
-        public var state: String
-        public var filter: String
+        package var state: String
+        package var filter: String
         /// 0...1, and the seconds left as estimated from the speed so far (nil: not known yet).
-        public var fraction: Double
-        public var etaSeconds: Double?
+        package var fraction: Double
+        package var etaSeconds: Double?
         /// The finished file's path, and the URL the page plays it from.
-        public var output: String?
-        public var url: String?
+        package var output: String?
+        package var url: String?
         /// Why it failed, or the summary of what was made.
-        public var message: String?
+        package var message: String?
 
-        public init(state: String, filter: String, fraction: Double, etaSeconds: Double?, output: String?,
+        package init(state: String, filter: String, fraction: Double, etaSeconds: Double?, output: String?,
                     url: String?, message: String?) {
             self.state = state
             self.filter = filter
@@ -181,14 +181,14 @@ public struct StudioState: Sendable, Codable, Equatable {
         }
     }
 
-    public struct Notice: Sendable, Codable, Equatable {
+    package struct Notice: Sendable, Codable, Equatable {
         /// Increasing, so a page shows each notice once.
-        public var id: Int
+        package var id: Int
         /// "info" or "error".
-        public var level: String
-        public var text: String
+        package var level: String
+        package var text: String
 
-        public init(id: Int, level: String, text: String) {
+        package init(id: Int, level: String, text: String) {
             self.id = id
             self.level = level
             self.text = text

@@ -7,22 +7,22 @@ import VRenderStudio
 ///
 /// The server binds first, so a port in use (a second studio) is refused before the camera
 /// opens; then the session opens the camera and the page shows it. `run` blocks until `stop`.
-public final class Studio: Sendable {
-    public let options: StudioOptions
-    public let host: String
-    public let port: Int
+package final class Studio: Sendable {
+    package let options: StudioOptions
+    package let host: String
+    package let port: Int
     /// The token every request must carry when the server listens beyond loopback (nil on
     /// loopback, where only this machine's users reach it).
-    public let token: String?
+    package let token: String?
     private let openBrowser: Bool
     private let session: StudioSession
     private let serving = Mutex<Task<Void, Never>?>(nil)
     private let stopped = StopSignal()
 
-    public static let defaultPort = 8750
+    package static let defaultPort = 8750
 
     /// Throws when the preview's encoder does not open.
-    public init(options: StudioOptions, host: String = "127.0.0.1", port: Int = Studio.defaultPort, openBrowser: Bool = false,
+    package init(options: StudioOptions, host: String = "127.0.0.1", port: Int = Studio.defaultPort, openBrowser: Bool = false,
                 terminal: @escaping StudioSession.Terminal = { _, _ in }) throws {
         self.options = options
         self.host = host
@@ -35,7 +35,7 @@ public final class Studio: Sendable {
     /// Serves until `stop()`; `onListening` gets the page's URL (with the token) once the port
     /// is bound. Throws when the server cannot listen (the port is taken, the address is not
     /// this machine's), naming the address.
-    public func run(onListening: @escaping @Sendable (String) -> Void) throws {
+    package func run(onListening: @escaping @Sendable (String) -> Void) throws {
         let server = StudioServer(backend: session, host: host, port: port, token: token)
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<(any Error)?>(nil)
@@ -60,7 +60,7 @@ public final class Studio: Sendable {
     }
 
     /// Ends the studio from any thread (Ctrl-C): the take in progress is finished and kept.
-    public func stop() {
+    package func stop() {
         stopped.raise()
         serving.withLock { $0 }?.cancel()
     }

@@ -9,7 +9,7 @@ import VRenderStudio
 /// The studio's web server: the page, the state and actions (`/api/...`), the takes' media and
 /// the live WebSocket, all over one `StudioBackend`. The CLI builds one and runs it until the
 /// user stops the studio; everything it answers is checked by `RequestGuard` first.
-public struct StudioServer: Sendable {
+package struct StudioServer: Sendable {
     let backend: any StudioBackend
     let host: String
     let port: Int
@@ -17,7 +17,7 @@ public struct StudioServer: Sendable {
 
     /// `port` 0 picks any free port (`run` reports the real one). `token`: required on every
     /// request when set; a host beyond loopback must have one.
-    public init(backend: any StudioBackend, host: String, port: Int, token: String?) {
+    package init(backend: any StudioBackend, host: String, port: Int, token: String?) {
         self.backend = backend
         self.host = host
         self.port = port
@@ -27,7 +27,7 @@ public struct StudioServer: Sendable {
     /// Serves until the calling task is cancelled, then returns. `onListening` gets the page's URL (with
     /// `?token=` when there is one) once the socket is bound. A port in use or an address that
     /// is not this machine's is a `VRenderError` naming the option to change.
-    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+    package func run(onListening: @escaping @Sendable (String) -> Void) async throws {
         try checkSettings()
         let listening = ListeningPort()
         let guardian = RequestGuard(boundHost: host, token: token, listening: listening)
@@ -57,7 +57,7 @@ public struct StudioServer: Sendable {
 
     /// A token for `--host` beyond loopback: 128 random bits as 32 hex digits (URL-safe, so
     /// the printed URL carries it as it is).
-    public static func randomToken() -> String {
+    package static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<4).map { _ in
             let word = String(generator.next() as UInt32, radix: 16)

@@ -2,30 +2,30 @@ import VRenderCore
 
 /// A normalized point on the picture as the user sees it: (0, 0) top-left, (1, 1) bottom-right.
 /// On the front camera that is the mirrored preview, as on a phone.
-public struct PointOfInterest: Sendable, Equatable, Codable {
-    public var x: Double
-    public var y: Double
+package struct PointOfInterest: Sendable, Equatable, Codable {
+    package var x: Double
+    package var y: Double
 
-    public init(x: Double, y: Double) {
+    package init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 
     /// Where a phone meters until the user taps somewhere else.
-    public static let centre = PointOfInterest(x: 0.5, y: 0.5)
+    package static let centre = PointOfInterest(x: 0.5, y: 0.5)
 }
 
 /// The camera model evaluated at one instant: everything the scene renderer needs.
-public struct CameraSnapshot: Sendable, Equatable {
-    public var position: CameraPosition
+package struct CameraSnapshot: Sendable, Equatable {
+    package var position: CameraPosition
     /// Native factor of the lens in use (0.5, 1 or 2).
-    public var lens: Double
-    public var zoom: Double
+    package var lens: Double
+    package var zoom: Double
     /// Torch level 0 (off) ... 1.
-    public var torch: Double
-    public var pointOfInterest: PointOfInterest
+    package var torch: Double
+    package var pointOfInterest: PointOfInterest
 
-    public init(position: CameraPosition, lens: Double, zoom: Double, torch: Double,
+    package init(position: CameraPosition, lens: Double, zoom: Double, torch: Double,
                 pointOfInterest: PointOfInterest = .centre) {
         self.position = position
         self.lens = lens
@@ -35,9 +35,9 @@ public struct CameraSnapshot: Sendable, Equatable {
     }
 
     /// How much of the lens image is cropped and enlarged: 1 at the lens's native factor.
-    public var cropFactor: Double { zoom / lens }
+    package var cropFactor: Double { zoom / lens }
 
-    public var state: CameraState { CameraState(position: position, lens: lens, zoom: zoom, torch: torch) }
+    package var state: CameraState { CameraState(position: position, lens: lens, zoom: zoom, torch: torch) }
 }
 
 /// A phone camera module as the seed app drives it through AVFoundation, reduced to numbers:
@@ -49,14 +49,14 @@ public struct CameraSnapshot: Sendable, Equatable {
 /// earlier than the previous one takes effect at the previous one's time, so a ramp never runs
 /// backwards. The model keeps only the latest settings: `snapshot(at:)` evaluates a ramp in
 /// progress but does not replay history before the last control.
-public struct CameraModel: Sendable, Equatable {
+package struct CameraModel: Sendable, Equatable {
     /// The seed's quality limit: it never zooms past 6x even where the device could.
-    public static let qualityZoomLimit = 6.0
+    package static let qualityZoomLimit = 6.0
     /// AVFoundation clamps ramp rates; these are the limits the seed's ramps stay within.
-    public static let rampRates: ClosedRange<Double> = 0.5...64
+    package static let rampRates: ClosedRange<Double> = 0.5...64
 
     /// Native factors of the lenses each position has, widest first.
-    public static func lenses(of position: CameraPosition) -> [Double] {
+    package static func lenses(of position: CameraPosition) -> [Double] {
         switch position {
         case .back: [0.5, 1, 2]
         case .front: [1]
@@ -65,7 +65,7 @@ public struct CameraModel: Sendable, Equatable {
 
     /// What the simulated hardware would allow (`videoMaxZoomFactor` of a typical triple-camera
     /// phone: 15x behind, 10x in front). Both exceed the quality limit, which therefore decides.
-    public static func maximumAvailableZoom(of position: CameraPosition) -> Double {
+    package static func maximumAvailableZoom(of position: CameraPosition) -> Double {
         switch position {
         case .back: 15
         case .front: 10
@@ -73,27 +73,27 @@ public struct CameraModel: Sendable, Equatable {
     }
 
     /// Zoom factors allowed at `position`: the widest lens up to min(available, quality limit).
-    public static func zoomRange(of position: CameraPosition) -> ClosedRange<Double> {
+    package static func zoomRange(of position: CameraPosition) -> ClosedRange<Double> {
         lenses(of: position)[0]...Swift.min(maximumAvailableZoom(of: position), qualityZoomLimit)
     }
 
     /// The longest lens whose native factor is at most `zoom`; the rest of the zoom is a crop.
-    public static func lens(forZoom zoom: Double, position: CameraPosition) -> Double {
+    package static func lens(forZoom zoom: Double, position: CameraPosition) -> Double {
         let available = lenses(of: position)
         return available.last { $0 <= zoom } ?? available[0]
     }
 
-    public internal(set) var position: CameraPosition
+    package internal(set) var position: CameraPosition
     /// Torch level 0 (off) ... 1.
-    public internal(set) var torch: Double
-    public internal(set) var pointOfInterest: PointOfInterest
+    package internal(set) var torch: Double
+    package internal(set) var pointOfInterest: PointOfInterest
     var motion: ZoomMotion
     /// Time of the latest control, the earliest any later control can take effect.
     private var latestControlTime = 0.0
 
     /// A camera at `position` with zoom 1 (the wide lens: the seed's default), torch off,
     /// metering the centre.
-    public init(position: CameraPosition = .back) {
+    package init(position: CameraPosition = .back) {
         self.position = position
         torch = 0
         pointOfInterest = .centre
@@ -101,29 +101,29 @@ public struct CameraModel: Sendable, Equatable {
     }
 
     /// The zoom factor at `time`, following a ramp in progress.
-    public func zoom(at time: Double) -> Double {
+    package func zoom(at time: Double) -> Double {
         motion.zoom(at: time)
     }
 
     /// True while a ramp has not yet reached its target at `time`.
-    public func isRamping(at time: Double) -> Bool {
+    package func isRamping(at time: Double) -> Bool {
         motion.isMoving(at: time)
     }
 
-    public func snapshot(at time: Double) -> CameraSnapshot {
+    package func snapshot(at time: Double) -> CameraSnapshot {
         let zoom = zoom(at: time)
         return CameraSnapshot(position: position, lens: Self.lens(forZoom: zoom, position: position),
                               zoom: zoom, torch: torch, pointOfInterest: pointOfInterest)
     }
 
-    public func state(at time: Double) -> CameraState {
+    package func state(at time: Double) -> CameraState {
         snapshot(at: time).state
     }
 
     /// Applies `control` at `time` (seconds). Out-of-range requests are clamped and the outcome
     /// says what was changed and why (`.clamped("zoom 10 → 6.0 (the quality limit)")`); nothing
     /// is ever refused.
-    public mutating func apply(_ control: CameraControl, at time: Double) -> ControlOutcome {
+    package mutating func apply(_ control: CameraControl, at time: Double) -> ControlOutcome {
         let now = time.isFinite ? Swift.max(time, latestControlTime) : latestControlTime
         latestControlTime = now
         switch control {

@@ -9,18 +9,18 @@ import VRenderCore
 /// rotation whose swing at the picture's edge is a third of that. It is a function of the scene
 /// clock only, so batch and realtime captures of one seed shake alike, and it is computed with
 /// `DeterministicMath` and integer warping: the same seed gives the same frames on any machine.
-public struct CameraShake: Sendable, Equatable {
-    public static let defaultSeed: UInt64 = 1
-    public static let amplitudeLimit = 0.0...200.0
+package struct CameraShake: Sendable, Equatable {
+    package static let defaultSeed: UInt64 = 1
+    package static let amplitudeLimit = 0.0...200.0
 
     /// The largest translation, in pixels of the picture.
-    public let amplitude: Double
-    public let seed: UInt64
+    package let amplitude: Double
+    package let seed: UInt64
     /// Per axis (x, y, rotation): three (frequency Hz, phase turns, weight) terms.
     private let terms: [[(frequency: Double, phase: Double, weight: Double)]]
 
     /// - Throws: `VRenderError.option("--shake", …)` for an amplitude outside 0...200.
-    public init(amplitude: Double, seed: UInt64 = CameraShake.defaultSeed) throws {
+    package init(amplitude: Double, seed: UInt64 = CameraShake.defaultSeed) throws {
         guard amplitude.isFinite, Self.amplitudeLimit.contains(amplitude) else {
             throw VRenderError.option("--shake", "an amplitude from 0 to 200 pixels, not \(amplitude)")
         }
@@ -35,7 +35,7 @@ public struct CameraShake: Sendable, Equatable {
     }
 
     /// Parses `AMPLITUDE[:SEED]` (e.g. `8` or `8:3`).
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let amplitude = Double(parts[0]) else {
             throw VRenderError.option("--shake", "AMPLITUDE[:SEED] in pixels (e.g. 8 or 8:3), not \"\(text)\"")
@@ -50,13 +50,13 @@ public struct CameraShake: Sendable, Equatable {
         try self.init(amplitude: amplitude, seed: seed)
     }
 
-    public static func == (a: CameraShake, b: CameraShake) -> Bool {
+    package static func == (a: CameraShake, b: CameraShake) -> Bool {
         a.amplitude == b.amplitude && a.seed == b.seed
     }
 
     /// The camera's displacement at `time` seconds: content moved by (x, y) pixels and turned
     /// by `angle` radians about the centre, for a picture `width` wide.
-    public func offset(at time: Double, width: Int, height: Int) -> (x: Double, y: Double, angle: Double) {
+    package func offset(at time: Double, width: Int, height: Int) -> (x: Double, y: Double, angle: Double) {
         func axis(_ index: Int) -> Double {
             var sum = 0.0, total = 0.0
             for term in terms[index] {
@@ -71,7 +71,7 @@ public struct CameraShake: Sendable, Equatable {
 
     /// Writes `source` moved and turned by the shake at `time` into `destination` (same size,
     /// 4:2:0); picture edges are repeated where the move uncovers them.
-    public func apply(from source: YUVImage, into destination: YUVImage, at time: Double) {
+    package func apply(from source: YUVImage, into destination: YUVImage, at time: Double) {
         let shift = offset(at: time, width: source.width, height: source.height)
         // Sine from the deterministic cosine: cos(2π(t − ¼)) = sin(2πt).
         let turns = shift.angle / 6.283_185_307_179_586

@@ -10,57 +10,57 @@ import VRenderCore
 /// fall between frames. `audio-gap` actions are kept here for the microphone, which the
 /// camera's `apply(_:at:)` cannot reach directly.
 // @unchecked Sendable: every stored property is read and written only inside `lock`.
-public final class Clapper: @unchecked Sendable {
+package final class Clapper: @unchecked Sendable {
     /// A span the microphone loses, as a device that missed periods: `start` scene seconds, `length` seconds.
-    public struct Gap: Sendable, Equatable {
-        public var start: Double
-        public var length: Double
+    package struct Gap: Sendable, Equatable {
+        package var start: Double
+        package var length: Double
     }
 
-    public let frameRate: Rational
+    package let frameRate: Rational
     private let lock = ConditionLock()
     private var actionFrames: Set<Int> = []
     private var gaps: [Gap] = []
     private var origin: UInt64?
 
-    public init(frameRate: Rational) {
+    package init(frameRate: Rational) {
         self.frameRate = frameRate
     }
 
     /// Time of frame `index`, exactly as the synthetic camera stamps it.
-    public func time(ofFrame index: Int) -> Double {
+    package func time(ofFrame index: Int) -> Double {
         Double(index) * Double(frameRate.denominator) / Double(frameRate.numerator)
     }
 
     /// The frame nearest scene time `time` (a tie goes to the later frame).
-    public func frame(nearest time: Double) -> Int {
+    package func frame(nearest time: Double) -> Int {
         Int((time * Double(frameRate.numerator) / Double(frameRate.denominator)).rounded(.toNearestOrAwayFromZero))
     }
 
     /// Adds a clap on the frame nearest scene time `time` (a `clap` action).
-    public func clap(at time: Double) {
+    package func clap(at time: Double) {
         let frame = frame(nearest: time)
         lock.withLock { _ = actionFrames.insert(frame) }
     }
 
     /// Adds a gap of `length` seconds from scene time `time` (an `audio-gap` action).
-    public func gap(at time: Double, length: Double) {
+    package func gap(at time: Double, length: Double) {
         lock.withLock { gaps.append(Gap(start: time, length: length)) }
     }
 
     /// CLOCK_MONOTONIC nanoseconds of scene time 0 while the camera runs paced to the wall clock
     /// (nil before it starts, or in batch): a live microphone started later begins at the scene
     /// time of its start, as a real one would, instead of lagging the picture by the difference.
-    public var sceneOrigin: UInt64? {
+    package var sceneOrigin: UInt64? {
         get { lock.withLock { origin } }
         set { lock.withLock { origin = newValue } }
     }
 
     /// The gaps added so far, in the order they were added (which is time order: actions arrive so).
-    public var allGaps: [Gap] { lock.withLock { gaps } }
+    package var allGaps: [Gap] { lock.withLock { gaps } }
 
     /// The clap frames whose times lie in `start..<end`, ascending.
-    public func clapFrames(from start: Double, to end: Double) -> [Int] {
+    package func clapFrames(from start: Double, to end: Double) -> [Int] {
         guard end > start, end > 0 else { return [] }
         let first = Swift.max(0, Int(start.rounded(.down)) - 1)
         let last = Int(end.rounded(.up)) + 1
@@ -70,12 +70,12 @@ public final class Clapper: @unchecked Sendable {
     }
 
     /// Every clap instant (its frame's time) in `start..<end`, ascending.
-    public func claps(from start: Double, to end: Double) -> [Double] {
+    package func claps(from start: Double, to end: Double) -> [Double] {
         clapFrames(from: start, to: end).map { time(ofFrame: $0) }
     }
 
     /// True when frame `index` shows a clap.
-    public func flashes(frame index: Int) -> Bool {
+    package func flashes(frame index: Int) -> Bool {
         if lock.withLock({ actionFrames.contains(index) }) { return true }
         let second = time(ofFrame: index).rounded()
         return frame(nearest: second) == index

@@ -14,10 +14,10 @@ import VRenderCore
 /// the tone tables when exposure or torch change anything.
 ///
 /// Not thread-safe: one caller at a time (it splits each frame across `threads` itself).
-public final class SceneRenderer {
-    public let seed: UInt64
+package final class SceneRenderer {
+    package let seed: UInt64
     /// Worker threads per frame (row bands). Output does not depend on it.
-    public var threads: Int
+    package var threads: Int
     private let scene = StaticScene()
     private let shapes: [MovingShape]
     /// Static layers by lens magnification, for the size in `layerSize`.
@@ -27,9 +27,9 @@ public final class SceneRenderer {
     private var sampling: [AxisSampling] = []
 
     /// One per processor, at most 8 (`ThreadBudget.machine.pictureBands`).
-    public static var defaultThreadCount: Int { ThreadBudget.machine.pictureBands }
+    package static var defaultThreadCount: Int { ThreadBudget.machine.pictureBands }
 
-    public init(seed: UInt64, threads: Int = SceneRenderer.defaultThreadCount) {
+    package init(seed: UInt64, threads: Int = SceneRenderer.defaultThreadCount) {
         self.seed = seed
         self.threads = Swift.max(1, threads)
         shapes = MovingShapes.make(seed: seed)
@@ -37,7 +37,7 @@ public final class SceneRenderer {
 
     /// Renders frame `frameIndex` at `time` seconds into `image` (4:2:0, even size; any size,
     /// the caches follow it).
-    public func render(frameIndex: Int, time: Double, camera: CameraSnapshot, into image: YUVImage) {
+    package func render(frameIndex: Int, time: Double, camera: CameraSnapshot, into image: YUVImage) {
         let width = image.width, height = image.height
         precondition(width % 2 == 0 && height % 2 == 0 && image.cb.width == width / 2 && image.cb.height == height / 2,
                      "the synthetic camera renders even-sized 4:2:0 pictures")

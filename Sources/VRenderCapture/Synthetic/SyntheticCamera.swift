@@ -90,7 +90,7 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     }
 
     /// The camera model as it stands (settings and any ramp in progress).
-    public var camera: CameraModel { lock.withLock { model } }
+    package var camera: CameraModel { lock.withLock { model } }
 
     /// The model at the last rendered frame's time (time 0 before the first frame).
     public var state: CameraState { lock.withLock { model.state(at: lastFrameTime) } }
@@ -98,7 +98,7 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     /// The clapper the synthetic microphone shares, created on first use. From then on every frame
     /// carries the clapper's patch (white at clap instants, else black); a camera nothing
     /// attached to draws none, so its frames stay as they were before sound.
-    public func attachClapper() -> Clapper {
+    package func attachClapper() -> Clapper {
         lock.withLock {
             if let attachedClapper { return attachedClapper }
             let clapper = Clapper(frameRate: format.frameRate)

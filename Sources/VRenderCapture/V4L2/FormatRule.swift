@@ -17,7 +17,7 @@ import VRenderCore
 ///    that rate (raw preferred again), and the reason says so.
 ///
 /// A rate within 1% counts as reaching (a 29.97 fps camera reaches "30").
-public enum FormatRule {
+package enum FormatRule {
     static let tolerance = 0.01
 
     /// Picks the format and the frame rate to lock: the requested rate when it is reachable (the
@@ -26,7 +26,7 @@ public enum FormatRule {
     ///
     /// - Throws: `VRenderError.option("--size", …)` when `request.size` is not offered,
     ///   `VRenderError.input(device, …)` when `formats` is empty.
-    public static func choose(from formats: [CaptureFormat], for request: CaptureRequest,
+    package static func choose(from formats: [CaptureFormat], for request: CaptureRequest,
                               device: String = "the device") throws(VRenderError) -> NegotiatedFormat {
         guard !formats.isEmpty else {
             throw .input(device, "offers no format vrender can capture (yuyv, nv12, yuv420, mjpeg)")

@@ -78,7 +78,7 @@ struct ZoomRamp {
 
 extension V4L2Camera {
     /// Position back, lens 1x: a V4L2 camera is one fixed module.
-    public var state: CameraState {
+    package var state: CameraState {
         CameraState(position: .back, lens: 1, zoom: controls.zoom, torch: controls.torch)
     }
 
@@ -86,7 +86,7 @@ extension V4L2Camera {
     /// V4L2_CID_ZOOM_ABSOLUTE (VIDIOC_S_CTRL) when the device has it, else digital zoom; torch
     /// uses V4L2_CID_FLASH_LED_MODE / V4L2_CID_FLASH_TORCH_INTENSITY; flip, point of interest,
     /// clap and audio gap have no V4L2 equivalent and are reported unsupported.
-    public func apply(_ control: CameraControl, at time: Double) -> ControlOutcome {
+    package func apply(_ control: CameraControl, at time: Double) -> ControlOutcome {
         switch control {
         case .zoom(let factor):
             controls.ramp = nil

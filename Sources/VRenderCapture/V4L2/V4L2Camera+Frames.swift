@@ -15,7 +15,7 @@ extension V4L2Camera {
     /// When nothing arrives within the clock's `pollTimeoutMilliseconds`, streaming is restarted (STREAMOFF,
     /// re-queue, STREAMON), up to `maximumRestarts` times, waiting longer each time, before this
     /// throws (after about 6 s without a frame at 25 fps).
-    public func nextFrame(into destination: Frame) throws -> CapturedFrameInfo? {
+    package func nextFrame(into destination: Frame) throws -> CapturedFrameInfo? {
         do {
             return try waitForFrame(into: destination)
         } catch let error as V4L2Error where error.isDeviceGone {

@@ -14,28 +14,28 @@ import VRenderMedia
 /// Ownership: the camera owns the device node and its buffers and is used by one thread at a
 /// time; handing it to the capture thread transfers it (hence `@unchecked Sendable`, as `Frame`).
 // @unchecked Sendable: one thread at a time owns the camera (see above).
-public final class V4L2Camera: CaptureSource, @unchecked Sendable {
-    public let path: String
-    public let name: String
-    public private(set) var format: NegotiatedFormat
-    public let isLive = true
+package final class V4L2Camera: CaptureSource, @unchecked Sendable {
+    package let path: String
+    package let name: String
+    package private(set) var format: NegotiatedFormat
+    package let isLive = true
     /// Driver and card from VIDIOC_QUERYCAP ("vivid", "vivid").
-    public let driver: String
-    public let card: String
+    package let driver: String
+    package let card: String
     /// Everything the device offered that vrender can read, as the format rule saw it.
-    public let offeredFormats: [CaptureFormat]
+    package let offeredFormats: [CaptureFormat]
     /// The outcomes of the request's position, lens, zoom and torch, applied during setup.
-    public private(set) var initialOutcomes: [InitialControlOutcome] = []
+    package private(set) var initialOutcomes: [InitialControlOutcome] = []
 
     /// Buffers the driver flagged V4L2_BUF_FLAG_ERROR (or empty, or undecodable): skipped, and
     /// counted in the next frame's `droppedBefore` through the sequence gap they leave.
-    public internal(set) var errorBuffers = 0
+    package internal(set) var errorBuffers = 0
     /// Times streaming was restarted because no frame came within the poll timeout.
-    public internal(set) var restarts = 0
+    package internal(set) var restarts = 0
     /// Frames the device dropped (sequence gaps), over the camera's life.
-    public var droppedFrames: Int { clock.droppedFrames }
+    package var droppedFrames: Int { clock.droppedFrames }
     /// The first frame's timestamp (CLOCK_MONOTONIC: see `timing(of:)`).
-    public var monotonicOrigin: Double? { clock.origin }
+    package var monotonicOrigin: Double? { clock.origin }
 
     let device: V4L2Device
     let buffers: V4L2BufferQueue
@@ -63,13 +63,13 @@ public final class V4L2Camera: CaptureSource, @unchecked Sendable {
     /// - Throws: `VRenderError.input(path, …)` for a missing node ("no such device"), a node that
     ///   is not a V4L2 capture device, a busy device or missing permission;
     ///   `VRenderError.option("--size", …)` for a size the device does not offer.
-    public convenience init(path: String, request: CaptureRequest) throws {
+    package convenience init(path: String, request: CaptureRequest) throws {
         try self.init(path: path, request: request, pixelFormats: Set(CapturePixelFormat.allCases))
     }
 
     /// Like `init(path:request:)`, considering only `pixelFormats` of what the device offers
     /// (to force YUYV or MJPEG on a camera that offers both, e.g. for a `--pixel-format` option).
-    public init(path: String, request: CaptureRequest, pixelFormats: Set<CapturePixelFormat>) throws {
+    package init(path: String, request: CaptureRequest, pixelFormats: Set<CapturePixelFormat>) throws {
         self.path = path
         do {
             device = try V4L2Device(path: path)
@@ -117,7 +117,7 @@ public final class V4L2Camera: CaptureSource, @unchecked Sendable {
 
     /// VIDIOC_STREAMON (re-queueing the buffers first when a `stop()` took them back). Frame
     /// times count from the first frame after this call.
-    public func start() throws {
+    package func start() throws {
         guard !streaming, !ended else { return }
         do {
             if !buffersQueued {
@@ -133,7 +133,7 @@ public final class V4L2Camera: CaptureSource, @unchecked Sendable {
     }
 
     /// VIDIOC_STREAMOFF. Errors are ignored: stopping a device that is gone has nothing to undo.
-    public func stop() {
+    package func stop() {
         guard streaming else { return }
         try? buffers.streamOff()
         streaming = false

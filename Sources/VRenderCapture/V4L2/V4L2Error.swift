@@ -8,11 +8,11 @@ import VRenderCore
 ///
 /// Thrown by `V4L2Device`'s chokepoint. The camera turns it into a `VRenderError` that says
 /// what to do (`userError`) at its public boundary.
-public struct V4L2Error: Error, Sendable, Equatable, CustomStringConvertible {
-    public let call: String
-    public let code: Int32
-    public let message: String
-    public let device: String
+package struct V4L2Error: Error, Sendable, Equatable, CustomStringConvertible {
+    package let call: String
+    package let code: Int32
+    package let message: String
+    package let device: String
 
     init(call: String, code: Int32, device: String) {
         self.call = call
@@ -22,12 +22,12 @@ public struct V4L2Error: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The device went away (unplugged): the take ends cleanly instead of failing.
-    public var isDeviceGone: Bool { code == ENODEV }
+    package var isDeviceGone: Bool { code == ENODEV }
 
-    public var description: String { "\(device): \(call): \(message) (errno \(code))" }
+    package var description: String { "\(device): \(call): \(message) (errno \(code))" }
 
     /// The error a user sees, naming the device and how to fix the common causes.
-    public var userError: VRenderError {
+    package var userError: VRenderError {
         let detail = "\(call): \(message)"
         switch code {
         case ENOENT:

@@ -58,12 +58,12 @@ enum PipelineJob: Sendable {
 }
 
 /// A chunk file a chunk worker wrote, and where its frames go in the output.
-public struct RenderedChunk: Sendable, Equatable {
-    public var path: String
-    public var firstFrame: Int
-    public var frameCount: Int
+package struct RenderedChunk: Sendable, Equatable {
+    package var path: String
+    package var firstFrame: Int
+    package var frameCount: Int
 
-    public init(path: String, firstFrame: Int, frameCount: Int) {
+    package init(path: String, firstFrame: Int, frameCount: Int) {
         self.path = path
         self.firstFrame = firstFrame
         self.frameCount = frameCount

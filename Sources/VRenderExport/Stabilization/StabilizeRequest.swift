@@ -44,14 +44,14 @@ public struct StabilizeRequest: Sendable, Equatable, Codable {
 }
 
 /// What an export's stabilization does, fixed by the plan so that every chunk does the same.
-public struct StabilizePlan: Sendable, Equatable {
-    public var strength: Double
+package struct StabilizePlan: Sendable, Equatable {
+    package var strength: Double
     /// Smoothing radius in output frames: each frame's correction averages the camera path over
     /// the frames this many output frames before and after it, within its take.
-    public var radius: Int
-    public var zoomPercent: Double
+    package var radius: Int
+    package var zoomPercent: Double
 
-    public init(_ request: StabilizeRequest, frameRate: Rational) {
+    package init(_ request: StabilizeRequest, frameRate: Rational) {
         strength = request.strength
         radius = request.radius(frameRate: frameRate)
         zoomPercent = request.zoomPercent
@@ -67,7 +67,7 @@ public struct StabilizePlan: Sendable, Equatable {
     var leadOut: Int { radius + 1 }
 
     /// The plan line's text.
-    public var summary: String {
+    package var summary: String {
         "strength \(String(format: "%g", strength)): camera path smoothed over ±\(radius) frames, "
             + "zoomed in \(String(format: "%g", zoomPercent))% to hide the borders"
     }

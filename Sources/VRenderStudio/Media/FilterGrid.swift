@@ -6,10 +6,10 @@ import VRenderMedia
 
 /// The studio's filter choice: every filter applied to one picture of a take, as one labelled
 /// PNG grid (what `vrender filters --preview` draws), sent to the page as bytes.
-public enum FilterGrid {
+package enum FilterGrid {
     /// PNG bytes of every filter (`filters`, each at its defaults) on the middle frame of the
     /// take at `path`: tiles `tileWidth` wide, `columns` to a row. Errors name the take.
-    public static func png(take path: String, filters: [any VideoFilter] = FilterRegistry.all,
+    package static func png(take path: String, filters: [any VideoFilter] = FilterRegistry.all,
                            backend: FilterBackendChoice = .cpu, tileWidth: Int = 240, columns: Int = 5) throws -> [UInt8] {
         try VRenderError.attributing(to: path, as: .input) {
             let middle = max(0, try Probe.probe(path).video.duration / 2)

@@ -13,18 +13,18 @@ import VRenderRecording
 /// into a one-slot mailbox and returns. A frame still waiting there when a newer one comes is
 /// let go (counted as dropped), so a slow preview shows the newest picture and skips the rest;
 /// the capture never waits for it. Call `stop()` when done: the worker holds the encoder until then.
-public final class PreviewEncoder: LivePreview {
+package final class PreviewEncoder: LivePreview {
     /// What the preview did so far (the studio reports its CPU share from `encodeSeconds`).
-    public struct Counters: Sendable, Equatable {
-        public var offered = 0
-        public var encoded = 0
+    package struct Counters: Sendable, Equatable {
+        package var offered = 0
+        package var encoded = 0
         /// Frames let go unseen: replaced in the mailbox by a newer one, or offered after `stop`.
-        public var dropped = 0
+        package var dropped = 0
         /// Pictures that could not be scaled, filtered or encoded (the error is in `lastError`).
-        public var failed = 0
+        package var failed = 0
         /// Seconds the worker spent scaling, filtering and encoding (thread CPU time).
-        public var encodeSeconds = 0.0
-        public var lastError: String?
+        package var encodeSeconds = 0.0
+        package var lastError: String?
     }
 
     /// Shared between the capture thread, the worker and the studio; guarded by `lock`.
@@ -45,7 +45,7 @@ public final class PreviewEncoder: LivePreview {
         var sequence: Int
     }
 
-    public let maxWidth: Int
+    package let maxWidth: Int
     private let lock = ConditionLock()
     // Guarded by `lock`: every access is inside `lock.withLock`.
     nonisolated(unsafe) private var shared = Shared()
@@ -55,7 +55,7 @@ public final class PreviewEncoder: LivePreview {
 
     /// `quality`: the JPEG quantiser scale (2 best … 31); `deliver` is called on the worker
     /// thread with each picture and must not call `stop`.
-    public convenience init(maxWidth: Int = 960, quality: Int = 6, deliver: @escaping @Sendable (PreviewFrame) -> Void) throws {
+    package convenience init(maxWidth: Int = 960, quality: Int = 6, deliver: @escaping @Sendable (PreviewFrame) -> Void) throws {
         try self.init(maxWidth: maxWidth, quality: quality, claimed: nil, deliver: deliver)
     }
 
@@ -75,21 +75,21 @@ public final class PreviewEncoder: LivePreview {
     }
 
     /// The filter later pictures are shown with; any thread.
-    public func setFilter(_ chain: FilterChain) {
+    package func setFilter(_ chain: FilterChain) {
         lock.withLock { shared.filter = chain }
     }
 
     /// `setFilter` for a page's choice: a `--filter` specification such as "mono"; "" for none.
     /// Throws an option error naming the unknown filter, leaving the current one.
-    public func setFilter(specification: String) throws {
+    package func setFilter(specification: String) throws {
         setFilter(specification.isEmpty ? FilterChain([]) : try FilterRegistry.chain(specification))
     }
 
-    public var counters: Counters { lock.withLock { shared.counters } }
+    package var counters: Counters { lock.withLock { shared.counters } }
 
     /// Ends the worker after the picture it is on and lets the waiting frame go. Waits for the
     /// worker, so a `deliver` never comes after `stop` returns. Not from `deliver`.
-    public func stop() {
+    package func stop() {
         lock.withLock {
             shared.stopped = true
             if shared.waiting != nil { shared.counters.dropped += 1 }
@@ -101,7 +101,7 @@ public final class PreviewEncoder: LivePreview {
 
     /// Capture thread: references `frame` into the mailbox (letting an unclaimed older one go)
     /// and returns; never copies pixels and never waits for the worker.
-    public func offer(_ frame: Frame, time: Double, monotonic: Double?, sequence: Int) {
+    package func offer(_ frame: Frame, time: Double, monotonic: Double?, sequence: Int) {
         lock.withLock {
             shared.counters.offered += 1
             guard !shared.stopped else {

@@ -12,12 +12,12 @@ import VRenderMedia
 /// made (it goes back to the front of the queue) and `resume()` when it ends goes on.
 /// Thread-safe: every method may be called from any thread. Call `stop()` when done: the
 /// worker thread holds the maker until then.
-public final class ProxyMaker: Sendable {
-    public static let folderName = "proxies"
-    public static let maxWidth = 640
+package final class ProxyMaker: Sendable {
+    package static let folderName = "proxies"
+    package static let maxWidth = 640
 
     /// A take's browser copy: "waiting", "making", "ready" or "failed".
-    public enum State: String, Sendable {
+    package enum State: String, Sendable {
         case waiting, making, ready, failed
     }
 
@@ -33,7 +33,7 @@ public final class ProxyMaker: Sendable {
     }
 
     /// The proxies folder (TAKES/proxies), opened without following links.
-    public let proxies: FolderHandle
+    package let proxies: FolderHandle
     private let takes: FolderHandle
     private let lock = ConditionLock()
     // Guarded by `lock`: every access is inside `lock.withLock`.
@@ -43,7 +43,7 @@ public final class ProxyMaker: Sendable {
     /// Opens TAKES, makes TAKES/proxies (refusing one that is a link or not a folder), takes the
     /// proxies already there for `existing` takes as ready, and starts the worker.
     /// `onChange(take file, state)` is called on the worker (or the caller's) thread.
-    public init(takesFolder: String, existing: [String] = [],
+    package init(takesFolder: String, existing: [String] = [],
                 onChange: @escaping @Sendable (String, State) -> Void = { _, _ in }) throws {
         takes = try FolderHandle.open(takesFolder, as: .output)
         if let info = takes.status(Self.folderName), info.st_mode & S_IFMT != S_IFDIR {
@@ -66,7 +66,7 @@ public final class ProxyMaker: Sendable {
     }
 
     /// The proxy's file name for a take: its stem with ".mp4".
-    public static func proxyName(of file: String) -> String {
+    package static func proxyName(of file: String) -> String {
         ((file as NSString).deletingPathExtension) + ".mp4"
     }
 
@@ -76,15 +76,15 @@ public final class ProxyMaker: Sendable {
     }
 
     /// Where a take's proxy is (or will be).
-    public func proxyPath(of file: String) -> String { proxies.join(Self.proxyName(of: file)) }
+    package func proxyPath(of file: String) -> String { proxies.join(Self.proxyName(of: file)) }
 
-    public func state(of file: String) -> State? { lock.withLock { shared.states[file] } }
+    package func state(of file: String) -> State? { lock.withLock { shared.states[file] } }
 
     /// Why a take's proxy failed; nil unless it did.
-    public func problem(of file: String) -> String? { lock.withLock { shared.problems[file] } }
+    package func problem(of file: String) -> String? { lock.withLock { shared.problems[file] } }
 
     /// Asks for `file`'s proxy after those already asked for (nothing when it is ready or queued).
-    public func enqueue(file: String) {
+    package func enqueue(file: String) {
         guard Self.isTakeName(file) else { return }
         let queued: Bool = lock.withLock {
             guard shared.states[file] != .ready, shared.states[file] != .making, !shared.queue.contains(file) else { return false }
@@ -99,14 +99,14 @@ public final class ProxyMaker: Sendable {
 
     /// A take started: stops the proxy being made (it waits at the front of the queue) and
     /// starts no other until `resume`.
-    public func pause() {
+    package func pause() {
         lock.withLock {
             shared.paused = true
             shared.making?.exporter.cancel()
         }
     }
 
-    public func resume() {
+    package func resume() {
         lock.withLock {
             shared.paused = false
             lock.broadcast()
@@ -115,7 +115,7 @@ public final class ProxyMaker: Sendable {
 
     /// A take was deleted: drops it from the queue, stops its proxy if it is being made, and
     /// deletes the proxy this maker made or recognised (only that file, never through a link).
-    public func forget(file: String) {
+    package func forget(file: String) {
         lock.withLock {
             shared.queue.removeAll { $0 == file }
             if shared.making?.file == file { shared.making?.exporter.cancel() }
@@ -127,7 +127,7 @@ public final class ProxyMaker: Sendable {
     }
 
     /// Stops the worker (cancelling the proxy being made) and waits for it.
-    public func stop() {
+    package func stop() {
         lock.withLock {
             shared.stopped = true
             shared.making?.exporter.cancel()

@@ -10,30 +10,30 @@ import VRenderPrompter
 /// EXPORTS/export-YYYYMMDD-HHMMSS.mp4 (H.264, so the page plays it), with the chosen filter and
 /// optionally the prompter burnt in where the user left its box. Runs on a thread of its own
 /// and reports `StudioState.ExportInfo` (progress, estimate, the finished file) as it goes.
-public final class StudioExport: Sendable {
+package final class StudioExport: Sendable {
     /// The prompter to burn in: the script and settings, and the box as fractions of the
     /// picture (x, y, width, height), as the page moved it.
-    public struct Prompter: Sendable {
-        public var script: PrompterScript
-        public var settings: PrompterSettings
-        public var box: [Double]
+    package struct Prompter: Sendable {
+        package var script: PrompterScript
+        package var settings: PrompterSettings
+        package var box: [Double]
 
-        public init(script: PrompterScript, settings: PrompterSettings, box: [Double]) {
+        package init(script: PrompterScript, settings: PrompterSettings, box: [Double]) {
             self.script = script
             self.settings = settings
             self.box = box
         }
 
         /// The script as text (`name` is what notices call it), at the given speed and size.
-        public init(scriptName: String, text: String, box: [Double], speed: Double = 24, fontSize: Double = 28) {
+        package init(scriptName: String, text: String, box: [Double], speed: Double = 24, fontSize: Double = 28) {
             self.init(script: PrompterScript(name: scriptName, text: text),
                       settings: PrompterSettings(speed: speed, fontSize: fontSize), box: box)
         }
     }
 
     /// The file being written and the URL the page will play it from.
-    public let output: String
-    public let url: String
+    package let output: String
+    package let url: String
     private let filterName: String
     private let options: ExportOptions
     private let prompter: Prompter?
@@ -50,7 +50,7 @@ public final class StudioExport: Sendable {
     /// Checks the filter, makes the exports folder (refusing one that is a link or not a
     /// folder) and picks the file's name; `start` runs it. `onUpdate` is called on the export's
     /// thread.
-    public init(takesFolder: String, exportsFolder: String, filter: String, prompter: Prompter? = nil,
+    package init(takesFolder: String, exportsFolder: String, filter: String, prompter: Prompter? = nil,
                 gpu: FilterBackendChoice = .auto, now: Date = Date(),
                 onUpdate: @escaping @Sendable (StudioState.ExportInfo) -> Void = { _ in }) throws {
         let chain = filter.isEmpty ? FilterChain([]) : try FilterRegistry.chain(filter)
@@ -92,7 +92,7 @@ public final class StudioExport: Sendable {
 
     /// The prompter box in output pixels: the page's fractions of the picture times the
     /// export's canvas, on even pixels (the export fits it to the picture).
-    public static func box(fractions: [Double], width: Int, height: Int) -> PixelRect? {
+    package static func box(fractions: [Double], width: Int, height: Int) -> PixelRect? {
         guard fractions.count == 4, fractions.allSatisfy({ $0.isFinite }) else { return nil }
         func pixels(_ fraction: Double, _ size: Int) -> Int { Int((min(max(fraction, 0), 1) * Double(size) / 2).rounded()) * 2 }
         return PixelRect(x: pixels(fractions[0], width), y: pixels(fractions[1], height),
@@ -100,14 +100,14 @@ public final class StudioExport: Sendable {
     }
 
     /// Runs the export on a thread of its own.
-    public func start() {
+    package func start() {
         let thread = Thread { [self] in run() }
         thread.name = "vrender-studio-export"
         thread.start()
     }
 
     /// Stops the export (from any thread): its temporary file is deleted, nothing is left.
-    public func cancel() {
+    package func cancel() {
         let exporter: Exporter? = shared.withLock {
             $0.cancelled = true
             return $0.exporter
@@ -116,7 +116,7 @@ public final class StudioExport: Sendable {
     }
 
     /// Waits for the export to end and returns its last report.
-    public func wait() -> StudioState.ExportInfo? {
+    package func wait() -> StudioState.ExportInfo? {
         done.withLock {
             while !shared.withLock({ $0.finished }) { done.wait() }
         }

@@ -13,14 +13,14 @@ import VRenderCore
 /// An overrun restarts the device and reading goes on (the next stamp shows the gap); a device
 /// that goes away (unplugged, suspended) ends the source with `endReason`.
 // @unchecked Sendable: all state is the audio thread's except `stopping`, an atomic (stop()).
-public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
-    public let name: String
-    public let format: AudioFormat
-    public var isLive: Bool { true }
-    public var clock: AudioClockDomain { .monotonic }
-    public private(set) var endReason: String?
+package final class ALSAMicrophone: AudioSource, @unchecked Sendable {
+    package let name: String
+    package let format: AudioFormat
+    package var isLive: Bool { true }
+    package var clock: AudioClockDomain { .monotonic }
+    package private(set) var endReason: String?
     /// Overruns so far: each is a gap the next period's time shows.
-    public private(set) var overruns = 0
+    package private(set) var overruns = 0
 
     private let pcm: ALSAPCM
     private let periodFrames: Int
@@ -30,11 +30,11 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
     private static let waitSlice: Int32 = 50
 
     /// `alsa:DEVICE` names an ALSA microphone; this is the prefix.
-    public static let prefix = "alsa:"
+    package static let prefix = "alsa:"
 
     /// Opens `device` (the part after `alsa:`) and configures it from `request` (the nearest
     /// rate and channel count it has to the request's, else to 48 kHz stereo).
-    public init(device: String, request: AudioRequest = AudioRequest()) throws {
+    package init(device: String, request: AudioRequest = AudioRequest()) throws {
         let subject = Self.prefix + device
         guard !device.isEmpty else {
             throw VRenderError.input(subject, "names no device (write alsa:default or alsa:hw:CARD,DEVICE; `vrender devices` lists them)")
@@ -51,16 +51,16 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
 
     deinit { samples.deallocate() }
 
-    public func start() throws {
+    package func start() throws {
         try pcm.check(snd_pcm_start(pcm.handle), "starting")
     }
 
     /// Ends a `read()` blocked on another thread within one wait slice (50 ms).
-    public func stop() {
+    package func stop() {
         stopping.store(true, ordering: .releasing)
     }
 
-    public func read() throws -> AudioPeriod? {
+    package func read() throws -> AudioPeriod? {
         while !stopping.load(ordering: .acquiring) {
             let ready = snd_pcm_wait(pcm.handle, Self.waitSlice)
             if ready < 0 {

@@ -7,18 +7,18 @@ import VRenderCore
 /// `stop()` from another thread must end a blocked `read()`, which `pa_simple` cannot do, and the
 /// stream's timing info (`pa_stream_get_latency`, interpolated on the monotonic clock) says
 /// when each sample was captured rather than when the read returned.
-public final class PulseMicrophone: AudioSource, @unchecked Sendable {
+package final class PulseMicrophone: AudioSource, @unchecked Sendable {
     // @unchecked Sendable: every mutable field is touched only with the main loop's lock held.
-    public let name: String
-    public let format: AudioFormat
-    public let isLive = true
-    public let clock = AudioClockDomain.monotonic
+    package let name: String
+    package let format: AudioFormat
+    package let isLive = true
+    package let clock = AudioClockDomain.monotonic
     /// PulseAudio's interpolated latency wanders: on a null sink's monitor, whose samples have
     /// no drift at all, the stamps ran 10 ms late over the stream's first 4 s, stepped by 1–4 ms
     /// every few seconds, and read as a 500 ppm drift over 10 s; on a loaded machine they wandered
     /// by 13 ms. Following that would stretch the sound by milliseconds per second.
-    public let timestampWander = 0.015
-    public var endReason: String? { loop.locked { ended } }
+    package let timestampWander = 0.015
+    package var endReason: String? { loop.locked { ended } }
 
     private let loop: PulseLoop
     private let server: String?
@@ -35,7 +35,7 @@ public final class PulseMicrophone: AudioSource, @unchecked Sendable {
     static let fragmentSeconds = 0.010
 
     /// True for `pulse:…` specifications.
-    public static func isPulse(_ specification: String) -> Bool { specification.hasPrefix("pulse:") }
+    package static func isPulse(_ specification: String) -> Bool { specification.hasPrefix("pulse:") }
 
     /// - Parameters:
     ///   - source: a PulseAudio source name (`pactl list short sources`), or `default`, which
@@ -44,7 +44,7 @@ public final class PulseMicrophone: AudioSource, @unchecked Sendable {
     ///   - server: the server to ask (`unix:/path/native`); nil: PULSE_SERVER or the user's default.
     /// - Throws: `VRenderError` naming `pulse:SOURCE`: no server answers, no such source;
     ///   naming `--audio-rate`/`--audio-channels` for a rate or channel count vrender does not record.
-    public init(source: String, request: AudioRequest, server: String? = nil) throws {
+    package init(source: String, request: AudioRequest, server: String? = nil) throws {
         name = "pulse:\(source)"
         format = try Self.format(for: request, device: "pulse:\(source)")
         loop = try PulseLoop(subject: name, server: server)
@@ -129,7 +129,7 @@ public final class PulseMicrophone: AudioSource, @unchecked Sendable {
 
     /// Uncorks the stream, then waits for fresh timing info: the stream's last was taken while
     /// it was corked, and would stamp the first period several milliseconds off.
-    public func start() throws {
+    package func start() throws {
         try loop.locked {
             guard !stopped, ended == nil else { return }
             guard let cork = pa_stream_cork(stream, 0, nil, nil) else {
@@ -145,7 +145,7 @@ public final class PulseMicrophone: AudioSource, @unchecked Sendable {
         }
     }
 
-    public func read() throws -> AudioPeriod? {
+    package func read() throws -> AudioPeriod? {
         try loop.locked {
             while true {
                 if stopped { return nil }
@@ -165,7 +165,7 @@ public final class PulseMicrophone: AudioSource, @unchecked Sendable {
         }
     }
 
-    public func stop() {
+    package func stop() {
         loop.locked {
             guard !stopped else { return }
             stopped = true

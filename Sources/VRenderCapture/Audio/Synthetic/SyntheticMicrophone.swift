@@ -17,22 +17,22 @@ import VRenderCore
 /// Threading: `read()` belongs to the audio thread; `stop()` may come from any thread and ends a
 /// read that is waiting for its deadline within one period.
 // @unchecked Sendable: period state belongs to the audio thread (as above); `stopped` is behind `lock`.
-public final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
-    public static let defaultRate = 48_000
-    public static let defaultChannels = 1
+package final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
+    package static let defaultRate = 48_000
+    package static let defaultChannels = 1
     /// The range for a cheap crystal, and a bound that keeps the arithmetic sane.
-    public static let driftLimit = 1000.0
+    package static let driftLimit = 1000.0
     static let jitterSeconds = 0.000_3
 
-    public let name: String
-    public let format: AudioFormat
-    public let isLive: Bool
-    public let clock = AudioClockDomain.captureClock
-    public var endReason: String? { nil }
-    public let seed: UInt64
-    public let driftPPM: Double
+    package let name: String
+    package let format: AudioFormat
+    package let isLive: Bool
+    package let clock = AudioClockDomain.captureClock
+    package var endReason: String? { nil }
+    package let seed: UInt64
+    package let driftPPM: Double
     /// Frames per period: 10 ms at the nominal rate.
-    public let periodFrames: Int
+    package let periodFrames: Int
 
     private let clapper: Clapper
     private let voice: SyntheticVoice
@@ -46,7 +46,7 @@ public final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
     private var deviceClock = DeviceClock()
 
     /// True for `synthetic` and `synthetic:…` (the initializer says what is wrong with the rest).
-    public static func isSynthetic(_ device: String) -> Bool { SyntheticCamera.isSynthetic(device) }
+    package static func isSynthetic(_ device: String) -> Bool { SyntheticCamera.isSynthetic(device) }
 
     /// - Parameters:
     ///   - specification: `synthetic` or `synthetic:seed=N` (default: the camera's seed).
@@ -55,7 +55,7 @@ public final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
     ///   - camera: must be the synthetic camera; the microphone attaches to its clapper.
     /// - Throws: `VRenderError.input(specification, …)` for another camera or a bad seed;
     ///   `VRenderError.option` naming `--audio-rate`, `--audio-channels` or `--audio-drift`.
-    public init(specification: String, request: AudioRequest, camera: CaptureSource) throws {
+    package init(specification: String, request: AudioRequest, camera: CaptureSource) throws {
         guard let synthetic = camera as? SyntheticCamera else {
             throw VRenderError.input(specification, "the synthetic microphone belongs to the synthetic camera "
                                      + "(\(camera.name) is not one); use --device synthetic or another --audio")
@@ -91,7 +91,7 @@ public final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
     /// Live: paced from the camera's scene origin when the camera already runs, the device's
     /// first sample then being the scene time of this call (a microphone opened late hears from
     /// now on, not from scene time 0); else from now, scene time 0.
-    public func start() {
+    package func start() {
         lock.withLock { stopped = false }
         startPacing()
     }
@@ -107,7 +107,7 @@ public final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
         if deviceClock.delivered == 0 { deviceClock.shift = Swift.max(0, pacer.elapsedSeconds) }
     }
 
-    public func stop() {
+    package func stop() {
         lock.withLock { stopped = true }
     }
 
@@ -115,7 +115,7 @@ public final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
 
     /// The next 10 ms. Live: released when its last sample's scene time has passed on the wall
     /// clock since `start()`. Batch: at once (the recorder's audio thread keeps it beside the video).
-    public func read() throws -> AudioPeriod? {
+    package func read() throws -> AudioPeriod? {
         if isStopped { return nil }
         // Not start(): that would clear a stop() that came in meanwhile.
         startPacing()
