@@ -9,19 +9,19 @@ import VRenderVulkan
 /// `vrender doctor`: what this machine can do and what to install for the rest. Every check
 /// only asks (a library, the Vulkan loader, device nodes, PATH, the file system): nothing is
 /// recorded, written or changed.
-public enum Doctor {
+package enum Doctor {
     /// Where to look: the takes folder whose free space counts, and the folder of video nodes.
-    public struct Places: Sendable {
-        public var takes: String
-        public var devices: String
+    package struct Places: Sendable {
+        package var takes: String
+        package var devices: String
 
-        public init(takes: String = ".", devices: String = "/dev") {
+        package init(takes: String = ".", devices: String = "/dev") {
             self.takes = takes
             self.devices = devices
         }
     }
 
-    public static func examine(_ places: Places = Places()) -> DoctorReport {
+    package static func examine(_ places: Places = Places()) -> DoctorReport {
         var findings = [ffmpeg()] + encoders() + [cpu()]
         findings += vulkan() + cameras(in: places.devices) + audio()
         findings += [slurm()] + fonts() + [disk(at: places.takes)]

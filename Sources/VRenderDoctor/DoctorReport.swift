@@ -1,7 +1,7 @@
 /// One line of `vrender doctor`: a thing vrender can use, whether this machine has it, and what
 /// to install or do when it does not.
-public struct DoctorFinding: Sendable, Encodable, Equatable {
-    public enum Status: String, Sendable, Encodable {
+package struct DoctorFinding: Sendable, Encodable, Equatable {
+    package enum Status: String, Sendable, Encodable {
         /// Here and usable.
         case ok
         /// Not installed (a library, an encoder, a font, a command): `fix` says what to install.
@@ -13,18 +13,18 @@ public struct DoctorFinding: Sendable, Encodable, Equatable {
     }
 
     /// What the line is about: "encoder", "Vulkan", "V4L2", "audio", "Slurm", "font", "disk", ...
-    public var area: String
+    package var area: String
     /// The thing itself: "x265", "llvmpipe (LLVM 15.0.6, 256 bits)", "/dev/video0".
-    public var name: String
-    public var status: Status
+    package var name: String
+    package var status: Status
     /// What it is for, or what was found.
-    public var detail: String
+    package var detail: String
     /// What to install or do, when the status is not ok.
-    public var fix: String?
+    package var fix: String?
     /// True for what every recording and export needs: the whole report fails without it.
-    public var isCore: Bool
+    package var isCore: Bool
 
-    public init(area: String, name: String, status: Status, detail: String, fix: String? = nil, isCore: Bool = false) {
+    package init(area: String, name: String, status: Status, detail: String, fix: String? = nil, isCore: Bool = false) {
         self.area = area
         self.name = name
         self.status = status
@@ -35,15 +35,15 @@ public struct DoctorFinding: Sendable, Encodable, Equatable {
 }
 
 /// Everything `vrender doctor` found, in the order it prints.
-public struct DoctorReport: Sendable, Encodable {
-    public var version: String
-    public var findings: [DoctorFinding]
+package struct DoctorReport: Sendable, Encodable {
+    package var version: String
+    package var findings: [DoctorFinding]
 
     /// The core findings that are not ok: an empty list means recording and exporting work.
-    public var coreFailures: [DoctorFinding] {
+    package var coreFailures: [DoctorFinding] {
         findings.filter { $0.isCore && $0.status != .ok }
     }
 
     /// True when recording with the synthetic camera and exporting work on this machine.
-    public var coreWorks: Bool { coreFailures.isEmpty }
+    package var coreWorks: Bool { coreFailures.isEmpty }
 }

@@ -5,24 +5,24 @@ import VRenderVulkan
 
 /// What `vrender --version` prints: vrender's version and commit, and the versions of the
 /// libraries this process runs with (which a Debian upgrade can change under the same binary).
-public struct VersionReport: Sendable, Encodable {
+package struct VersionReport: Sendable, Encodable {
     /// "0.9.0+git440.8bcc9b6", from VERSION and git when the build ran (scripts/build-info.sh).
-    public var vrender: String
+    package var vrender: String
     /// The full commit hash, or nil for a build made without scripts/build-info.sh.
-    public var commit: String?
-    public var ffmpeg: String
-    public var ffmpegLibraries: String
-    public var vulkanLoader: String
-    public var freeType: String?
+    package var commit: String?
+    package var ffmpeg: String
+    package var ffmpegLibraries: String
+    package var vulkanLoader: String
+    package var freeType: String?
 
     /// vrender's version alone: cheap (no library is asked), for ArgumentParser's `version`.
-    public static var buildVersion: String {
+    package static var buildVersion: String {
         let version = String(cString: vrender_build_version())
         return version.isEmpty ? "unknown (built without scripts/build-info.sh, which make runs)" : version
     }
 
     /// Asks FFmpeg, the Vulkan loader (no driver is loaded) and FreeType for their versions.
-    public static func current() -> VersionReport {
+    package static func current() -> VersionReport {
         let commit = String(cString: vrender_build_commit())
         return VersionReport(vrender: buildVersion, commit: commit.isEmpty ? nil : commit,
                              ffmpeg: FFmpegLibraries.release, ffmpegLibraries: FFmpegLibraries.libraryVersions,
@@ -30,7 +30,7 @@ public struct VersionReport: Sendable, Encodable {
     }
 
     /// The lines `--version` prints.
-    public var text: String {
+    package var text: String {
         """
         vrender \(vrender)
         commit \(commit ?? "unknown")

@@ -19,6 +19,9 @@ import VRenderMedia
 ///   nil) or `cancel()` (both sides return at once).
 /// - Occupancy: after `trackOccupancy()`, every `acquire` counts the slots it found queued for
 ///   or held by the writer.
+///
+/// Public only for the repository's capture benchmarks (Benchmarks/, a package of its own): it
+/// is not part of the library's API promise (docs/library.md), and may change in any release.
 // @unchecked Sendable: every mutable field is only touched with `lock` held; a slot's frame
 // belongs to whichever side holds its index (capture between acquire and commit, the writer
 // between next and release), and is looked up under `lock` (`frame(_:)`) as the ring grows.
