@@ -23,7 +23,8 @@ the next line); the lines up to the next command are the output it must print (s
 and standard error together). A line that is exactly "..." stands for any number of lines.
 Every command of a file runs with bash, one after the other, in one scratch folder made for that
 file, so a later block may use what an earlier one made. Standard input is /dev/null, TZ=UTC,
-no Vulkan driver is offered (filters run on the CPU, as on CI),
+the Vulkan loader is offered lavapipe alone when it is installed (CI's only device, so a line
+naming where filters ran reads the same on a machine with a GPU),
 and REPO names the repository's root (a setup may copy testdata/ from there). Standard output
 is line-buffered (coreutils' stdbuf -oL), so its lines and standard error's come in the order a
 terminal shows them. Commands run on two processors (the first two this process may use), as on
@@ -312,6 +313,14 @@ def run_doc(path, blocks, env, options, out, root):
     return failed
 
 
+
+def ci_vulkan_drivers():
+    """The loader's driver list narrowed to lavapipe's manifests, when lavapipe is installed."""
+    manifests = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd*.json"))
+    if not manifests:
+        return {}
+    return {"VK_DRIVER_FILES": os.pathsep.join(manifests), "VK_ICD_FILENAMES": os.pathsep.join(manifests)}
+
 def main(arguments, out=sys.stdout):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser(prog="doc-test.py", usage=argparse.SUPPRESS, description=__doc__,
@@ -343,11 +352,9 @@ def main(arguments, out=sys.stdout):
     if not os.access(binary, os.X_OK):
         print(f"doc-test: {binary}: no vrender binary there (make release, or pass --bin)", file=sys.stderr)
         return 2
-    # No Vulkan driver is offered (the loader's driver lists point at nothing): filters run on
-    # the CPU, as on CI, so a line naming the device ("(cpu)") reads the same on a GPU machine.
     env = dict(os.environ, PATH=os.path.dirname(binary) + os.pathsep + os.environ.get("PATH", ""),
-               VRENDER=binary, REPO=root, TZ="UTC", LC_ALL="C.UTF-8",
-               VK_DRIVER_FILES="/dev/null", VK_ICD_FILENAMES="/dev/null")
+               VRENDER=binary, REPO=root, TZ="UTC", LC_ALL="C.UTF-8")
+    env.update(ci_vulkan_drivers())
     env.pop("COLUMNS", None)
     start, failed = time.monotonic(), []
     for path, blocks in docs:
