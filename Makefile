@@ -107,10 +107,16 @@ DOCS_TARGETS := VRenderExport VRenderCapture VRenderRecording VRenderVerify
 .PHONY: docs
 docs: deps
 	rm -rf $(DOCS_OUT)
+	@mkdir -p $(dir $(DOCS_OUT))
 	$(SWIFT) package --disable-sandbox --allow-writing-to-directory $(DOCS_OUT) generate-documentation \
 	  $(addprefix --target ,$(DOCS_TARGETS)) --enable-experimental-combined-documentation \
 	  --transform-for-static-hosting $(if $(DOCS_BASE),--hosting-base-path $(DOCS_BASE)) \
 	  --output-path $(DOCS_OUT) --warnings-as-errors
+	@# The plugin exits 0 when its final merge fails (a missing folder, say): check what it wrote.
+	@for target in $(DOCS_TARGETS); do \
+	  page=$(DOCS_OUT)/documentation/$$(echo $$target | tr A-Z a-z)/index.html; \
+	  [ -f $$page ] || { echo "docs: $$page was not written (see the plugin's output above)" >&2; exit 1; }; \
+	done
 	@echo "docs: $(DOCS_OUT)/ (python3 -m http.server -d $(DOCS_OUT), then http://localhost:8000/documentation/)"
 
 # Examples/, a package of its own that uses the library products by path (the tutorial's
