@@ -7,7 +7,8 @@
 #   2. apt-get install ./vrender_*.deb from the Debian mirror (Depends and Recommends, as
 #      `sudo apt install ./out/vrender_*.deb` does)
 #   3. in the chroot: no `swift` on PATH; `ldd /usr/bin/vrender` has no "not found" and no
-#      Swift toolchain path; vrender --help, --version, demo --out /tmp/demo, and concat of the
+#      Swift toolchain path; vrender --help, --version, doctor (exit 0, no encoder missing),
+#      demo --out /tmp/demo, and concat of the
 #      demo's takes with --filter mono
 #   4. on the host, with ffprobe/ffmpeg: the concat has one video and one audio stream, as many
 #      video frames as the takes together, durations that add up, decodes without an error,
@@ -113,7 +114,13 @@ run help vrender --help
 grep -q concat "$tmp/help.log" || fail "vrender --help does not list concat"
 run version vrender --version
 echo "chroot-test: vrender --version: $(head -1 "$tmp/version.log")"
-phase "vrender --help, --version, ldd"
+grep -q '^FFmpeg 5\.1' "$tmp/version.log" || fail "vrender --version does not name the chroot's FFmpeg 5.1: $(cat "$tmp/version.log")"
+# A clean Debian with the .deb's Depends and Recommends: the core works (exit 0), and every
+# encoder vrender offers is there.
+run doctor vrender doctor --takes /tmp
+grep -q '^missing *encoder' "$tmp/doctor.log" && fail "vrender doctor in the chroot: $(grep '^missing *encoder' "$tmp/doctor.log")"
+echo "chroot-test: vrender doctor: $(tail -1 "$tmp/doctor.log")"
+phase "vrender --help, --version, doctor, ldd"
 run demo vrender demo --out /tmp/demo
 phase "vrender demo"
 run concat sh -c 'vrender concat --output /tmp/concat.mov --filter mono /tmp/demo/takes/*.mov'
