@@ -16,8 +16,9 @@
 # input inside the guest), ffmpeg (judges the takes), python3 (reads takes.json) and alsa-utils
 # (aplay plays the clap track inside the guest).
 #
-# Two boots: vivid's webcam input 0 (`vrender devices`, a 3 s capture at 25 fps: 640x480, the
-# largest size reaching 25 fps), then HDMI input 3 at 1280x720p60 (a 3 s capture at 60 fps).
+# Two boots: vivid's webcam input 0 (`vrender devices` and `vrender doctor`, a 3 s capture at
+# 25 fps: 640x480, the largest size reaching 25 fps), then HDMI input 3 at 1280x720p60 (a 3 s
+# capture at 60 fps).
 # The first boot also loads snd-aloop, a real ALSA driver: its Loopback card records at
 # hw:Loopback,1 what aplay plays into hw:Loopback,0 (a click every second), so the ALSA
 # microphone is tested there (its own tests, the listing, a take with --audio alsa:...).
@@ -133,6 +134,7 @@ case $("$vrender" capture --help 2>&1 || true) in *"--audio "*) has_audio=1 ;; e
 MODULES=snd-aloop boot "webcam" -- "
   '$vrender' devices --json > '$work/devices.json' 2> '$work/devices.err'; echo \$? > '$work/devices.rc'
   '$vrender' devices > '$work/devices.txt' 2>&1
+  '$vrender' doctor --json --takes '$work' > '$work/doctor.json' 2> '$work/doctor.err'; echo \$? > '$work/doctor.rc'
   '$vrender' capture --device /dev/video0 --out '$work/webcam' --duration 3s --fps 25 --codec h264 \
     > '$work/webcam.out' 2> '$work/webcam.err'; echo \$? > '$work/webcam.rc'
   '$vrender' capture --device /dev/video0 --out '$work/auto' --duration 4s --fps 25 \
@@ -159,6 +161,14 @@ check "devices --json: output and metadata nodes left out" python3 -c '
 import json, sys
 sys.exit(any(c["path"] != "/dev/video0" for c in json.load(open(sys.argv[1]))["v4l2"]))' "$work/devices.json"
 check "devices: plain listing names vivid" grep -q "vivid" "$work/devices.txt"
+check "doctor: exit 0" [ "$(cat "$work/doctor.rc" 2>/dev/null)" = 0 ]
+check "doctor: vivid at /dev/video0 ok with its formats, and the Loopback card as an ALSA capture device" python3 -c '
+import json, sys
+findings = json.load(open(sys.argv[1]))["findings"]
+camera = [f for f in findings if f["area"] == "V4L2" and f["name"] == "/dev/video0"]
+alsa = [f for f in findings if f["area"] == "audio" and f["name"] == "ALSA"]
+sys.exit(not (camera and camera[0]["status"] == "ok" and "vivid" in camera[0]["detail"] and "up to" in camera[0]["detail"]
+              and alsa and alsa[0]["status"] == "ok"))' "$work/doctor.json"
 
 check "webcam: capture exit 0" [ "$(cat "$work/webcam.rc" 2>/dev/null)" = 0 ]
 check "webcam: 640x480 (largest size reaching 25 fps)" take "$work/webcam" 't["width"] == 640 and t["height"] == 480'
@@ -260,7 +270,7 @@ check "hdmi: drops counted" take "$work/hdmi" 'isinstance(t.get("dropped"), int)
 check "hdmi: take plays without errors" plays "$work/hdmi"
 
 if [ "$failed" -gt 0 ]; then
-  for log in webcam.err auto.err hdmi.err devices.err sound.err alsa-tests.out; do
+  for log in webcam.err auto.err hdmi.err devices.err doctor.err sound.err alsa-tests.out; do
     [ -s "$work/$log" ] && { echo "---- $log"; sed 's/^/     /' "$work/$log"; }
   done
 fi
