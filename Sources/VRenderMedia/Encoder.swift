@@ -15,7 +15,7 @@ public enum VideoCodecChoice: String, Sendable, CaseIterable {
 
     /// Encoders to try, in order. Hardware encoders are looked up by name but fail to open on
     /// most machines, so candidates are chosen by actually opening them.
-    public var candidates: [String] {
+    package var candidates: [String] {
         switch self {
         case .auto: return ["libx265", "libx264"]
         case .hevc: return ["libx265"]

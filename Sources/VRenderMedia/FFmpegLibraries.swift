@@ -2,12 +2,12 @@ internal import CFFmpeg
 
 /// The FFmpeg this process runs with (not the headers it was built against): what
 /// `vrender --version` and `vrender doctor` report.
-public enum FFmpegLibraries {
+package enum FFmpegLibraries {
     /// FFmpeg's release as its build names it, e.g. "5.1.9-0+deb12u1" on Debian 12.
-    public static var release: String { String(cString: av_version_info()) }
+    package static var release: String { String(cString: av_version_info()) }
 
     /// "libavformat 59.27.100, libavcodec 59.37.100, ...": the libraries vrender links.
-    public static var libraryVersions: String {
+    package static var libraryVersions: String {
         [("libavformat", avformat_version()), ("libavcodec", avcodec_version()), ("libavutil", avutil_version()),
          ("libswscale", swscale_version()), ("libswresample", swresample_version())]
             .map { "\($0.0) \(dotted($0.1))" }
@@ -15,7 +15,7 @@ public enum FFmpegLibraries {
     }
 
     /// True when this FFmpeg has the encoder called `name` ("libx265", "aac").
-    public static func hasEncoder(_ name: String) -> Bool {
+    package static func hasEncoder(_ name: String) -> Bool {
         avcodec_find_encoder_by_name(name) != nil
     }
 

@@ -88,23 +88,22 @@ struct SlurmClient: Sendable {
         return try ChildProcess.run(executable, arguments: arguments)
     }
 
-
     static func oneLine(_ text: String) -> String {
         text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " | ")
     }
 }
 
 /// The Slurm commands the engine runs, looked up on PATH.
-public enum SlurmCommands {
-    public static let names = ["sbatch", "scontrol", "scancel"]
+package enum SlurmCommands {
+    package static let names = ["sbatch", "scontrol", "scancel"]
 
     /// Those of `names` not found on PATH (`vrender doctor` names them).
-    public static func missing() -> [String] {
+    package static func missing() -> [String] {
         names.filter { find($0) == nil }
     }
 
     /// The executable `command` runs as, or nil when no folder on PATH has it.
-    public static func find(_ command: String) -> String? {
+    package static func find(_ command: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(command)" }.first { access($0, X_OK) == 0 }
     }

@@ -47,7 +47,7 @@ public enum VulkanDevices {
 
     /// The Vulkan loader's version ("1.3.239"), from `vkEnumerateInstanceVersion`: asks the
     /// loader only, loads no driver.
-    public static func loaderVersion() -> String {
+    package static func loaderVersion() -> String {
         var version: UInt32 = 0
         guard vkEnumerateInstanceVersion(&version) == VK_SUCCESS else { return "1.0 (a loader older than 1.1)" }
         return apiVersionText(version)

@@ -150,7 +150,7 @@ struct FontFaces {
 extension TextFont {
     /// The FreeType this process runs with ("2.12.1"), or nil when a FreeType library cannot be
     /// started. Starts and ends a library of its own: no font is opened.
-    public static func freeTypeVersion() -> String? {
+    package static func freeTypeVersion() -> String? {
         var library: FT_Library?
         guard FT_Init_FreeType(&library) == 0, let library else { return nil }
         defer { FT_Done_FreeType(library) }

@@ -16,7 +16,7 @@ public struct FontFile: Sendable, Hashable {
     }
 
     /// True when the file is there to be opened.
-    public var isInstalled: Bool { access(path, F_OK) == 0 }
+    package var isInstalled: Bool { access(path, F_OK) == 0 }
 
     /// The prompter's face. DejaVu ships no semibold cut; bold is the nearest to the seed app's.
     public static let dejaVuSansBold = FontFile(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
