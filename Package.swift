@@ -145,7 +145,7 @@ let package = Package(
         .target(name: "VRenderVerify", dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia"]),
         // `vrender doctor` and `vrender --version`: what this machine can do, and what it runs with.
         .target(name: "VRenderDoctor",
-                dependencies: ["CBuildInfo", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
+                dependencies: ["CBuildInfo", "VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
                                "VRenderCapture", "VRenderScale"]),
         // `vrender bench`: the real pipelines, run with stage timings, and their report.
         .target(name: "VRenderBench",

@@ -1,5 +1,6 @@
 import Foundation
 import VRenderCapture
+import VRenderCore
 import VRenderFilters
 import VRenderImaging
 import VRenderMedia
@@ -35,7 +36,7 @@ package enum Doctor {
 
     static func cpu() -> DoctorFinding {
         let kernels = RowInstructions.detected == .avx512 ? "AVX-512 row kernels" : "portable row kernels (no AVX-512 VBMI)"
-        return DoctorFinding(area: "CPU", name: "\(ProcessInfo.processInfo.activeProcessorCount) processors", status: .ok,
+        return DoctorFinding(area: "CPU", name: "\(Processors.active) processors", status: .ok,
                              detail: "filters on the CPU use the \(kernels)")
     }
 

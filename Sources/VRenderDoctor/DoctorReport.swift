@@ -32,6 +32,9 @@ package struct DoctorFinding: Sendable, Encodable, Equatable {
         self.fix = fix
         self.isCore = isCore
     }
+
+    /// A core finding that is not ok: recording and exporting cannot work.
+    package var failsCore: Bool { isCore && status != .ok }
 }
 
 /// Everything `vrender doctor` found, in the order it prints.
@@ -41,7 +44,7 @@ package struct DoctorReport: Sendable, Encodable {
 
     /// The core findings that are not ok: an empty list means recording and exporting work.
     package var coreFailures: [DoctorFinding] {
-        findings.filter { $0.isCore && $0.status != .ok }
+        findings.filter(\.failsCore)
     }
 
     /// True when recording with the synthetic camera and exporting work on this machine.

@@ -9,14 +9,13 @@ enum DoctorTable {
             .init(title: "what for / what to do", fit: .shorten(minimum: 24)),
         ]
         let rows = report.findings.map { finding in
-            [finding.status.rawValue, finding.area, finding.name, finding.detail + (finding.fix.map { " → \($0)" } ?? "")]
+            [finding.status.rawValue + (finding.failsCore ? " (core)" : ""), finding.area, finding.name,
+             finding.detail + (finding.fix.map { " → \($0)" } ?? "")]
         }
         let verdict = report.coreWorks
             ? "vrender \(report.version): recording and exporting work here"
             : "vrender \(report.version): recording and exporting cannot work here (the lines marked core above)"
-        let table = TextTable(columns: columns, rows: rows.enumerated().map { index, row in
-            report.findings[index].isCore && report.findings[index].status != .ok ? [row[0] + " (core)"] + row.dropFirst() : row
-        })
+        let table = TextTable(columns: columns, rows: rows)
         return (table.lines(width: TextTable.standardOutputWidth) + [verdict]).joined(separator: "\n")
     }
 }
