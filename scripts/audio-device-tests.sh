@@ -6,9 +6,11 @@
 #   env:   VRENDER     vrender binary                     [.build/debug/vrender]
 #          CLAP_SYNC   the clap track maker and judge     [scripts/clap_sync.py]
 #          SECONDS_    length of the take                 [20]
+#          LOAD_RUNS   takes recorded on a busy machine   [3; the acceptance's 10 by hand]
+#          LOAD_SECONDS  length of each                   [6]
 #
-# Host packages: pulseaudio, pulseaudio-utils (paplay, parec, pactl), ffmpeg, python3
-# (scripts/install-deps.sh installs them).
+# Host packages: pulseaudio, pulseaudio-utils (paplay, parec, pactl), ffmpeg, python3,
+# stress-ng (scripts/install-deps.sh installs them).
 #
 # The server is private: `pulseaudio -n` (no default.pa) with a null sink `vrender_test` at
 # 48 kHz stereo and a native socket in a mktemp folder that also holds its HOME, runtime and
@@ -21,7 +23,14 @@
 # synthetic camera. First parec records the same monitor, so a broken server set-up fails as
 # such and not as vrender's fault. Judged by clap_sync.py (ffmpeg, not vrender): an audio
 # stream, every click in the take, spacing within 1 ms per second, audio and video lengths
-# within one video frame. Prints "N passed, N failed"; exits non-zero on any failure.
+# within one video frame.
+#
+# Then the same on a busy machine, as people record beside a live encode: stress-ng keeps
+# 4 workers per processor spinning (load average 8 on two cores), and in each of LOAD_RUNS
+# rounds vrender and `ffmpeg -f pulse` record the monitor at the same time. ffmpeg is the
+# baseline: when it misses a click or its spacing is off, the round is not a valid test of
+# vrender and fails as such (never passes). Prints "N passed, N failed"; exits non-zero on any
+# failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd -P)
@@ -33,15 +42,16 @@ case $clap in /*) ;; *) clap=$root/$clap ;; esac
 
 [ -x "$vrender" ] || { echo "audio-device-tests: no vrender binary at $vrender (swift build, or set VRENDER)" >&2; exit 2; }
 [ -f "$clap" ] || { echo "audio-device-tests: no clap tool at $clap (set CLAP_SYNC)" >&2; exit 2; }
-for tool in pulseaudio paplay parec pactl ffmpeg ffprobe python3; do
+for tool in pulseaudio paplay parec pactl ffmpeg ffprobe python3 stress-ng; do
   command -v "$tool" >/dev/null ||
     { echo "audio-device-tests: needs $tool (scripts/install-deps.sh installs it)" >&2; exit 2; }
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vrender-pulse.XXXXXX")
-server_pid=""; player_pid=""; settler_pid=""
+server_pid=""; player_pid=""; settler_pid=""; load_pid=""
 cleanup() {
   # Only what this script started, by pid.
+  [ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null && wait "$load_pid" 2>/dev/null
   [ -n "$player_pid" ] && kill "$player_pid" 2>/dev/null && wait "$player_pid" 2>/dev/null
   [ -n "$settler_pid" ] && kill "$settler_pid" 2>/dev/null && wait "$settler_pid" 2>/dev/null
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
@@ -75,14 +85,18 @@ fi
 echo "pulseaudio $(pactl info | sed -n 's/^Server Version: //p') at $PULSE_SERVER"
 
 track=$work/claps.wav
-python3 "$clap" make-track "$track" --seconds $((2 * take_seconds + 20)) --rate 48000 --channels 2 --first 0.5
+load_runs=${LOAD_RUNS:-3}
+load_seconds=${LOAD_SECONDS:-6}
+python3 "$clap" make-track "$track" --seconds $((2 * take_seconds + load_runs * (load_seconds + 10) + 30)) \
+  --rate 48000 --channels 2 --first 0.5
 
-# judge LABEL FILE: clap_sync.py's verdict on a recording (clicks every second, lengths).
+# judge LABEL FILE [SECONDS]: clap_sync.py's verdict on a recording of SECONDS (default: the
+# take's) — clicks every second, lengths.
 judge() {
   local status=0
   python3 "$clap" clicks "$2" --json --expect-every 1 --limit-ms-per-s 1 >"$work/$1.json" 2>"$work/$1.err" || status=$?
   [ "$status" -le 1 ] || { sed 's/^/     /' "$work/$1.err"; return 1; }
-  python3 - "$work/$1.json" "$take_seconds" <<'PY' || status=1
+  python3 - "$work/$1.json" "${3:-$take_seconds}" <<'PY' || status=1
 import json, sys
 report, seconds = json.load(open(sys.argv[1])), float(sys.argv[2])
 print(f"     {report['clicks']} clicks, {report['missing_clicks']} missing, spacing error max "
@@ -115,14 +129,48 @@ set +e
   --out "$work/takes" >"$work/capture.out" 2>"$work/capture.err"
 echo $? >"$work/capture.rc"
 set -e
-kill "$player_pid" "$settler_pid" 2>/dev/null; wait "$player_pid" "$settler_pid" 2>/dev/null || true
-player_pid=""; settler_pid=""
 check "capture exit 0" [ "$(cat "$work/capture.rc")" = 0 ]
 [ "$(cat "$work/capture.rc")" = 0 ] || tail -5 "$work/capture.err" | sed 's/^/     /'
-take_file=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["takes"]; print(sys.argv[2] + "/" + t[0]["file"])' \
-  "$work/takes/takes.json" "$work/takes" 2>/dev/null || echo "$work/takes/missing")
+# first_take FOLDER: the path of the first take takes.json lists.
+first_take() {
+  python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["takes"]; print(sys.argv[2] + "/" + t[0]["file"])' \
+    "$1/takes.json" "$1" 2>/dev/null || echo "$1/missing"
+}
+take_file=$(first_take "$work/takes")
 check "the take has an audio stream" [ -n "$(ffprobe -v error -select_streams a -show_entries stream=index -of csv=p=0 "$take_file" 2>/dev/null)" ]
 check "every click in the take, spacing within 1 ms/s, audio and video lengths within a frame" judge take "$take_file"
+
+# 3. A busy machine: 4 spinning workers per processor, vrender and ffmpeg side by side.
+# baseline_valid ROUND: ffmpeg's recording of the round heard every click evenly.
+baseline_valid() {
+  judge "ffmpeg$1" "$work/ffmpeg$1.wav" "$load_seconds" && return 0
+  echo "     ffmpeg missed clicks or spaced them unevenly: this round cannot judge vrender (not a pass)"
+  return 1
+}
+stress-ng --cpu $((4 * $(nproc))) --timeout $((load_runs * (load_seconds + 20) + 30))s >/dev/null 2>&1 &
+load_pid=$!
+for round in $(seq "$load_runs"); do
+  ffmpeg -nostdin -hide_banner -loglevel error -f pulse -sample_rate 48000 -channels 2 -i vrender_test.monitor \
+    -t "$load_seconds" -y "$work/ffmpeg$round.wav" & baseline_pid=$!
+  set +e
+  "$vrender" capture --device synthetic --realtime --audio pulse:vrender_test.monitor --duration "${load_seconds}s" \
+    --out "$work/busy$round" >"$work/busy$round.out" 2>"$work/busy$round.err"
+  echo $? >"$work/busy$round.rc"
+  wait "$baseline_pid"
+  set -e
+  echo "     round $round, load average $(cut -d' ' -f1 /proc/loadavg)"
+  check "busy $round: ffmpeg, the baseline, hears every click 1 s apart within 1 ms/s" baseline_valid "$round"
+  check "busy $round: capture exit 0" [ "$(cat "$work/busy$round.rc")" = 0 ]
+  check "busy $round: vrender hears every click 1 s apart within 1 ms/s, nothing missing, lengths within a frame" \
+    judge "busy$round" "$(first_take "$work/busy$round")" "$load_seconds"
+  check "busy $round: takes.json counts no sound missing" python3 -c '
+import json, sys
+sys.exit(json.load(open(sys.argv[1]))["takes"][0]["audio"]["missingMilliseconds"] != 0)' "$work/busy$round/takes.json"
+done
+kill "$load_pid" 2>/dev/null; wait "$load_pid" 2>/dev/null || true
+load_pid=""
+kill "$player_pid" "$settler_pid" 2>/dev/null; wait "$player_pid" "$settler_pid" 2>/dev/null || true
+player_pid=""; settler_pid=""
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -44,6 +44,8 @@ packages=(
   # microphones: ALSA, PulseAudio; the server, paplay and aplay for their tests
   libasound2-dev alsa-utils
   libpulse-dev pulseaudio pulseaudio-utils
+  # the sound tests' busy machine (make test-audio, the ALSA rounds in make test-vivid)
+  stress-ng
 )
 # Nothing starts on install without systemd; scripts/slurm-cluster.sh starts its own daemons.
 $with_slurm && packages+=(slurmctld slurmd slurm-client munge)

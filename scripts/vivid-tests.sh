@@ -10,6 +10,7 @@
 #          TIMEOUT       qemu limit per boot (s)   [300]
 #          VRENDER_TESTS the test binary, for the ALSA source's own tests in the guest
 #                        [.build/debug/vrenderPackageTests.xctest: `swift build --build-tests`]
+#          ALSA_LOAD_RUNS  takes recorded from snd-aloop on a busy guest  [2; 10 by hand]
 #
 # Host packages: qemu-system-x86 busybox-static kmod cpio (run-vivid.sh's own; `--install`
 # installs them through `run-vivid.sh --install`), v4l-utils (v4l2-ctl selects vivid's HDMI
@@ -21,7 +22,10 @@
 # capture at 60 fps).
 # The first boot also loads snd-aloop, a real ALSA driver: its Loopback card records at
 # hw:Loopback,1 what aplay plays into hw:Loopback,0 (a click every second), so the ALSA
-# microphone is tested there (its own tests, the listing, a take with --audio alsa:...).
+# microphone is tested there (its own tests, the listing, a take with --audio alsa:...), and
+# then on a busy guest: stress-ng spins 2 workers per vCPU while vrender records substream 0
+# and `ffmpeg -f alsa` substream 1, each fed the same clap track by its own aplay. ffmpeg is
+# the baseline: a round it fails cannot judge vrender and fails as such.
 # The guest sees the host's filesystem read-only; captures go to a shared writable folder and
 # are judged here on the host. Prints "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
@@ -127,6 +131,7 @@ fi
 # it, only the ALSA source's own tests run in the guest.
 has_audio=0
 case $("$vrender" capture --help 2>&1 || true) in *"--audio "*) has_audio=1 ;; esac
+alsa_load_runs=${ALSA_LOAD_RUNS:-2}
 [ -x "$tests" ] || echo "note alsa: no test binary at $tests (swift build --build-tests): the ALSA source's own tests are not run in the guest"
 
 # ---------------------------------------------------------------- webcam input 0 ---
@@ -148,6 +153,21 @@ MODULES=snd-aloop boot "webcam" -- "
     '$vrender' capture --device /dev/video0 --audio alsa:hw:Loopback,1 --out '$work/sound' --duration 4s --fps 25 \
       --codec h264 > '$work/sound.out' 2> '$work/sound.err'; echo \$? > '$work/sound.rc'
     kill \$player 2>/dev/null; wait
+    if command -v stress-ng >/dev/null; then
+      stress-ng --cpu 4 --timeout $((alsa_load_runs * 60 + 30))s >/dev/null 2>&1 & load=\$!
+      for round in $(seq -s ' ' "$alsa_load_runs"); do
+        aplay -q -D hw:Loopback,0,0 '$work/clap.wav' & mine=\$!
+        aplay -q -D hw:Loopback,0,1 '$work/clap.wav' & theirs=\$!
+        ffmpeg -nostdin -loglevel error -f alsa -sample_rate 48000 -channels 2 -i hw:Loopback,1,1 -t 6 \
+          -y '$work/busy-ffmpeg'\$round.wav & baseline=\$!
+        '$vrender' capture --device synthetic --realtime --size 320x180 --codec h264 --audio alsa:hw:Loopback,1,0 \
+          --duration 6s --out '$work/busy'\$round > '$work/busy'\$round.out 2> '$work/busy'\$round.err
+        echo \$? > '$work/busy'\$round.rc
+        wait \$baseline; kill \$mine \$theirs 2>/dev/null; wait \$mine \$theirs 2>/dev/null
+        cut -d' ' -f1 /proc/loadavg > '$work/busy'\$round.load
+      done
+      kill \$load 2>/dev/null; wait \$load 2>/dev/null
+    fi
   fi
   true"
 
@@ -224,7 +244,10 @@ has_sound() {
 clicks_judged() {
   local file
   file=$(take_file "$1") || return 1
-  python3 "$clap_tool" clicks "$file" --expect-every 1 --limit-ms-per-s 1 | sed 's/^/     /'
+  clicks_judged_file "$file"
+}
+clicks_judged_file() {
+  python3 "$clap_tool" clicks "$1" --expect-every 1 --limit-ms-per-s 1 | sed 's/^/     /'
   return "${PIPESTATUS[0]}"
 }
 # The listing is judged once `vrender devices` has its ALSA section (or capture has --audio, which
@@ -240,6 +263,15 @@ if [ "$has_audio" = 1 ]; then
   check "alsa sound: the take has an audio stream" has_sound "$work/sound"
   if [ -f "$clap_tool" ]; then
     check "alsa sound: every click, 1 s apart within 1 ms/s, sound and picture equally long" clicks_judged "$work/sound"
+    for round in $(seq "$alsa_load_runs"); do
+      echo "     busy round $round, guest load average $(cat "$work/busy$round.load" 2>/dev/null || echo '?')"
+      check "alsa busy $round: ffmpeg, the baseline, hears every click 1 s apart within 1 ms/s (else the round is not valid)" \
+        clicks_judged_file "$work/busy-ffmpeg$round.wav"
+      check "alsa busy $round: capture exit 0" [ "$(cat "$work/busy$round.rc" 2>/dev/null)" = 0 ]
+      check "alsa busy $round: vrender hears every click 1 s apart within 1 ms/s, sound and picture equally long" \
+        clicks_judged "$work/busy$round"
+      check "alsa busy $round: takes.json counts no sound missing" take "$work/busy$round" 't["audio"]["missingMilliseconds"] == 0'
+    done
   else
     echo "note alsa sound: scripts/clap_sync.py is missing: the clicks were not judged"
   fi
@@ -270,7 +302,7 @@ check "hdmi: drops counted" take "$work/hdmi" 'isinstance(t.get("dropped"), int)
 check "hdmi: take plays without errors" plays "$work/hdmi"
 
 if [ "$failed" -gt 0 ]; then
-  for log in webcam.err auto.err hdmi.err devices.err doctor.err sound.err alsa-tests.out; do
+  for log in webcam.err auto.err hdmi.err devices.err doctor.err sound.err alsa-tests.out busy1.err busy2.err; do
     [ -s "$work/$log" ] && { echo "---- $log"; sed 's/^/     /' "$work/$log"; }
   done
 fi

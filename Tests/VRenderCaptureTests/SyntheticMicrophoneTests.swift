@@ -20,17 +20,20 @@ import VRenderMedia
     }
 
     /// `count` periods: their samples (interleaved floats) and times.
-    static func read(_ microphone: SyntheticMicrophone, periods count: Int) throws -> (samples: [Float], times: [Double]) {
+    static func read(_ microphone: SyntheticMicrophone, periods count: Int) throws
+        -> (samples: [Float], times: [Double], losses: [Int: AudioLoss]) {
         microphone.start()
         var samples: [Float] = []
         var times: [Double] = []
-        for _ in 0..<count {
+        var losses: [Int: AudioLoss] = [:]
+        for index in 0..<count {
             let period = try #require(try microphone.read())
             #expect(period.frames == microphone.periodFrames)
             samples += Array(period.samples.bindMemory(to: Float.self))
             times.append(period.time)
+            losses[index] = period.loss
         }
-        return (samples, times)
+        return (samples, times, losses)
     }
 
     /// Sample indexes where a click starts: the first sample over half scale, 50 ms hold-off.
@@ -124,10 +127,12 @@ import VRenderMedia
         let microphone = try Self.microphone(rate: rate, camera: camera)
         #expect(camera.apply(.audioGap(seconds: 0.2), at: 1.004) == .applied)
         #expect(camera.apply(.clap, at: 1.1) == .applied) // during the gap: never heard
-        let (samples, times) = try Self.read(microphone, periods: 300)
+        let (samples, times, losses) = try Self.read(microphone, periods: 300)
         // Periods start every 10 ms; the first at or after 1.004 s is period 101 (1.01 s), now 0.2 s later.
         #expect(abs(times[100] - 1.0) <= 0.000_3)
         #expect(abs(times[101] - 1.21) <= 0.000_3)
+        // Reported as a device reports an overrun: by the period after it, and by no other.
+        #expect(losses == [101: .restart])
         #expect(abs(times[299] - (2.99 + 0.2)) <= 0.000_3)
         // Whole seconds 0, 1 (before the gap), 2 and 3 (0.2 s of samples earlier than without it).
         let expected = [0, 16_000, 1.8 * 16_000, 2.8 * 16_000].map { Int($0.rounded()) }

@@ -4,7 +4,9 @@ import VRenderCore
 /// A microphone for recorder tests, on the scene clock: 48 kHz mono float, 10 ms periods, quiet
 /// except a full-scale 2 ms click at every whole second of the scene clock. Its sample clock
 /// runs `driftPPM` fast, its timestamps jitter by up to `jitter` seconds (a fixed pattern), and
-/// it loses `gap.length` seconds of sound at scene time `gap.at`. With `wander`, its stamps also
+/// it loses `gap.length` seconds of sound at scene time `gap.at` (reported as a restart, as ALSA
+/// reports an overrun). With `lateReadings`, every `every`-th period's stamp comes `by` seconds
+/// late, as a reading thread starved on a busy machine stamps them. With `wander`, its stamps also
 /// run late by up to `wander.amplitude` and back again every `wander.period` seconds (a
 /// triangle, as PulseAudio's drift away and back), and it says so in `timestampWander`.
 /// Not live: it delivers at once.
@@ -18,6 +20,7 @@ final class FakeMicrophone: AudioSource {
     private let jitter: Double
     private let gap: (at: Double, length: Double)?
     private let wander: (amplitude: Double, period: Double)?
+    private let lateReadings: (every: Int, by: Double)?
     let timestampWander: Double
     /// The period ending the source ("the device went away"), if any.
     private let lastPeriod: Int?
@@ -29,7 +32,8 @@ final class FakeMicrophone: AudioSource {
     private var periodFrames: Int { format.sampleRate / 100 }
 
     init(driftPPM: Double = 0, jitter: Double = 0, gap: (at: Double, length: Double)? = nil,
-         wander: (amplitude: Double, period: Double)? = nil, reportedWander: Double = standardTimestampWander, lastPeriod: Int? = nil,
+         wander: (amplitude: Double, period: Double)? = nil, lateReadings: (every: Int, by: Double)? = nil,
+         reportedWander: Double = standardTimestampWander, lastPeriod: Int? = nil,
          format: AudioFormat = AudioFormat(sampleRate: 48_000, channels: 1, sampleFormat: .f32)) {
         self.format = format
         buffer = .allocate(byteCount: format.sampleRate / 100 * format.bytesPerFrame, alignment: 8)
@@ -37,6 +41,7 @@ final class FakeMicrophone: AudioSource {
         self.jitter = jitter
         self.gap = gap
         self.wander = wander
+        self.lateReadings = lateReadings
         timestampWander = reportedWander
         self.lastPeriod = lastPeriod
     }
@@ -62,6 +67,9 @@ final class FakeMicrophone: AudioSource {
             return nil
         }
         let first = time(ofSample: deviceSample)
+        // The first period after the gap reports it, as a device that restarted does.
+        let afterGap = gap.map { deviceSample > 0 && first - time(ofSample: deviceSample - 1) > $0.length / 2 } ?? false
+        let loss: AudioLoss? = afterGap ? .restart : nil
         for offset in 0..<periodFrames {
             let scene = time(ofSample: deviceSample + offset)
             let level: Float = scene - scene.rounded(.down) < 0.002 ? 0.8 : 0
@@ -74,8 +82,9 @@ final class FakeMicrophone: AudioSource {
             let phase = first / wander.period
             wobble += wander.amplitude * 2 * abs(phase - (phase + 0.5).rounded(.down))
         }
+        if let lateReadings, period % lateReadings.every == lateReadings.every - 1 { wobble += lateReadings.by }
         period += 1
-        return AudioPeriod(samples: UnsafeRawBufferPointer(buffer), frames: periodFrames, time: first + wobble)
+        return AudioPeriod(samples: UnsafeRawBufferPointer(buffer), frames: periodFrames, time: first + wobble, loss: loss)
     }
 
     private func store(_ level: Float, at index: Int) {

@@ -62,6 +62,22 @@ import VRenderTestSupport
         }
     }
 
+    /// The busy machine: every seventh period is read 300 ms late (the reading thread
+    /// starved while the encoder took both cores). The device lost nothing, so the take has every
+    /// click, one second apart, nothing missing: the old clock cut a gap at each late reading.
+    @Test func readingsThatComeLateOnABusyMachineLeaveTheSoundWhole() throws {
+        let (take, path) = try record(FakeMicrophone(jitter: 0.0003, lateReadings: (every: 7, by: 0.3)), seconds: 8)
+        let onsets = try clicks(path).filter { $0 < 7.9 }
+        #expect(onsets.count == 7, "\(onsets)")
+        for (index, onset) in onsets.enumerated() {
+            #expect(abs(onset - Double(index + 1)) < 0.002, "click \(index + 1) at \(onset)")
+        }
+        for (earlier, later) in zip(onsets, onsets.dropFirst()) {
+            #expect(abs(later - earlier - 1) < 0.001, "clicks at \(earlier) and \(later)")
+        }
+        #expect(try #require(take.audio).missingMilliseconds == 0)
+    }
+
     @Test func lostSoundBecomesSilenceOfItsLengthAndLaterSoundStaysInPlace() throws {
         let (take, path) = try record(FakeMicrophone(gap: (at: 2.5, length: 0.2)), seconds: 5)
         let onsets = try clicks(path).filter { $0 < 4.9 }

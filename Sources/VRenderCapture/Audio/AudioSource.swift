@@ -32,6 +32,17 @@ public enum AudioClockDomain: Sendable, Equatable {
     case captureClock
 }
 
+/// Sound a device says it lost just before a period. Only a device's own report is a loss: a
+/// period read late (the reading thread starved on a busy machine) is not, whatever its stamp.
+public enum AudioLoss: Sendable, Equatable {
+    /// Exactly this many frames at the device's rate (a PulseAudio hole).
+    case frames(Int)
+    /// The device stopped and started again (an ALSA overrun, a stalled synthetic microphone):
+    /// what it lost is the time its own clock shows between the end of the last period and the
+    /// first sample of this one.
+    case restart
+}
+
 /// One period of samples as a device delivered it. `samples` is borrowed: valid until the
 /// source's next `read()` or `stop()`.
 public struct AudioPeriod {
@@ -41,11 +52,15 @@ public struct AudioPeriod {
     /// When the first sample of the period was captured, on the source's `clock` (seconds):
     /// from the device's own timestamps, never the time the read returned.
     public var time: Double
+    /// What the device reports lost just before this period (nil: nothing; the samples follow
+    /// the last period's without a break).
+    public var loss: AudioLoss?
 
-    public init(samples: UnsafeRawBufferPointer, frames: Int, time: Double) {
+    public init(samples: UnsafeRawBufferPointer, frames: Int, time: Double, loss: AudioLoss? = nil) {
         self.samples = samples
         self.frames = frames
         self.time = time
+        self.loss = loss
     }
 }
 
@@ -86,7 +101,8 @@ public protocol AudioSource: AnyObject {
     var isLive: Bool { get }
     var clock: AudioClockDomain { get }
     /// How far the device's period timestamps wander from the truth, in seconds: timing errors
-    /// within it are taken for that wander and left alone, larger ones are worked off slowly.
+    /// within it are taken for that wander and left alone, larger ones are worked off slowly
+    /// (never cut or filled: only an `AudioLoss` the device reports becomes silence).
     /// Defaults to 2.5 ms (ALSA's and the synthetic microphone's stamps jitter by a fraction of that).
     var timestampWander: Double { get }
     /// Why `read()` returned nil ("the device went away: …"); nil while it has not, or when it

@@ -72,9 +72,6 @@ final class AudioTimeline: @unchecked Sendable {
         }
     }
 
-    /// Index after the last sample appended (nil before any).
-    var endIndex: Int64? { lock.withLock { end } }
-
     /// The drift the audio thread measures, for takes.json.
     func setDrift(_ ppm: Double) { lock.withLock { drift = ppm } }
 

@@ -10,8 +10,9 @@ import VRenderCore
 /// own monotonic htimestamp, never from when the read returned.
 ///
 /// Errors at open name the device: unknown, busy, or nothing it offers vrender can record.
-/// An overrun restarts the device and reading goes on (the next stamp shows the gap); a device
-/// that goes away (unplugged, suspended) ends the source with `endReason`.
+/// An overrun restarts the device and reading goes on: the next period reports it
+/// (`AudioLoss.restart`), and its htimestamp says how long the gap was; a device that goes away
+/// (unplugged, suspended) ends the source with `endReason`.
 // @unchecked Sendable: all state is the audio thread's except `stopping`, an atomic (stop()).
 package final class ALSAMicrophone: AudioSource, @unchecked Sendable {
     package let name: String
@@ -21,6 +22,8 @@ package final class ALSAMicrophone: AudioSource, @unchecked Sendable {
     package private(set) var endReason: String?
     /// Overruns so far: each is a gap the next period's time shows.
     package private(set) var overruns = 0
+    /// An overrun restarted the device since the last period was returned.
+    private var restarted = false
 
     private let pcm: ALSAPCM
     private let periodFrames: Int
@@ -75,8 +78,9 @@ package final class ALSAMicrophone: AudioSource, @unchecked Sendable {
             }
             guard count > 0 else { continue }
             let frames = Int(count)
+            defer { restarted = false }
             return AudioPeriod(samples: UnsafeRawBufferPointer(rebasing: samples[0..<frames * format.bytesPerFrame]),
-                               frames: frames, time: firstSampleTime(framesRead: frames))
+                               frames: frames, time: firstSampleTime(framesRead: frames), loss: restarted ? .restart : nil)
         }
         snd_pcm_drop(pcm.handle)
         return nil
@@ -105,6 +109,7 @@ package final class ALSAMicrophone: AudioSource, @unchecked Sendable {
             return true
         case .overrun:
             overruns += 1
+            restarted = true
             try pcm.check(snd_pcm_prepare(pcm.handle), "restarting after an overrun")
             try pcm.check(snd_pcm_start(pcm.handle), "restarting after an overrun")
             return true

@@ -29,6 +29,8 @@ package final class PulseMicrophone: AudioSource, @unchecked Sendable {
     /// Where the last period's samples end, on its clock: the stamp of a fragment whose own
     /// reading was interrupted.
     private var nextTime: Double?
+    /// Frames of holes peeked since the last fragment returned.
+    private var lostFrames = 0
     private var buffer: UnsafeMutableRawBufferPointer
 
     /// Period length the server is asked for (`fragsize`): 10 ms.
@@ -196,10 +198,15 @@ package final class PulseMicrophone: AudioSource, @unchecked Sendable {
                 throw VRenderError(.runtime, subject: name, reason: "reading the record stream failed (\(loop.errorText))")
             }
             guard bytes > 0 else { return nil }
-            // A hole (samples the server lost) is skipped: the next fragment's time says how long it was.
-            if data == nil { pa_stream_drop(stream) }
+            // A hole is sound the server lost, of exactly its length: reported with the next fragment.
+            if data == nil {
+                lostFrames += bytes / format.bytesPerFrame
+                pa_stream_drop(stream)
+            }
         } while data == nil
         let frames = bytes / format.bytesPerFrame
+        let lost = lostFrames
+        lostFrames = 0
         if buffer.count < bytes {
             buffer.deallocate()
             buffer = .allocate(byteCount: bytes, alignment: 16)
@@ -220,10 +227,10 @@ package final class PulseMicrophone: AudioSource, @unchecked Sendable {
         let latency = (negative != 0 ? -1.0 : 1.0) * Double(usec) / 1e6
         var time = Self.firstSampleTime(now: (before + after) / 2, latency: latency, frames: frames,
                                         sampleRate: format.sampleRate)
-        if after - before > 0.0005, let continued = nextTime { time = continued }
+        if after - before > 0.0005, let continued = nextTime { time = continued + Double(lost) / Double(format.sampleRate) }
         nextTime = time + Double(frames) / Double(format.sampleRate)
         return AudioPeriod(samples: UnsafeRawBufferPointer(start: buffer.baseAddress, count: frames * format.bytesPerFrame),
-                           frames: frames, time: time)
+                           frames: frames, time: time, loss: lost > 0 ? .frames(lost) : nil)
     }
 
     /// When the first of `frames` samples just read was captured: `latency` (the stream's, read

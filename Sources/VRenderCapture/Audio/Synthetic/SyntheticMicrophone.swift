@@ -119,7 +119,10 @@ package final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
         if isStopped { return nil }
         // Not start(): that would clear a stop() that came in meanwhile.
         startPacing()
+        let gapsBefore = deviceClock.gapsConsumed
         deviceClock.consume(clapper.allGaps, rate: deviceRate)
+        // A stall is reported as a real device reports an overrun: its length is in the stamps.
+        let loss: AudioLoss? = deviceClock.gapsConsumed > gapsBefore && deviceClock.delivered > 0 ? .restart : nil
         let periodStart = deviceClock.sceneTime(ofSample: deviceClock.delivered, rate: deviceRate)
         if isLive {
             guard waitUntil(periodStart + Double(periodFrames) / deviceRate) else { return nil }
@@ -129,7 +132,7 @@ package final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
         deviceClock.delivered += periodFrames
         deviceClock.periods += 1
         let bytes = UnsafeRawBufferPointer(buffer)
-        return AudioPeriod(samples: bytes, frames: periodFrames, time: time)
+        return AudioPeriod(samples: bytes, frames: periodFrames, time: time, loss: loss)
     }
 
     /// Sleeps until scene time `deadline` in slices of at most a period, so `stop()` is heard;

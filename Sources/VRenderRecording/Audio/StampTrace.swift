@@ -1,0 +1,31 @@
+import Foundation
+import VRenderCapture
+
+/// `VRENDER_AUDIO_TRACE=FILE`: one line per period the microphone delivers — its capture-clock
+/// stamp, frame count and reported loss — for looking at a device's timing by hand (how far its
+/// stamps wander on a busy machine, when it loses sound). Written by the audio thread alone.
+final class StampTrace {
+    private let file: UnsafeMutablePointer<FILE>
+
+    /// The trace the environment asks for, or nil (unset, or the file cannot be created; a trace
+    /// never stops a recording).
+    static func fromEnvironment() -> StampTrace? {
+        guard let path = ProcessInfo.processInfo.environment["VRENDER_AUDIO_TRACE"], !path.isEmpty,
+              let file = fopen(path, "wx") else { return nil }   // "x": never over a file already there
+        fputs("# stamp_seconds frames loss\n", file)
+        return StampTrace(file: file)
+    }
+
+    private init(file: UnsafeMutablePointer<FILE>) { self.file = file }
+
+    deinit { fclose(file) }
+
+    func record(_ period: AudioPeriod, at time: Double) {
+        let loss = switch period.loss {
+        case nil: "-"
+        case .restart: "restart"
+        case .frames(let count): "\(count)"
+        }
+        fputs("\(String(format: "%.6f", time)) \(period.frames) \(loss)\n", file)
+    }
+}
