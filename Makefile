@@ -6,13 +6,14 @@ BIN_RELEASE := .build/release/vrender
 TEST_MEDIA := .build/test-media
 DEMO_OUT := out/demo
 
-.PHONY: all deps build release demo test test-media test-vivid test-trial bench bench-ci bench-export bench-many clean help
+.PHONY: all deps build release demo test test-media test-vivid test-trial test-chunks-wide bench bench-ci bench-export bench-many clean help
 
 all: build
 
 help:
 	@echo "make demo    install what is missing, build, record three synthetic takes and export them with mono"
 	@echo "make test    install what is missing, build, run every test"
+	@echo "make test-chunks-wide  chunked exports against one pass on 60 drawn edits (trims, silence, transitions, loudness; minutes)"
 	@echo "make bench   run the benchmarks (Benchmarks/, a package of its own)"
 	@echo "make docs    the library products' DocC documentation and tutorial, as a static site in out/docs"
 	@echo "make examples  build and run Examples/ (the tutorial's program) and check its export"
@@ -44,6 +45,12 @@ test-media: deps
 test: deps test-media
 	scripts/check-imports.sh
 	VRENDER_TEST_MEDIA=$(abspath $(TEST_MEDIA)) $(SWIFT) test
+
+# Chunked exports against one pass (ChunkedEditPropertyTests) on 60 seeds instead of the six
+# `make test` runs: random trims on 1-5 takes, 2/3/5 chunks, with and without --trim-silence,
+# --cut-pauses, --transition and --loudness; every picture and the sound must be equal.
+test-chunks-wide: deps
+	VRENDER_WIDE=1 $(SWIFT) test --filter ChunkedEditPropertyTests
 
 # Rewrites every golden in testdata/golden/ from the current code (DemoGoldenTests with
 # VRENDER_GOLDEN_UPDATE=1). The run still fails, so that the rewrite is reviewed (git diff,

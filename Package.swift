@@ -205,7 +205,7 @@ let package = Package(
                                    "VRenderFilters", "VRenderImaging", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderDoctorTests", dependencies: ["VRenderDoctor"]),
         .testTarget(name: "VRenderStudioServerTests", dependencies: ["VRenderStudioServer", "VRenderStudio"]),
-        .testTarget(name: "vrenderTests", dependencies: ["VRenderTestSupport"]),
+        .testTarget(name: "vrenderTests", dependencies: ["VRenderCore", "VRenderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,8 @@
 ///   silence, and a take without audio is silence throughout.
 ///
 /// - within a take, a frame whose timestamp leaves a hole after the audio before it (damaged
-///   data the decoder skipped, a recorder's dropout) is preceded by silence for the hole, and a
+///   data the decoder skipped, a recorder's dropout) is preceded by silence for the hole (for
+///   the part of it after the take's first picture: a hole in early audio is cut with it), and a
 ///   frame that overlaps the audio before it loses the overlap, so that sound after damage keeps
 ///   its time. Differences up to `tolerance` are laid end to end, as a decoder delivers them
 ///   (timestamp rounding, resampling).
@@ -85,7 +86,13 @@ struct AudioAligner {
         let gap = offset - end
         var silence = 0
         if gap > Self.tolerance {
-            silence = Swift.min(Int((gap * Double(sampleRate)).rounded()), room)
+            // A hole in audio still being cut (before a trim's in point) is cut with it: the
+            // samples it stands for were never going to be heard. Only the part of it after
+            // the take's first picture is silence, or the sound after it would come late.
+            let hole = Int((gap * Double(sampleRate)).rounded())
+            let cutAway = Swift.min(hole, toDrop)
+            toDrop -= cutAway
+            silence = Swift.min(hole - cutAway, room)
             written += silence
             placedEnd = offset + duration
         } else if gap < -Self.tolerance {

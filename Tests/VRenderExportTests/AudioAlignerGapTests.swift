@@ -80,4 +80,28 @@ import VRenderCore
         #expect(result.totals.silence == 0)
         #expect(result.totals.total == timeline.takes[0].sampleCount)
     }
+
+    /// Issue 36: a take trimmed at its in point is read with audio from before it, and the hole
+    /// a take of vrender's has after its AAC priming packet (3200 samples here) may lie in that
+    /// early audio. It is cut with the rest, not heard as 67 ms of silence at the in point.
+    @Test func aHoleBeforeTheFirstPictureIsCutWithTheEarlyAudio() {
+        let first = -0.5
+        let rest = evenStarts(count: 60, from: first + (1024.0 + 3200) / 48_000)
+        let result = run(starts: [first] + rest)
+        #expect(result.totals.silence == 0)
+        #expect(result.totals.dropped == 24_000 - 3200, "the early audio less the hole in it")
+        #expect(result.totals.total == timeline.takes[0].sampleCount)
+    }
+
+    @Test func aHoleAcrossTheFirstPictureIsSilenceOnlyAfterIt() {
+        // The first frame starts 2400 samples early; a 4800-sample hole follows it, ending
+        // 3424 samples after the first picture, where the next frame lands.
+        let first = -0.05
+        let rest = evenStarts(count: 60, from: first + (1024.0 + 4800) / 48_000)
+        let result = run(starts: [first] + rest)
+        #expect(result.totals.dropped == 1024)
+        #expect(result.totals.silence == 3424)
+        #expect(result.landed[1] == 3424)
+        #expect(result.totals.total == timeline.takes[0].sampleCount)
+    }
 }

@@ -11,6 +11,13 @@ import VRenderMedia
 /// never earlier than the keyframe, because the keyframe's own output frame is checked to be
 /// no later than the chunk's first. A container that lands late, or cannot seek, is read from
 /// the start after all (opened again).
+///
+/// Every reader of a take opens it here, those that read only its sound too (a chunked
+/// export's sound job and a join without one, `--loudness`'s measurement): the audio decoder
+/// and resampler then see the same packets from the same point as in one pass, and give the
+/// same samples. (Read from the file's start, a resampled take's samples fell elsewhere on the
+/// output's grid, and a take of vrender's went through the hole between its AAC priming packet
+/// and its first sound, `TakeSoundTrack.begin`.)
 enum TakeSeek {
     /// Opens `take` (index `takeIndex` of `plan`) for a run that writes from output frame
     /// `firstFrame` on. Returns the demuxer and, when it seeked, the first video packet read
@@ -43,6 +50,15 @@ enum TakeSeek {
             packets.recycle(packet)
         }
         return (try openTake(take), nil)
+    }
+
+    /// Opens `take` for a run that reads only its sound, from where a whole run reads it (see
+    /// above); the video packet the seek read is let go.
+    static func openForSound(_ take: MediaInfo, takeIndex: Int, plan: ExportPlan) throws -> Demuxer {
+        let packets = ObjectPool<Packet>(limit: 1) { Packet() }
+        let (demuxer, firstPacket) = try open(take, takeIndex: takeIndex, plan: plan, firstFrame: 0, packets: packets)
+        firstPacket?.unref()
+        return demuxer
     }
 
     /// Reads up to the first packet of stream `index`; its timestamp (pts, else dts), or nil

@@ -1,9 +1,10 @@
 import VRenderCore
 import VRenderMedia
 
-/// The measuring pass of `--loudness`: every take's audio decoded (no video), fitted to the
-/// timeline by `AudioFitter` exactly as the audio stage fits it, and metered whole, one meter
-/// per output track. Runs before the pipeline, which needs the gain from its first sample.
+/// The measuring pass of `--loudness`: every take's audio decoded (no video) from where the
+/// export reads it (`TakeSeek.openForSound`), fitted to the timeline by `AudioFitter` exactly
+/// as the audio stage fits it, and metered whole, one meter per output track. Runs before the
+/// pipeline, which needs the gain from its first sample.
 ///
 /// Where the gain would push the true peak over the limiter's ceiling, the limiter takes some
 /// loudness away (a lot from sound whose loudness is in its peaks): the sound is then measured
@@ -59,7 +60,7 @@ enum LoudnessMeasurement {
             }
         }
         for (index, take) in plan.takes.enumerated() {
-            let demuxer = try openTake(take)
+            let demuxer = try TakeSeek.openForSound(take, takeIndex: index, plan: plan)
             var routes: [Int: AudioFitter] = [:]
             for (track, fitter) in fitters.enumerated() {
                 let source = plan.audio.source(take: take, takeIndex: index, track: track)

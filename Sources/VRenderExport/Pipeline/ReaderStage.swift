@@ -34,8 +34,9 @@ struct ReaderStage {
         }
         for (index, take) in plan.takes.enumerated() where fillsFrames(take: index) {
             timer?.begin()
-            // A chunk starts a take that began before it at a keyframe near its first frame.
-            let (demuxer, firstPacket) = video == nil ? (try openTake(take), nil)
+            // A chunk starts a take that began before it at a keyframe near its first frame; a
+            // run without video reads the sound from where one pass does.
+            let (demuxer, firstPacket) = video == nil ? (try TakeSeek.openForSound(take, takeIndex: index, plan: plan), nil)
                 : try TakeSeek.open(take, takeIndex: index, plan: plan, firstFrame: max(0, frames.lowerBound - leadIn),
                                     packets: packets)
             let videoDecoder = plan.mode == .transcode && video != nil
