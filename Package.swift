@@ -205,7 +205,8 @@ let package = Package(
                                    "VRenderFilters", "VRenderImaging", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderDoctorTests", dependencies: ["VRenderDoctor"]),
         .testTarget(name: "VRenderStudioServerTests", dependencies: ["VRenderStudioServer", "VRenderStudio"]),
-        .testTarget(name: "vrenderTests", dependencies: ["VRenderCore", "VRenderTestSupport"]),
+        // Runs the built binary; imports the command line itself only to check how it reads its words.
+        .testTarget(name: "vrenderTests", dependencies: ["vrender", "VRenderCore", "VRenderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -214,7 +215,7 @@ let package = Package(
 // built under two sanitizers would add minutes to every CI run for nothing they check. Its
 // builds leave out the studio's server and the command line (which links it).
 if ProcessInfo.processInfo.environment["VRENDER_SANITIZE"] != nil {
-    let serverTargets: Set<String> = ["VRenderStudioServer", "VRenderStudioServerTests", "vrender"]
+    let serverTargets: Set<String> = ["VRenderStudioServer", "VRenderStudioServerTests", "vrender", "vrenderTests"]
     package.targets.removeAll { serverTargets.contains($0.name) }
     package.products.removeAll { $0.name == "vrender" }
     package.dependencies.removeAll { dependency in

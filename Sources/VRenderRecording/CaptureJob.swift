@@ -65,6 +65,7 @@ public final class CaptureJob: Sendable {
             // Errors from below that name nothing (an encoder's, a file system's) get the device.
             return try VRenderError.attributing(to: options.device, as: .runtime) {
                 let sources = try CaptureSources(options: options)
+                if let picked = sources.picked { events(.microphoneChosen(picked)) }
                 for notice in sources.notices { events(.notice(notice)) }
                 let recorder = Recorder(source: sources.camera, microphone: sources.microphone, plan: options.plan,
                                         commands: commands, stop: stop, timings: timings, preview: preview,

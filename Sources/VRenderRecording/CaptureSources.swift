@@ -8,7 +8,9 @@ import VRenderCore
 struct CaptureSources {
     let camera: any CaptureSource
     let microphone: (any AudioSource)?
-    /// What the user should be told about the choice (`--audio auto`'s pick, or why no sound).
+    /// What `--audio auto` picked (nil for a microphone the user named).
+    let picked: MicrophonePick?
+    /// What the user should be told about the choice (why `--audio auto` records no sound).
     let notices: [String]
 
     init(options: CaptureOptions) throws {
@@ -22,10 +24,12 @@ struct CaptureSources {
             let choice = try AudioDevices.open(options.audio, request: options.audioRequest, cameraDevice: options.device,
                                                syntheticCamera: camera)
             microphone = choice.source
+            picked = choice.picked
             notices = choice.notices
         } else {
             let choice = try AudioDevices.open(options.audio, request: options.audioRequest, cameraDevice: options.device)
             microphone = choice.source
+            picked = choice.picked
             notices = choice.notices
             camera = try CaptureDevices.open(options.device, request: options.request)
         }

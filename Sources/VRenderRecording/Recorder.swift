@@ -43,6 +43,9 @@ public enum RecorderEvent: Sendable {
     case sourceOpened(name: String, format: NegotiatedFormat)
     /// `--codec auto` on a live source: the codec this machine keeps up with, and why.
     case codecChosen(LiveCodecCalibration.Choice)
+    /// `--audio auto`: the microphone it picked, as the capture opens (never for a microphone
+    /// the user named).
+    case microphoneChosen(MicrophonePick)
     case takeStarted(index: Int)
     case takeFinished(TakeEntry)
     /// A finished take was read back: its entry with `check` set. A check with a problem is

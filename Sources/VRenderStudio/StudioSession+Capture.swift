@@ -60,6 +60,8 @@ extension StudioSession {
                 state.error = nil
             }
             startProxies()
+        case .microphoneChosen(let pick):
+            notify("audio: \(pick.summary)")
         case .codecChosen(let choice):
             notify("takes are written as \(choice.codec) (\(choice.reason))")
         case .takeStarted(let index):

@@ -42,8 +42,7 @@ struct GPUOptions: ParsableArguments {
 /// `--threads N`: the processors a job may use; its filters, tone mapping and codecs share them
 /// (`ThreadBudget`).
 struct ThreadsOption: ParsableArguments {
-    @Option(parsing: .unconditional,
-            help: ArgumentHelp("Processors to use (default: all of this machine's); filters, tone mapping and codecs share them.", valueName: "N"))
+    @Option(help: ArgumentHelp("Processors to use (default: all of this machine's); filters, tone mapping and codecs share them.", valueName: "N"))
     var threads: Int?
 
     func validate() throws {

@@ -13,7 +13,7 @@ struct EngineArguments: ParsableArguments {
 
     @OptionGroup var size: ChunkSizeArguments
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Local engine: chunks rendered at once (default: one per two processors, at least two).", valueName: "N"))
+    @Option(help: ArgumentHelp("Local engine: chunks rendered at once (default: one per two processors, at least two).", valueName: "N"))
     var workers: Int?
 
     @Option(name: .customLong("work-dir"),
@@ -23,10 +23,12 @@ struct EngineArguments: ParsableArguments {
     @Flag(help: "Continue the plan in the work folder: render only the chunks not in its done-list.")
     var resume = false
 
-    @Option(name: .customLong("max-tries"), parsing: .unconditional,
+    @Option(name: .customLong("max-tries"),
             help: ArgumentHelp("Attempts per chunk before the export fails.", valueName: "N"))
     var maxTries = 2
 
+    // Unconditional: its value is sbatch's own options ("--partition=render"), which start with
+    // dashes and are no number (`NegativeValues` attaches only those).
     @Option(name: .customLong("slurm-args"), parsing: .unconditional,
             help: ArgumentHelp("Arguments for every sbatch, e.g. \"--partition=render --account=video --time=30:00\".", valueName: "args"))
     var slurmArgs: String?
@@ -62,10 +64,10 @@ struct EngineArguments: ParsableArguments {
 
 /// `--chunks N` or `--chunk-seconds S`: how a chunked export is cut (`concat --engine`, `chunk plan`).
 struct ChunkSizeArguments: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Cut the export into N chunks (whole GOPs). Default: twice the workers with --engine local, else 30 s chunks.", valueName: "N"))
+    @Option(help: ArgumentHelp("Cut the export into N chunks (whole GOPs). Default: twice the workers with --engine local, else 30 s chunks.", valueName: "N"))
     var chunks: Int?
 
-    @Option(name: .customLong("chunk-seconds"), parsing: .unconditional,
+    @Option(name: .customLong("chunk-seconds"),
             help: ArgumentHelp("Cut the export into chunks of about S seconds (whole GOPs) instead.", valueName: "S"))
     var chunkSeconds: Double?
 

@@ -4,11 +4,11 @@ import VRenderPrompter
 /// The prompter's speed, size and ending: one set of options for `capture --prompter` and
 /// `concat --prompter-overlay`. Values outside the seed's ranges are clamped, with a notice.
 struct PrompterArguments: ParsableArguments {
-    @Option(name: .customLong("prompter-speed"), parsing: .unconditional,
+    @Option(name: .customLong("prompter-speed"),
             help: ArgumentHelp("Prompter scroll speed, points per second (8-60, default 24).", valueName: "pt/s"))
     var speed: Double = PrompterSettings().speed
 
-    @Option(name: .customLong("prompter-font"), parsing: .unconditional,
+    @Option(name: .customLong("prompter-font"),
             help: ArgumentHelp("Prompter font size, points (18-36, default 28).", valueName: "pt"))
     var fontSize: Double = PrompterSettings().fontSize
 

@@ -33,7 +33,9 @@ struct VRender: ParsableCommand {
         // ignored, the write fails with EFBIG instead, so a take is cut back cleanly and an
         // export reports it and removes its temporary file.
         signal(SIGXFSZ, SIG_IGN)
-        let arguments = OptionalValues.normalize(arguments())
+        // What ArgumentParser cannot read as typed, written so it can: a left-out value, then a
+        // negative number as an option's value.
+        let arguments = NegativeValues.attach(OptionalValues.normalize(arguments()))
         if arguments == ["--version"] {
             // The libraries' versions too: asked only here, so no other command pays for them.
             print(VersionReport.current().text)
@@ -100,13 +102,17 @@ struct VRender: ParsableCommand {
 
     /// `vrender` and the subcommands named at the start of `arguments` (`vrender takes trim`).
     static func commandPath(_ arguments: [String]) -> String {
-        var path = ["vrender"], command: any ParsableCommand.Type = VRender.self
+        commandStack(arguments).map { $0._commandName }.joined(separator: " ")
+    }
+
+    /// `VRender` and the subcommands named at the start of `arguments`, the one they run last.
+    static func commandStack(_ arguments: [String]) -> [any ParsableCommand.Type] {
+        var stack: [any ParsableCommand.Type] = [VRender.self]
         for argument in arguments {
-            guard let sub = command.configuration.subcommands.first(where: { $0._commandName == argument }) else { break }
-            path.append(argument)
-            command = sub
+            guard let sub = stack[stack.count - 1].configuration.subcommands.first(where: { $0._commandName == argument }) else { break }
+            stack.append(sub)
         }
-        return path.joined(separator: " ")
+        return stack
     }
 
     /// The one place an error is printed; a file name's bytes that are not text are shown as `\xNN`.

@@ -51,7 +51,7 @@ import VRenderTestSupport
         let scratch = ScratchFolder()
         let choice = try AudioDevices.automatic(request: AudioRequest(), cameraDevice: "/dev/video0",
                                                 pulseServer: "unix:\(scratch.path)/native")
-        #expect(choice.source == nil)
+        #expect(choice.source == nil && choice.picked == nil)
         let notice = try #require(choice.notices.first)
         #expect(notice.contains("no microphone found") && notice.contains("pulse:default: ")
                 && notice.contains("alsa:default: ") && notice.contains("--audio"), "\(notice)")
@@ -99,7 +99,8 @@ import VRenderTestSupport
         let choice = try AudioDevices.automatic(request: AudioRequest(), cameraDevice: "/dev/video0",
                                                 pulseServer: pulse.server)
         #expect(choice.source?.name == "pulse:default")
-        #expect(choice.notices == ["--audio auto: recording sound from pulse:default"])
+        #expect(choice.picked == MicrophonePick(name: "pulse:default", format: try #require(choice.source).format))
+        #expect(choice.notices.isEmpty)
     }
 
     @Test func unknownSourceIsAnErrorNamingIt() throws {

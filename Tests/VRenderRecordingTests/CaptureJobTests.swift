@@ -9,9 +9,10 @@ import VRenderTestSupport
 @Suite struct CaptureJobTests {
     let directory = TestMedia.scratchDirectory()
 
-    private func job(_ device: String, out: String, request: CaptureRequest = CaptureRequest(size: (64, 48))) -> CaptureJob {
+    private func job(_ device: String, out: String, request: CaptureRequest = CaptureRequest(size: (64, 48)),
+                     audio: String = "none") -> CaptureJob {
         CaptureJob(options: CaptureOptions(device: device, request: request,
-                                           plan: RecordingPlan(outputDirectory: out, duration: 0.1, codec: .h264)))
+                                           plan: RecordingPlan(outputDirectory: out, duration: 0.1, codec: .h264), audio: audio))
     }
 
     @Test func opensTheDeviceThroughTheFactoryAndReportsItsStart() throws {
@@ -23,6 +24,23 @@ import VRenderTestSupport
         #expect(events.openedSources == ["synthetic seed=3"])
         #expect(events.notices == ["--zoom: zoom 10 → 6.0 (the quality limit)"])
         #expect(try TakesManifest.load(from: out).takes.count == 1)
+    }
+
+    /// `--audio auto`'s pick is reported, with its format, before the camera's line; a
+    /// microphone the user named is not (they know it).
+    @Test func autoReportsTheMicrophoneItPicked() throws {
+        let auto = EventLog()
+        _ = try job("synthetic:seed=3", out: directory + "/auto", audio: "auto").run(events: auto.append)
+        let pick = try #require(auto.microphonePicks.first)
+        #expect(auto.microphonePicks.count == 1)
+        #expect(pick.name == "synthetic seed=3")
+        #expect(pick.summary == "auto → synthetic seed=3 \(pick.format.sampleRate) Hz \(pick.format.channels) ch")
+        #expect(pick.format.sampleRate == 48000)
+        guard case .microphoneChosen = auto.all.first else { Issue.record("first event: \(String(describing: auto.all.first))"); return }
+
+        let named = EventLog()
+        _ = try job("synthetic:seed=3", out: directory + "/named", audio: "synthetic").run(events: named.append)
+        #expect(named.microphonePicks.isEmpty)
     }
 
     @Test func aFailedCaptureRemovesOnlyTheFoldersItMade() throws {

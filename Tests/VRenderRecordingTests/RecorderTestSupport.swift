@@ -72,6 +72,11 @@ final class EventLog: Sendable {
         }
     }
 
+    /// What `--audio auto` picked, as reported.
+    var microphonePicks: [MicrophonePick] {
+        events.withLock { $0.compactMap { if case .microphoneChosen(let pick) = $0 { pick } else { nil } } }
+    }
+
     var openedSources: [String] {
         events.withLock { $0.compactMap { if case .sourceOpened(let name, _) = $0 { name } else { nil } } }
     }

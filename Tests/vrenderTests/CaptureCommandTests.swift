@@ -58,6 +58,21 @@ import VRenderTestSupport
         #expect(result.standardError.contains("6.0"))
     }
 
+    /// `--audio auto` (the default) names the microphone it picked and its format, on a line of
+    /// capture's own; a microphone the user named is not announced.
+    @Test func autoNamesTheMicrophoneItPicked() throws {
+        let common = ["--duration", "200ms", "--size", "160x120", "--codec", "h264", "--audio-channels", "2"]
+        let auto = ProgramRun.run(CommandLineTests.binary, ["capture", "--device", "synthetic:seed=4", "--out", directory + "/auto"] + common)
+        #expect(auto.status == 0, "\(auto.standardError)")
+        let lines = auto.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("capture: audio:") } == ["capture: audio: auto → synthetic seed=4 48000 Hz 2 ch"],
+                "\(auto.standardError)")
+        let named = ProgramRun.run(CommandLineTests.binary, ["capture", "--device", "synthetic:seed=4", "--out", directory + "/named",
+                                                             "--audio", "synthetic"] + common)
+        #expect(named.status == 0, "\(named.standardError)")
+        #expect(!named.standardError.contains("capture: audio:"), "\(named.standardError)")
+    }
+
     @Test func aMissingDeviceIsNamed() {
         let result = vrender("capture", "--device", "/dev/video-missing", "--out", directory + "/m", "--duration", "1s")
         #expect(result.status == 1)

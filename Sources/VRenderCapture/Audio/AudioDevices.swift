@@ -1,15 +1,40 @@
 import VRenderCore
 
-/// What `--audio` resolved to: the microphone to record (nil: a silent take) and what the user
-/// should be told about the choice ("--audio auto: no microphone found …").
+/// What `--audio` resolved to: the microphone to record (nil: a silent take), the microphone
+/// `auto` picked, and what the user should be told about the choice ("--audio auto: no
+/// microphone found …").
 public struct AudioChoice {
     public var source: (any AudioSource)?
     public var notices: [String]
+    /// What `--audio auto` picked, for the user to be told; nil for a source named by the user,
+    /// or when `auto` found none (a notice says so).
+    public var picked: MicrophonePick?
 
-    public init(source: (any AudioSource)?, notices: [String] = []) {
+    public init(source: (any AudioSource)?, notices: [String] = [], picked: MicrophonePick? = nil) {
         self.source = source
         self.notices = notices
+        self.picked = picked
     }
+
+    /// `source`, as picked by `auto`.
+    static func automatic(_ source: any AudioSource) -> AudioChoice {
+        AudioChoice(source: source, picked: MicrophonePick(name: source.name, format: source.format))
+    }
+}
+
+/// The microphone `--audio auto` picked and the format it records in.
+public struct MicrophonePick: Sendable, Equatable {
+    /// As takes.json names it: `pulse:default`, `alsa:hw:1,0`, `synthetic seed=1`.
+    public var name: String
+    public var format: AudioFormat
+
+    public init(name: String, format: AudioFormat) {
+        self.name = name
+        self.format = format
+    }
+
+    /// "auto → pulse:default 48000 Hz 2 ch": what capture and the studio print.
+    public var summary: String { "auto → \(name) \(format.sampleRate) Hz \(format.channels) ch" }
 }
 
 /// The microphone factory: opens the sound source an `--audio` value names, so every command
@@ -58,13 +83,14 @@ public enum AudioDevices {
 
     /// `--audio auto`: the synthetic camera's own microphone; for a V4L2 camera the webcam's own
     /// USB microphone, else PulseAudio's default source when a server answers, else ALSA's
-    /// `default` when it opens, else no sound, with a notice saying so and how to pick one.
+    /// `default` when it opens (the choice as `picked`), else no sound, with a notice saying so
+    /// and how to pick one.
     /// A rate or channel count no device can record is still an error (it is the user's option).
     /// `pulseServer`: the PulseAudio server to ask (tests); nil: PULSE_SERVER or the user's default.
     static func automatic(request: AudioRequest, cameraDevice: String, syntheticCamera: (any CaptureSource)? = nil,
                           pulseServer: String? = nil) throws -> AudioChoice {
         if SyntheticCamera.isSynthetic(cameraDevice) {
-            return AudioChoice(source: try openSynthetic("synthetic", request: request, camera: syntheticCamera))
+            return .automatic(try openSynthetic("synthetic", request: request, camera: syntheticCamera))
         }
         var tried: [String] = []
         var candidates: [(String, () throws -> any AudioSource)] = []
@@ -75,8 +101,7 @@ public enum AudioDevices {
         candidates.append(("alsa:default", { try openALSA(device: "default", request: request) }))
         for (name, open) in candidates {
             do {
-                let source = try open()
-                return AudioChoice(source: source, notices: ["--audio auto: recording sound from \(source.name)"])
+                return .automatic(try open())
             } catch let error as VRenderError where error.kind == .option {
                 throw error
             } catch {

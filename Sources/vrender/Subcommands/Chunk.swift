@@ -57,7 +57,7 @@ extension VRender {
 
             @OptionGroup var job: ChunkJobArguments
 
-            @Option(parsing: .unconditional, help: ArgumentHelp("The chunk to render (0-based).", valueName: "K"))
+            @Option(help: ArgumentHelp("The chunk to render (0-based).", valueName: "K"))
             var chunk: Int
 
             func run() throws {
@@ -153,7 +153,7 @@ struct ChunkJobArguments: ParsableArguments {
     @Argument(help: ArgumentHelp("The work folder (with plan.json).", valueName: "dir"))
     var directory: String
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Processors the job may use: its filters, tone mapping and codecs share them (default: the machine's; Slurm jobs pass SLURM_CPUS_PER_TASK).", valueName: "N"))
+    @Option(help: ArgumentHelp("Processors the job may use: its filters, tone mapping and codecs share them (default: the machine's; Slurm jobs pass SLURM_CPUS_PER_TASK).", valueName: "N"))
     var threads: Int?
 
     @OptionGroup var reporting: ProgressOptions

@@ -120,7 +120,7 @@ struct ExportArguments: ParsableArguments {
     @Argument(help: ArgumentHelp("Takes to join, in order (.mov, .mp4, .mkv, .webm, ...), or a takes folder (joined in its takes.json order).", valueName: "input"))
     var inputs: [String] = []
 
-    @Option(name: .customLong("audio-track"), parsing: .unconditional,
+    @Option(name: .customLong("audio-track"),
             help: ArgumentHelp("Keep only audio track N (1-based) of each take. Default: every track when all takes have the same number, else track 1.", valueName: "N"))
     var audioTrack: Int?
 
@@ -132,17 +132,17 @@ struct ExportArguments: ParsableArguments {
     @Option(help: "Video codec: auto (stream copy when possible, else hevc, else h264; vp9 for .webm), hevc, h264, ffv1 (lossless), vp9, av1, or copy (stream copy or fail).")
     var codec: CodecArgument = .auto
 
-    @Option(parsing: .unconditional, help: "Constant rate factor for the video encoder (0-51; lower is better quality).")
+    @Option(help: "Constant rate factor for the video encoder (0-51; lower is better quality).")
     var crf: Int?
 
     @Option(help: ArgumentHelp("Encoder preset, ultrafast ... veryslow (default veryfast).", valueName: "name"))
     var preset: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Output canvas WxH (default: the first take's upright size).", valueName: "WxH"),
+    @Option(help: ArgumentHelp("Output canvas WxH (default: the first take's upright size).", valueName: "WxH"),
             transform: SizeArgument.parse)
     var size: SizeArgument?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Output frame rate (default: the first take's).", valueName: "rate"),
+    @Option(help: ArgumentHelp("Output frame rate (default: the first take's).", valueName: "rate"),
             transform: FrameRateArgument.parse)
     var fps: FrameRateArgument?
 
@@ -150,22 +150,21 @@ struct ExportArguments: ParsableArguments {
             help: ArgumentHelp("Burn this prompter script (UTF-8 text) into every frame, scrolling with each take's recording time; takes recorded with 'capture --prompter' replay their recorded scroll.", valueName: "script"))
     var prompterOverlay: String?
 
-    @Option(name: .customLong("prompter-box"), parsing: .unconditional,
+    @Option(name: .customLong("prompter-box"),
             help: ArgumentHelp("The prompter's box in output pixels, X,Y,W,H (default: across the top; moved and resized to fit, at least 160x116 points).", valueName: "x,y,w,h"))
     var prompterBox: String?
 
     @OptionGroup var prompter: PrompterArguments
 
-    @Option(name: .customLong("trim-silence"), parsing: .unconditional,
+    @Option(name: .customLong("trim-silence"),
             help: ArgumentHelp("Cut each take's leading and trailing silence, measured on its own sound: quieter than DB dBFS (default -40), keeping MARGIN of quiet beside the sound (default 0.25 s). The value may be left out.", valueName: "db[:margin]"))
     var trimSilence: String?
 
-    @Option(name: .customLong("cut-pauses"), parsing: .unconditional,
+    @Option(name: .customLong("cut-pauses"),
             help: ArgumentHelp("With --trim-silence: also cut pauses longer than this inside a take (e.g. 1.5s).", valueName: "time"),
             transform: DurationArgument.parse)
     var cutPauses: DurationArgument?
-    @Option(parsing: .unconditional,
-            help: ArgumentHelp("Bring the sound to this integrated loudness (EBU R128 / ITU-R BS.1770), e.g. -16 for the web, -23 for broadcast: measured over the whole export, one gain, a true-peak limiter at -1 dBTP. Only the sound is re-encoded.", valueName: "LUFS"))
+    @Option(help: ArgumentHelp("Bring the sound to this integrated loudness (EBU R128 / ITU-R BS.1770), e.g. -16 for the web, -23 for broadcast: measured over the whole export, one gain, a true-peak limiter at -1 dBTP. Only the sound is re-encoded.", valueName: "LUFS"))
     var loudness: String?
     // Its value may be left out (`OptionalValues` turns a bare --stabilize into --stabilize=default).
     @Option(help: ArgumentHelp("Smooth away the camera's shake, as the app's cinematic mode does: STRENGTH 0-1 (default 0.5) "

@@ -4,9 +4,10 @@ import VRenderCore
 import VRenderPrompter
 import VRenderRecording
 
-/// Shows capture events on standard error: the source's format when it opens (and the keys,
-/// interactively), a redrawn status line on a terminal (a line per take started otherwise), and
-/// one line per finished take, per take that reads back broken, and per notice always.
+/// Shows capture events on standard error: the microphone `--audio auto` picked, the source's
+/// format when it opens (and the keys, interactively), a redrawn status line on a terminal (a
+/// line per take started otherwise), and one line per finished take, per take that reads back
+/// broken, and per notice always.
 ///
 /// With a prompter, a terminal shows its header and rows above the status line, redrawn in
 /// place (`LiveScreen`); a log gets a line per take saying where the prompter starts.
@@ -46,6 +47,8 @@ final class StatusPrinter: Sendable {
                       on: &screen)
                 if keysHelp { emit("capture: space starts/stops a take, 0/1/2 lens, +/- zoom, t torch, f flip, q quits\n", on: &screen) }
                 if keysHelp && prompterKeys { emit("capture: prompter: p holds/resumes, [ ] slower/faster, < > smaller/larger text\n", on: &screen) }
+            case .microphoneChosen(let pick):
+                emit("capture: audio: \(pick.summary)\n", on: &screen)
             case .codecChosen(let choice):
                 emit("capture: codec \(choice.codec == .hevc ? "HEVC" : "H.264"): \(choice.reason)\n", on: &screen)
             case .status(let status):
