@@ -99,7 +99,10 @@ import VRenderTestSupport
         let choice = try AudioDevices.automatic(request: AudioRequest(), cameraDevice: "/dev/video0",
                                                 pulseServer: pulse.server)
         #expect(choice.source?.name == "pulse:default")
-        #expect(choice.picked == MicrophonePick(name: "pulse:default", format: try #require(choice.source).format))
+        // The name follows the server's default; the pick also says which source that was.
+        #expect(choice.picked == MicrophonePick(name: "pulse:default", format: try #require(choice.source).format,
+                                                device: pulse.monitor))
+        #expect(choice.picked?.summary == "auto → pulse:default (\(pulse.monitor)) 48000 Hz 2 ch")
         #expect(choice.notices.isEmpty)
     }
 

@@ -18,7 +18,7 @@ public struct AudioChoice {
 
     /// `source`, as picked by `auto`.
     static func automatic(_ source: any AudioSource) -> AudioChoice {
-        AudioChoice(source: source, picked: MicrophonePick(name: source.name, format: source.format))
+        AudioChoice(source: source, picked: MicrophonePick(name: source.name, format: source.format, device: source.connectedDevice))
     }
 }
 
@@ -27,14 +27,19 @@ public struct MicrophonePick: Sendable, Equatable {
     /// As takes.json names it: `pulse:default`, `alsa:hw:1,0`, `synthetic seed=1`.
     public var name: String
     public var format: AudioFormat
+    /// The device behind `name` when the name does not say it (`pulse:default`'s source).
+    public var device: String?
 
-    public init(name: String, format: AudioFormat) {
+    public init(name: String, format: AudioFormat, device: String? = nil) {
         self.name = name
         self.format = format
+        self.device = device
     }
 
-    /// "auto → pulse:default 48000 Hz 2 ch": what capture and the studio print.
-    public var summary: String { "auto → \(name) \(format.sampleRate) Hz \(format.channels) ch" }
+    /// "auto → pulse:default (alsa_input.usb-…) 48000 Hz 2 ch": what capture and the studio print.
+    public var summary: String {
+        "auto → \(name)\(device.map { " (\($0))" } ?? "") \(format.sampleRate) Hz \(format.channels) ch"
+    }
 }
 
 /// The microphone factory: opens the sound source an `--audio` value names, so every command

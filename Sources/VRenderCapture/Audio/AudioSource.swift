@@ -108,6 +108,9 @@ public protocol AudioSource: AnyObject {
     /// Why `read()` returned nil ("the device went away: …"); nil while it has not, or when it
     /// was stopped.
     var endReason: String? { get }
+    /// The device a name that follows a default stands for (`pulse:default` → the PulseAudio
+    /// source the server connected it to), for telling the user; nil when `name` says it.
+    var connectedDevice: String? { get }
 
     func start() throws
     /// The next period, blocking until the device delivers one; nil when the source ended.
@@ -121,4 +124,5 @@ public let standardTimestampWander = 0.0025
 
 extension AudioSource {
     public var timestampWander: Double { standardTimestampWander }
+    public var connectedDevice: String? { nil }
 }

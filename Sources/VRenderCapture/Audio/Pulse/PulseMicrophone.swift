@@ -19,6 +19,8 @@ package final class PulseMicrophone: AudioSource, @unchecked Sendable {
     /// by 13 ms. Following that would stretch the sound by milliseconds per second.
     package let timestampWander = 0.015
     package var endReason: String? { loop.locked { ended } }
+    /// `pulse:default`'s source, as the server connected the stream (nil for a named source).
+    package private(set) var connectedDevice: String?
 
     private let loop: PulseLoop
     private let server: String?
@@ -62,6 +64,9 @@ package final class PulseMicrophone: AudioSource, @unchecked Sendable {
         self.stream = stream
         buffer = .allocate(byteCount: 8192, alignment: 16)
         try loop.locked { try connect(source: source, spec: &spec) }
+        if source == "default" {
+            connectedDevice = loop.locked { pa_stream_get_device_name(stream).map { String(cString: $0) } }
+        }
     }
 
     deinit {
