@@ -77,8 +77,10 @@ test-hostile: release
 	VRENDER=$(BIN_RELEASE) scripts/hostile-folder-tests.sh
 
 # Sound: the measuring tool's own tests (python), then a private PulseAudio server with a clap
-# track played into a null sink, recorded with --audio pulse:... and judged by clap_sync.py (CI
-# runs this too; ALSA on a real kernel driver runs in test-vivid, with snd-aloop).
+# track played into a null sink, recorded with --audio pulse:... and judged by clap_sync.py,
+# then 3 rounds on a machine kept busy by stress-ng beside ffmpeg recording the same source
+# (LOAD_RUNS=10 for the acceptance's ten; CI runs this too; ALSA on a real kernel driver runs
+# in test-vivid, with snd-aloop, busy rounds there too: ALSA_LOAD_RUNS).
 .PHONY: test-audio
 test-audio: release
 	python3 -m unittest discover -s scripts/tests

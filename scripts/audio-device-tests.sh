@@ -158,7 +158,7 @@ for round in $(seq "$load_runs"); do
   echo $? >"$work/busy$round.rc"
   wait "$baseline_pid"
   set -e
-  echo "     round $round, load average $(cut -d' ' -f1 /proc/loadavg)"
+  echo "     round $round, load average $(cut -d' ' -f1 /proc/loadavg), $(cut -d' ' -f4 /proc/loadavg | cut -d/ -f1) running"
   check "busy $round: ffmpeg, the baseline, hears every click 1 s apart within 1 ms/s" baseline_valid "$round"
   check "busy $round: capture exit 0" [ "$(cat "$work/busy$round.rc")" = 0 ]
   check "busy $round: vrender hears every click 1 s apart within 1 ms/s, nothing missing, lengths within a frame" \
