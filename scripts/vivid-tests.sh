@@ -154,19 +154,19 @@ MODULES=snd-aloop boot "webcam" -- "
       --codec h264 > '$work/sound.out' 2> '$work/sound.err'; echo \$? > '$work/sound.rc'
     kill \$player 2>/dev/null; wait
     if command -v stress-ng >/dev/null; then
-      stress-ng --cpu 4 --timeout $((alsa_load_runs * 60 + 30))s >/dev/null 2>&1 & load=\$!
+      stress-ng --cpu 4 > '$work/stress.log' 2>&1 & load=\$!
       for round in $(seq -s ' ' "$alsa_load_runs"); do
         aplay -q -D hw:Loopback,0,0 '$work/clap.wav' & mine=\$!
         aplay -q -D hw:Loopback,0,1 '$work/clap.wav' & theirs=\$!
         ffmpeg -nostdin -loglevel error -f alsa -sample_rate 48000 -channels 2 -i hw:Loopback,1,1 -t 6 \
           -y '$work/busy-ffmpeg'\$round.wav & baseline=\$!
+        # Mid-take, the tasks running say how busy the guest is (its 1-minute load average lags
+        # under emulation).
+        (sleep 3; awk '{ split(\$4, n, \"/\"); print \"load average \" \$1 \", \" n[1] \" running\" }' /proc/loadavg \
+          > '$work/busy'\$round.load) &
         '$vrender' capture --device synthetic --realtime --size 320x180 --codec h264 --audio alsa:hw:Loopback,1,0 \
           --duration 6s --out '$work/busy'\$round > '$work/busy'\$round.out 2> '$work/busy'\$round.err
         echo \$? > '$work/busy'\$round.rc
-        # The 1-minute load average lags under emulation (1.1-1.8 here while 5 tasks ran on 2
-        # vCPUs): the tasks running now say how busy the guest is.
-        awk '{ split(\$4, n, \"/\"); print \"load average \" \$1 \", \" n[1] \" running\" }' /proc/loadavg \
-          > '$work/busy'\$round.load
         wait \$baseline; kill \$mine \$theirs 2>/dev/null; wait \$mine \$theirs 2>/dev/null
       done
       kill \$load 2>/dev/null; wait \$load 2>/dev/null

@@ -82,9 +82,10 @@ final class AudioCapture: @unchecked Sendable {
                     return
                 }
                 periodFrames = period.frames
-                guard let start = origin.withLock({ $0 }) else { continue }   // before the camera's first frame
-                trace?.record(period, at: period.time - start)
-                try placement.place(period, at: period.time - start)
+                trace?.record(period)
+                // Before the camera's first frame there is no capture clock yet: the period waits
+                // in the placement (one read then, late, may hold sound from after that frame).
+                try placement.place(period, origin: origin.withLock { $0 })
             }
             try placement.flush()
         } catch {

@@ -16,9 +16,13 @@ struct SoundPlacement {
     private let timeline: AudioTimeline
     /// The timeline index the next output sample goes to (nil until the clock settles).
     private var next: Int64?
-    /// A live device's periods read before the clock settled, copied: placed together once it
-    /// has. (A batch source's stamps do not depend on when it was read, and the camera waits
-    /// for its sound: it is placed at once.)
+    /// The device clock's reading at capture time 0 (the camera's first frame); nil before it.
+    private var origin: Double?
+    /// Periods read before the camera's first frame (no capture clock yet), and a live device's
+    /// before its clock settled, copied: placed together once both are known. (A batch source's
+    /// stamps do not depend on when it was read, and the camera waits for its sound: it does not
+    /// wait to settle.) At most `maximumPendingSeconds` are kept: sound from before the camera
+    /// started belongs to no take.
     private let waitsToSettle: Bool
     private var pending: [(sample: Double, gap: Double, frames: Int, bytes: [UInt8], clipped: Bool)] = []
 
@@ -43,6 +47,7 @@ struct SoundPlacement {
     static let maximumCorrectionPPM = 1000.0
     /// The floor of that correction for devices whose stamps wander far (PulseAudio's 15 ms).
     static let minimumCorrectionPPM = 200.0
+    static let maximumPendingSeconds = 2.0
 
     init(source: AudioFormat, timestampWander: Double, live: Bool, timeline: AudioTimeline) throws {
         format = source
@@ -61,7 +66,8 @@ struct SoundPlacement {
     /// The timeline index the device's next sample belongs at (nil before the first period):
     /// how far a batch source may run ahead of the camera.
     var upcomingIndex: Int64? {
-        clock.time(ofSample: clock.nextSample).map { timeline.index(at: $0) }
+        guard let origin, let time = clock.time(ofSample: clock.nextSample) else { return nil }
+        return timeline.index(at: time - origin)
     }
 
     /// True when a sample of the period is at full scale: what the device clips to.
@@ -78,23 +84,28 @@ struct SoundPlacement {
         }
     }
 
-    /// Places one period whose first sample was stamped at capture time `time`.
-    mutating func place(_ period: AudioPeriod, at time: Double) throws {
-        let reading = clock.period(frames: period.frames, time: time, loss: period.loss)
+    /// Places one period, stamped on the device's clock; `origin`: that clock's reading at capture
+    /// time 0, nil while the camera has no first frame.
+    mutating func place(_ period: AudioPeriod, origin: Double?) throws {
+        let reading = clock.period(frames: period.frames, time: period.time, loss: period.loss)
         timeline.setDrift(clock.driftPPM)
         let clipped = Self.reachesFullScale(period.samples, frames: period.frames, format: format)
         if next == nil {
             pending.append((reading.sample, reading.gap, period.frames, Array(period.samples.prefix(period.frames * format.bytesPerFrame)), clipped))
-            if clock.isSettled || !waitsToSettle { try flush() }
+            let newest = reading.sample - Self.maximumPendingSeconds * Double(format.sampleRate)
+            pending.removeAll { $0.sample < newest }
+            self.origin = self.origin ?? origin
+            if self.origin != nil, clock.isSettled || !waitsToSettle { try flush() }
             return
         }
         try put(period.samples, frames: period.frames, reading: reading, clipped: clipped)
     }
 
-    /// Places what waits for the clock to settle (the source ended first, or it just settled).
+    /// Places what waits (the source ended first, or the clock and the camera just started).
+    /// Without a capture clock (the camera never delivered a frame) there is nowhere to put it.
     mutating func flush() throws {
-        guard let firstSample = pending.first?.sample, let start = clock.time(ofSample: firstSample) else { return }
-        next = next ?? timeline.index(at: start)
+        guard let origin, let firstSample = pending.first?.sample, let start = clock.time(ofSample: firstSample) else { return }
+        next = next ?? timeline.index(at: start - origin)
         for period in pending {
             try period.bytes.withUnsafeBytes {
                 try put($0, frames: period.frames, reading: AudioClock.Reading(sample: period.sample, gap: period.gap),
@@ -113,7 +124,7 @@ struct SoundPlacement {
         }
         // Where this period's first sample should land, against where it will: after what is
         // appended and what the resampler's filter still holds.
-        let wanted = clock.time(ofSample: reading.sample)! * rate
+        let wanted = (clock.time(ofSample: reading.sample)! - origin!) * rate
         let error = wanted - (Double(next!) + resampler.delay)
         // The drift measured, removed up front (without it a steady drift would leave a steady
         // error behind), plus the error beyond the stamps' wander, worked off over `distance`.

@@ -1,8 +1,8 @@
 import Foundation
 import VRenderCapture
 
-/// `VRENDER_AUDIO_TRACE=FILE`: one line per period the microphone delivers — its capture-clock
-/// stamp, frame count and reported loss — for looking at a device's timing by hand (how far its
+/// `VRENDER_AUDIO_TRACE=FILE`: one line per period the microphone delivers — its stamp on the
+/// device's clock (CLOCK_MONOTONIC, or the synthetic scene clock), frame count and reported loss — for looking at a device's timing by hand (how far its
 /// stamps wander on a busy machine, when it loses sound). Written by the audio thread alone.
 final class StampTrace {
     private let file: UnsafeMutablePointer<FILE>
@@ -20,12 +20,12 @@ final class StampTrace {
 
     deinit { fclose(file) }
 
-    func record(_ period: AudioPeriod, at time: Double) {
+    func record(_ period: AudioPeriod) {
         let loss = switch period.loss {
         case nil: "-"
         case .restart: "restart"
         case .frames(let count): "\(count)"
         }
-        fputs("\(String(format: "%.6f", time)) \(period.frames) \(loss)\n", file)
+        fputs("\(String(format: "%.6f", period.time)) \(period.frames) \(loss)\n", file)
     }
 }
