@@ -47,6 +47,7 @@ struct SoundPlacement {
     static let maximumCorrectionPPM = 1000.0
     /// The floor of that correction for devices whose stamps wander far (PulseAudio's 15 ms).
     static let minimumCorrectionPPM = 200.0
+    /// The most sound kept waiting for the camera's first frame (see `pending`).
     static let maximumPendingSeconds = 2.0
 
     init(source: AudioFormat, timestampWander: Double, live: Bool, timeline: AudioTimeline) throws {
@@ -92,8 +93,8 @@ struct SoundPlacement {
         let clipped = Self.reachesFullScale(period.samples, frames: period.frames, format: format)
         if next == nil {
             pending.append((reading.sample, reading.gap, period.frames, Array(period.samples.prefix(period.frames * format.bytesPerFrame)), clipped))
-            let newest = reading.sample - Self.maximumPendingSeconds * Double(format.sampleRate)
-            pending.removeAll { $0.sample < newest }
+            let oldestKept = reading.sample - Self.maximumPendingSeconds * Double(format.sampleRate)
+            pending.removeAll { $0.sample < oldestKept }
             self.origin = self.origin ?? origin
             if self.origin != nil, clock.isSettled || !waitsToSettle { try flush() }
             return
