@@ -110,6 +110,16 @@ import VRenderCore
         #expect(abs(clock.time(ofSample: sample)! - (3.1 + 2.49)) < 0.001)
     }
 
+    /// The first reading came 100 ms late: the line rests on it alone, so the stamps after it,
+    /// all off that line, move it after half a second, and the clock settles on them.
+    @Test func aLateFirstStampIsLeftBehindWithinHalfASecond() {
+        var clock = AudioClock(nominalRate: 48_000)
+        _ = clock.period(frames: 480, time: 0.1)
+        for period in 1...60 { _ = clock.period(frames: 480, time: Double(period) * 0.01) }
+        #expect(clock.isSettled)
+        #expect(abs(clock.time(ofSample: 0)!) < 0.001, "\(clock.time(ofSample: 0)!)")
+    }
+
     @Test func settlesAfterHalfASecondOfStamps() {
         var clock = AudioClock(nominalRate: 48_000)
         for period in 0..<50 {

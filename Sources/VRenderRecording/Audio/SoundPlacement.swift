@@ -21,8 +21,8 @@ struct SoundPlacement {
     /// Periods read before the camera's first frame (no capture clock yet), and a live device's
     /// before its clock settled, copied: placed together once both are known. (A batch source's
     /// stamps do not depend on when it was read, and the camera waits for its sound: it does not
-    /// wait to settle.) At most `maximumPendingSeconds` are kept: sound from before the camera
-    /// started belongs to no take.
+    /// wait to settle.) Before the camera starts, the last `maximumPendingSeconds` are kept (sound
+    /// from before it belongs to no take); after, none is dropped: waiting that long places it.
     private let waitsToSettle: Bool
     private var pending: [(sample: Double, gap: Double, frames: Int, bytes: [UInt8], clipped: Bool)] = []
 
@@ -47,7 +47,7 @@ struct SoundPlacement {
     static let maximumCorrectionPPM = 1000.0
     /// The floor of that correction for devices whose stamps wander far (PulseAudio's 15 ms).
     static let minimumCorrectionPPM = 200.0
-    /// The most sound kept waiting for the camera's first frame (see `pending`).
+    /// The most sound kept waiting for the camera's first frame or the clock (see `pending`).
     static let maximumPendingSeconds = 2.0
 
     init(source: AudioFormat, timestampWander: Double, live: Bool, timeline: AudioTimeline) throws {
@@ -93,10 +93,15 @@ struct SoundPlacement {
         let clipped = Self.reachesFullScale(period.samples, frames: period.frames, format: format)
         if next == nil {
             pending.append((reading.sample, reading.gap, period.frames, Array(period.samples.prefix(period.frames * format.bytesPerFrame)), clipped))
-            let oldestKept = reading.sample - Self.maximumPendingSeconds * Double(format.sampleRate)
-            pending.removeAll { $0.sample < oldestKept }
             self.origin = self.origin ?? origin
-            if self.origin != nil, clock.isSettled || !waitsToSettle { try flush() }
+            let waited = reading.sample - (pending.first?.sample ?? reading.sample)
+            let tooLong = waited >= Self.maximumPendingSeconds * Double(format.sampleRate)
+            if self.origin == nil {
+                // No take can start before the camera's first frame: only the last seconds matter.
+                if tooLong { pending.removeFirst() }
+            } else if clock.isSettled || !waitsToSettle || tooLong {
+                try flush()
+            }
             return
         }
         try put(period.samples, frames: period.frames, reading: reading, clipped: clipped)
