@@ -80,7 +80,7 @@ if len(takes) != 1:
     sys.exit(1)
 t = takes[0]
 if not eval(expression, {}, {"t": t}):
-    print("     take: " + json.dumps({k: t.get(k) for k in ("frames", "dropped", "duration", "fps", "width", "height", "codec", "device")}))
+    print("     take: " + json.dumps({k: t.get(k) for k in ("frames", "dropped", "duration", "fps", "width", "height", "codec", "device", "audio")}))
     sys.exit(1)
 EOF
 }

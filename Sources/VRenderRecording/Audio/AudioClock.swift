@@ -13,8 +13,8 @@ import VRenderCapture
 /// than `outlierSeconds` is a reading that ran late — the reading thread starved on a busy
 /// machine, PulseAudio's timing info re-read under load — and is left out of the fit: one late
 /// wake-up moves nothing. Only stamps that stay off the line on the same side for
-/// `shiftSeconds` move it (the fit starts again from them, keeping the slope); before the line
-/// has settled, `settleSeconds` do (the first stamp, all it rests on then, may be the late one).
+/// `shiftSeconds` move it (the fit starts again from them, keeping the slope): also when the
+/// late one was the first, all the line rested on.
 ///
 /// A loss the device reports advances the sample count by exactly what was lost: a hole's frame
 /// count, or for a restart (an overrun) the time the device's own stamp shows between the end of
@@ -143,9 +143,7 @@ struct AudioClock {
             offLine.removeAll()
         }
         offLine.append((sample, time))
-        // Before it settles, the line rests on one stamp, which may itself be the late one.
-        let needed = isSettled ? Self.shiftSeconds : Self.settleSeconds
-        guard let oldest = offLine.first, sample - oldest.sample >= needed * nominalRate else { return }
+        guard let oldest = offLine.first, sample - oldest.sample >= Self.shiftSeconds * nominalRate else { return }
         let errors = offLine.map { $0.time - value(of: current, at: $0.sample) }.sorted()
         let shifted = (current.sample, current.time + errors[errors.count / 2], current.secondsPerSample)
         stamps = offLine

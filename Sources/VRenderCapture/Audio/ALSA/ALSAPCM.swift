@@ -61,7 +61,7 @@ final class ALSAPCM {
     }
 
     /// Sets interleaved `wanted.sampleFormat` at the nearest rate and channel count the device has,
-    /// ~10 ms periods in a ~250 ms ring, and monotonic timestamps on every position update.
+    /// ~10 ms periods in a ring of up to 2 s, and monotonic timestamps on every position update.
     /// Returns the format it got and the period's length in frames.
     func configure(_ wanted: AudioFormat) throws -> (format: AudioFormat, periodFrames: Int) {
         let hw = try HardwareParameters(subject: subject)
@@ -74,8 +74,11 @@ final class ALSAPCM {
         var rate = UInt32(wanted.sampleRate)
         var direction: Int32 = 0
         try check(snd_pcm_hw_params_set_rate_near(handle, hw.pointer, &rate, &direction), "\(wanted.sampleRate) Hz")
-        var bufferMicroseconds: UInt32 = 250_000
-        try check(snd_pcm_hw_params_set_buffer_time_near(handle, hw.pointer, &bufferMicroseconds, &direction), "a 250 ms buffer")
+        // The ring is how late the reading thread may run before the device overruns: on a busy
+        // machine (snd-aloop in a saturated guest) 250 ms overran and lost 274 ms of sound. Two
+        // seconds, where the device allows, as PulseAudio keeps; periods still come every 10 ms.
+        var bufferMicroseconds: UInt32 = 2_000_000
+        try check(snd_pcm_hw_params_set_buffer_time_near(handle, hw.pointer, &bufferMicroseconds, &direction), "a 2 s buffer")
         var periodMicroseconds: UInt32 = 10_000
         try check(snd_pcm_hw_params_set_period_time_near(handle, hw.pointer, &periodMicroseconds, &direction), "10 ms periods")
         try check(snd_pcm_hw_params(handle, hw.pointer), "setting \(wanted)")
