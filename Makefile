@@ -71,10 +71,13 @@ test-slurm: release
 	VRENDER=$(BIN_RELEASE) scripts/slurm-tests.sh --install
 
 # Hostile folders: links planted at every name vrender may create, decoys outside checked by
-# hash and mtime before and after every command (CI runs this too).
+# hash and mtime before and after every command; then the attacks of scripts/hostile/ (a second
+# local user, swapped links, FIFOs, floods of connections, hostile device and input strings).
+# CI runs this too.
 .PHONY: test-hostile
 test-hostile: release
 	VRENDER=$(BIN_RELEASE) scripts/hostile-folder-tests.sh
+	VRENDER=$(BIN_RELEASE) scripts/hostile-attack-tests.sh
 
 # Sound: the measuring tool's own tests (python), then a private PulseAudio server with a clap
 # track played into a null sink, recorded with --audio pulse:... and judged by clap_sync.py,

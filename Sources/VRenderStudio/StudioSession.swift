@@ -23,6 +23,9 @@ package final class StudioSession: StudioBackend {
     let snapshot = Mutex(StudioState(device: "", folder: "", exportsFolder: ""))
     /// What the pages asked for that the capture loop has not shown yet, and the running parts.
     let control = Mutex(Control())
+    /// Held from reading the take list to showing it: a listing read before a change (a proxy
+    /// finishing) must not overwrite one read after it (the take deleted meanwhile).
+    private let takesListing = Mutex(())
     /// The pages' camera actions, drained by the capture loop before each frame (never full at
     /// 64 between two frames; dropping the oldest keeps an HTTP handler from ever waiting).
     let commands = BoundedQueue<LiveCommand>(capacity: 64, policy: .dropOldest)
@@ -191,13 +194,15 @@ package final class StudioSession: StudioBackend {
 
     /// Reads takes.json again into the snapshot, with each take's proxy state.
     func refreshTakes() {
-        let takes: [StudioState.TakeInfo]
-        do {
-            takes = try StudioTakes.list(folder: options.folder, proxies: control.withLock { $0.proxies })
-        } catch {
-            notify("\(error)", isError: true)
-            return
+        takesListing.withLock { _ in
+            let takes: [StudioState.TakeInfo]
+            do {
+                takes = try StudioTakes.list(folder: options.folder, proxies: control.withLock { $0.proxies })
+            } catch {
+                notify("\(error)", isError: true)
+                return
+            }
+            update { $0.takes = takes }
         }
-        update { $0.takes = takes }
     }
 }
