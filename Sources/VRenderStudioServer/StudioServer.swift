@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -14,14 +15,17 @@ package struct StudioServer: Sendable {
     let host: String
     let port: Int
     let token: String?
+    let limits: ConnectionLimits?
 
     /// `port` 0 picks any free port (`run` reports the real one). `token`: required on every
-    /// request when set; a host beyond loopback must have one.
-    package init(backend: any StudioBackend, host: String, port: Int, token: String?) {
+    /// request when set; a host beyond loopback must have one. `limits`: nil raises the
+    /// descriptor limit and derives them from it (`ConnectionLimits.forDescriptors`).
+    package init(backend: any StudioBackend, host: String, port: Int, token: String?, limits: ConnectionLimits? = nil) {
         self.backend = backend
         self.host = host
         self.port = port
         self.token = token
+        self.limits = limits
     }
 
     /// Serves until the calling task is cancelled, then returns. `onListening` gets the page's URL (with
@@ -33,7 +37,7 @@ package struct StudioServer: Sendable {
         let guardian = RequestGuard(boundHost: host, token: token, listening: listening)
         let app = Application(
             router: HTTPRoutes(backend: backend, guardian: guardian).router(),
-            server: .http1WebSocketUpgrade(webSocketRouter: SocketRoutes(backend: backend, guardian: guardian).router()),
+            server: watchedServer(guardian: guardian),
             configuration: .init(address: .hostname(host, port: port)),
             onServerRunning: { [host, token] channel in
                 let port = channel.localAddress?.port ?? 0
@@ -52,6 +56,20 @@ package struct StudioServer: Sendable {
                 throw VRenderError(.runtime, subject: "http://\(host):\(listening.port)", reason: "the studio's server stopped: \(error)")
             }
             throw bindFailure(error)
+        }
+    }
+
+    /// HTTP/1 with the WebSocket upgrade, every connection watched (`ConnectionWatch`): at most
+    /// `limits.maximum` open, each closed when silent or idle too long.
+    private func watchedServer(guardian: RequestGuard) -> HTTPServerBuilder {
+        let limits = limits ?? ConnectionLimits.forDescriptors(ConnectionLimits.raiseDescriptorLimit())
+        let table = ConnectionTable(maximum: limits.maximum)
+        let sockets = SocketRoutes(backend: backend, guardian: guardian).router().buildResponder()
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(http1: .init(idleTimeout: TimeAmount(limits.idleTimeout)))
+        return HTTPServerBuilder { responder in
+            WatchedChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: sockets,
+                                                                    configuration: configuration),
+                                table: table, headerTimeout: limits.headerTimeout)
         }
     }
 

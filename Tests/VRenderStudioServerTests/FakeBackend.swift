@@ -81,8 +81,8 @@ struct RunningServer {
 }
 
 func withStudioServer(_ backend: FakeBackend, host: String = "127.0.0.1", token: String? = nil,
-                      _ body: (RunningServer) async throws -> Void) async throws {
-    let server = StudioServer(backend: backend, host: host, port: 0, token: token)
+                      limits: ConnectionLimits? = nil, _ body: (RunningServer) async throws -> Void) async throws {
+    let server = StudioServer(backend: backend, host: host, port: 0, token: token, limits: limits)
     let (events, input) = AsyncStream.makeStream(of: Result<String, any Error>.self)
     let task = Task {
         do {
