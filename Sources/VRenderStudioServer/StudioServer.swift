@@ -28,10 +28,10 @@ package struct StudioServer: Sendable {
         self.limits = limits
     }
 
-    /// Serves until the calling task is cancelled, then returns. `onListening` gets the page's URL (with
-    /// `?token=` when there is one) once the socket is bound. A port in use or an address that
-    /// is not this machine's is a `VRenderError` naming the option to change.
-    package func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+    /// Serves until the calling task is cancelled, then returns. `onListening` gets the page's
+    /// address (its URLs carry `?token=` when there is one) once the socket is bound. A port in
+    /// use or an address that is not this machine's is a `VRenderError` naming the option to change.
+    package func run(onListening: @escaping @Sendable (PageAddress) -> Void) async throws {
         try checkSettings()
         let listening = ListeningPort()
         let guardian = RequestGuard(boundHost: host, token: token, listening: listening)
@@ -42,7 +42,7 @@ package struct StudioServer: Sendable {
             onServerRunning: { [host, token] channel in
                 let port = channel.localAddress?.port ?? 0
                 listening.set(port)
-                onListening(Self.pageURL(host: host, port: port, token: token))
+                onListening(PageAddress(host: host, port: port, token: token))
             },
             logger: Self.quietLogger()
         )
@@ -81,13 +81,6 @@ package struct StudioServer: Sendable {
             let word = String(generator.next() as UInt32, radix: 16)
             return String(repeating: "0", count: 8 - word.count) + word
         }.joined()
-    }
-
-    /// The URL a browser opens: an IPv6 literal in brackets, the token as the page reads it.
-    static func pageURL(host: String, port: Int, token: String?) -> String {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        let query = token.map { "?token=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? ""
-        return "http://\(shownHost):\(port)/\(query)"
     }
 
     private func checkSettings() throws {

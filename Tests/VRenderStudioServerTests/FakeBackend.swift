@@ -86,7 +86,7 @@ func withStudioServer(_ backend: FakeBackend, host: String = "127.0.0.1", token:
     let (events, input) = AsyncStream.makeStream(of: Result<String, any Error>.self)
     let task = Task {
         do {
-            try await server.run { input.yield(.success($0)) }
+            try await server.run { input.yield(.success($0.url)) }
         } catch {
             input.yield(.failure(error))
         }
