@@ -26,6 +26,7 @@ import threading
 import time
 import traceback
 import urllib.error
+import urllib.parse
 import urllib.request
 
 try:
@@ -387,7 +388,11 @@ def check_token(browser, vrender, work):
     studio = Studio(vrender, work, extra=('--host', '0.0.0.0'), name='takes-token')
     try:
         assert '?token=' in studio.url, 'no token in the URL %s' % studio.url
-        url = studio.url.replace('//0.0.0.0:', '//127.0.0.1:')  # chromium does not browse 0.0.0.0
+        # The printed URL names the machine (never 0.0.0.0, which is no address to browse to);
+        # the page is opened on loopback, which the server answers to as well.
+        printed = urllib.parse.urlsplit(studio.url)
+        assert printed.hostname != '0.0.0.0', 'the printed URL names 0.0.0.0: %s' % studio.url
+        url = printed._replace(netloc='127.0.0.1:%d' % printed.port).geturl()
         page = new_page(browser, url)
         page.wait_for_function('() => window.studioStats && window.studioStats.drawn > 3', timeout=30000)
         page.click('#grid-toggle')

@@ -52,14 +52,20 @@ extension StudioSession {
         }
     }
 
+    /// Starts or stops a take: decided with the export under one lock (`Mode`).
     private func record(_ on: Bool) throws {
-        if on, exportIsRunning {
-            throw StudioActionError(status: 409, "an export is running: wait for it or cancel it before recording")
-        }
         let changed = try control.withLock { control -> Bool in
             guard control.job != nil else { throw StudioActionError(status: 409, "the camera is not open") }
-            guard control.wantRecording != on else { return false }
-            control.wantRecording = on
+            switch (control.mode, on) {
+            case (.exporting, true):
+                throw StudioActionError(status: 409, "an export is running: wait for it or cancel it before recording")
+            case (.idle, true):
+                control.mode = .recording
+            case (.recording, false):
+                control.mode = .idle
+            default:
+                return false
+            }
             return true
         }
         if changed { commands.push(.toggleRecording) }
@@ -120,14 +126,30 @@ extension StudioSession {
         refreshTakes()
     }
 
-    private var exportIsRunning: Bool { snapshot.withLock { $0.export?.state == "running" } }
-
+    /// Claims the studio for an export (refused while a take is wanted or another export runs),
+    /// then starts it; a start that fails gives the claim back.
     private func export(filter: String, burnPrompter: Bool) throws {
-        if snapshot.withLock({ $0.recording }) || control.withLock({ $0.wantRecording }) {
+        try control.withLock { control in
+            switch control.mode {
+            case .recording: throw StudioActionError(status: 409, "stop recording first: an export joins the finished takes")
+            case .exporting: throw StudioActionError(status: 409, "an export is running: wait for it or cancel it")
+            case .idle: control.mode = .exporting
+            }
+        }
+        do {
+            try startExport(filter: filter, burnPrompter: burnPrompter)
+        } catch {
+            endExportMode()
+            throw error
+        }
+    }
+
+    private func startExport(filter: String, burnPrompter: Bool) throws {
+        // A take stopped a moment ago may still be being written.
+        if snapshot.withLock({ $0.recording }) {
             throw StudioActionError(status: 409, "stop recording first: an export joins the finished takes")
         }
         guard !snapshot.withLock({ $0.takes.isEmpty }) else { throw StudioActionError(status: 409, "there are no takes to export yet") }
-        guard !exportIsRunning else { throw StudioActionError(status: 409, "an export is running: wait for it or cancel it") }
         _ = try filterChain(filter)   // named in the error as the page sent it
         var overlay: StudioExport.Prompter?
         if burnPrompter, let prompter = options.prompter {
@@ -149,14 +171,29 @@ extension StudioSession {
         export.start()
     }
 
+    private func endExportMode() {
+        control.withLock { control in
+            if control.mode == .exporting { control.mode = .idle }
+        }
+    }
+
     /// An export's report, on its thread: into the snapshot, and the finished file into what
     /// `/media/exports/` may serve.
     private func exportChanged(_ info: StudioState.ExportInfo) {
         if info.state == "done", let output = info.output {
             control.withLock { $0.exported[(output as NSString).lastPathComponent] = output }
         }
-        update { $0.export = info }
-        guard info.state != "running" else { return }
+        guard info.state != "running" else {
+            update { $0.export = info }
+            return
+        }
+        // The studio is free again when the pages see the end, not a moment later (a record
+        // pressed on seeing it would be refused), and no new export's "running" can come
+        // between the two and be overwritten by this end. (Lock order: control, then snapshot.)
+        control.withLock { control in
+            if control.mode == .exporting { control.mode = .idle }
+            update { $0.export = info }
+        }
         gateProxies()
         switch info.state {
         case "done": notify("export finished: \(info.output ?? "") (\(info.message ?? ""))")

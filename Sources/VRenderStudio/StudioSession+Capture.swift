@@ -30,7 +30,7 @@ extension StudioSession {
         // Closed before the pages hear why: from then on every camera action is refused.
         control.withLock { control in
             control.job = nil
-            control.wantRecording = false
+            if control.mode == .recording { control.mode = .idle }
         }
         update { state in
             state.recording = false

@@ -22,6 +22,7 @@ package final class StudioSession: StudioBackend {
     // Inferred, not spelled `Mutex<StudioState>` (see VRenderCore/TSanMutex.swift); init sets it.
     let snapshot = Mutex(StudioState(device: "", folder: "", exportsFolder: ""))
     /// What the pages asked for that the capture loop has not shown yet, and the running parts.
+    /// Lock order: `control` may be held while `snapshot` is taken, never the other way round.
     let control = Mutex(Control())
     /// Held from reading the take list to showing it: a listing read before a change (a proxy
     /// finishing) must not overwrite one read after it (the take deleted meanwhile).
@@ -35,10 +36,20 @@ package final class StudioSession: StudioBackend {
     let terminal: Terminal
     private let captureDone = DispatchSemaphore(value: 0)
 
+    /// What the pages have the studio doing: a take and an export never run together. Both
+    /// requests check and claim it in one step under `control`'s lock, so two arriving at the
+    /// same moment cannot both see `.idle` (issue 37 item 10: they once both ran).
+    enum Mode: Equatable {
+        case idle
+        /// The pages want a take recording: a second "record" from another page at the same
+        /// moment changes nothing, where a toggle would stop the take the first one started.
+        case recording
+        /// An export is starting or running (back to `.idle` on its last report).
+        case exporting
+    }
+
     struct Control {
-        /// Whether the pages want a take recording: a second "record" from another page at the
-        /// same moment changes nothing, where a toggle would stop the take the first one started.
-        var wantRecording = false
+        var mode = Mode.idle
         /// The capture job while the camera is open (nil before, after, or when it failed).
         var job: CaptureJob?
         var stopping = false

@@ -15,6 +15,7 @@ package final class Studio: Sendable {
     /// loopback, where only this machine's users reach it).
     package let token: String?
     private let openBrowser: Bool
+    private let terminal: StudioSession.Terminal
     private let session: StudioSession
     private let serving = Mutex<Task<Void, Never>?>(nil)
     private let stopped = StopSignal()
@@ -28,6 +29,7 @@ package final class Studio: Sendable {
         self.host = host
         self.port = port
         self.openBrowser = openBrowser
+        self.terminal = terminal
         token = RequestGuard.isLoopback(host) ? nil : StudioServer.randomToken()   // the server's own rule
         session = try StudioSession(options: options, terminal: terminal)
     }
@@ -39,13 +41,14 @@ package final class Studio: Sendable {
         let server = StudioServer(backend: session, host: host, port: port, token: token)
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<(any Error)?>(nil)
-        let session = self.session, openBrowser = self.openBrowser
+        let handoff = Mutex<BrowserHandoff?>(nil)
+        let session = self.session, openBrowser = self.openBrowser, terminal = self.terminal
         let task = Task {
             do {
-                try await server.run { url in
-                    onListening(url)
+                try await server.run { address in
+                    onListening(address.url)
                     session.start()
-                    if openBrowser { Self.openInBrowser(url) }
+                    if openBrowser { handoff.withLock { $0 = Self.openInBrowser(address.localURL, terminal: terminal) } }
                 }
             } catch {
                 outcome.withLock { $0 = error }
@@ -55,7 +58,9 @@ package final class Studio: Sendable {
         serving.withLock { $0 = task }
         if stopped.isRaised { task.cancel() }
         done.wait()
+        // The take first: nothing the server did or failed to do keeps it from being finished.
         session.stop()
+        handoff.withLock { $0 }?.remove()
         if let error = outcome.withLock({ $0 }), !stopped.isRaised || !(error is CancellationError) { throw error }
     }
 
@@ -65,13 +70,16 @@ package final class Studio: Sendable {
         serving.withLock { $0 }?.cancel()
     }
 
-    /// The desktop's browser (`xdg-open`); a machine without one just prints the URL.
-    private static func openInBrowser(_ url: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xdg-open", url]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try? process.run()
+    /// The desktop's browser, given a private page that leads to `url` (`BrowserHandoff`); a
+    /// page that cannot be written is said, and the printed URL still works.
+    private static func openInBrowser(_ url: String, terminal: StudioSession.Terminal) -> BrowserHandoff? {
+        do {
+            let handoff = try BrowserHandoff(url: url)
+            handoff.open()
+            return handoff
+        } catch {
+            terminal("--open: \(error) (open the printed URL yourself)", true)
+            return nil
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -14,31 +15,34 @@ package struct StudioServer: Sendable {
     let host: String
     let port: Int
     let token: String?
+    let limits: ConnectionLimits?
 
     /// `port` 0 picks any free port (`run` reports the real one). `token`: required on every
-    /// request when set; a host beyond loopback must have one.
-    package init(backend: any StudioBackend, host: String, port: Int, token: String?) {
+    /// request when set; a host beyond loopback must have one. `limits`: nil raises the
+    /// descriptor limit and derives them from it (`ConnectionLimits.forDescriptors`).
+    package init(backend: any StudioBackend, host: String, port: Int, token: String?, limits: ConnectionLimits? = nil) {
         self.backend = backend
         self.host = host
         self.port = port
         self.token = token
+        self.limits = limits
     }
 
-    /// Serves until the calling task is cancelled, then returns. `onListening` gets the page's URL (with
-    /// `?token=` when there is one) once the socket is bound. A port in use or an address that
-    /// is not this machine's is a `VRenderError` naming the option to change.
-    package func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+    /// Serves until the calling task is cancelled, then returns. `onListening` gets the page's
+    /// address (its URLs carry `?token=` when there is one) once the socket is bound. A port in
+    /// use or an address that is not this machine's is a `VRenderError` naming the option to change.
+    package func run(onListening: @escaping @Sendable (PageAddress) -> Void) async throws {
         try checkSettings()
         let listening = ListeningPort()
         let guardian = RequestGuard(boundHost: host, token: token, listening: listening)
         let app = Application(
             router: HTTPRoutes(backend: backend, guardian: guardian).router(),
-            server: .http1WebSocketUpgrade(webSocketRouter: SocketRoutes(backend: backend, guardian: guardian).router()),
+            server: watchedServer(guardian: guardian),
             configuration: .init(address: .hostname(host, port: port)),
             onServerRunning: { [host, token] channel in
                 let port = channel.localAddress?.port ?? 0
                 listening.set(port)
-                onListening(Self.pageURL(host: host, port: port, token: token))
+                onListening(PageAddress(host: host, port: port, token: token))
             },
             logger: Self.quietLogger()
         )
@@ -55,6 +59,20 @@ package struct StudioServer: Sendable {
         }
     }
 
+    /// HTTP/1 with the WebSocket upgrade, every connection watched (`ConnectionWatch`): at most
+    /// `limits.maximum` open, each closed when silent or idle too long.
+    private func watchedServer(guardian: RequestGuard) -> HTTPServerBuilder {
+        let limits = limits ?? ConnectionLimits.forDescriptors(ConnectionLimits.raiseDescriptorLimit())
+        let table = ConnectionTable(maximum: limits.maximum)
+        let sockets = SocketRoutes(backend: backend, guardian: guardian).router().buildResponder()
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(http1: .init(idleTimeout: TimeAmount(limits.idleTimeout)))
+        return HTTPServerBuilder { responder in
+            WatchedChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: sockets,
+                                                                    configuration: configuration),
+                                table: table, headerTimeout: limits.headerTimeout)
+        }
+    }
+
     /// A token for `--host` beyond loopback: 128 random bits as 32 hex digits (URL-safe, so
     /// the printed URL carries it as it is).
     package static func randomToken() -> String {
@@ -63,13 +81,6 @@ package struct StudioServer: Sendable {
             let word = String(generator.next() as UInt32, radix: 16)
             return String(repeating: "0", count: 8 - word.count) + word
         }.joined()
-    }
-
-    /// The URL a browser opens: an IPv6 literal in brackets, the token as the page reads it.
-    static func pageURL(host: String, port: Int, token: String?) -> String {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        let query = token.map { "?token=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? ""
-        return "http://\(shownHost):\(port)/\(query)"
     }
 
     private func checkSettings() throws {

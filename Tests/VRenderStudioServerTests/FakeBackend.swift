@@ -81,12 +81,12 @@ struct RunningServer {
 }
 
 func withStudioServer(_ backend: FakeBackend, host: String = "127.0.0.1", token: String? = nil,
-                      _ body: (RunningServer) async throws -> Void) async throws {
-    let server = StudioServer(backend: backend, host: host, port: 0, token: token)
+                      limits: ConnectionLimits? = nil, _ body: (RunningServer) async throws -> Void) async throws {
+    let server = StudioServer(backend: backend, host: host, port: 0, token: token, limits: limits)
     let (events, input) = AsyncStream.makeStream(of: Result<String, any Error>.self)
     let task = Task {
         do {
-            try await server.run { input.yield(.success($0)) }
+            try await server.run { input.yield(.success($0.url)) }
         } catch {
             input.yield(.failure(error))
         }

@@ -102,7 +102,7 @@ import VRenderStudioServer
         let backend = FakeBackend()
         let server = StudioServer(backend: backend, host: "127.0.0.1", port: 0, token: nil)
         let (urls, input) = AsyncStream.makeStream(of: String.self)
-        let task = Task { try await server.run { input.yield($0) } }
+        let task = Task { try await server.run { input.yield($0.url) } }
         var iterator = urls.makeAsyncIterator()
         let url = try #require(await iterator.next())
         let port = try #require(URLComponents(string: url)?.port)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VRenderCapture
 import VRenderCore
 import VRenderPrompter
@@ -83,6 +84,61 @@ final class StudioSessionTests: XCTestCase {
         XCTAssertThrowsError(try studio.perform(.deleteTake(file: recorded[0]))) { error in
             XCTAssertEqual((error as? StudioActionError)?.status, 404)
         }
+    }
+
+    /// Issue 37 item 10: a record and an export asked for at the same moment (two pages) never
+    /// both start. Each round releases the two from two threads together, then undoes the one
+    /// that won. (Before, each checked the other under a different lock than the one it claimed
+    /// under; the export's check came well before its claim, and both often started.)
+    func testRecordAndExportAskedTogetherNeverBothStart() async throws {
+        let folder = TestMedia.scratchDirectory()
+        let studio = try session(folder: folder)
+        studio.start()
+        defer { studio.stop() }
+        try await waitFor(studio) { $0.camera != nil }
+        try await recordTake(studio, count: 1)
+        var takes = 1, wins = (record: 0, export: 0)
+        for round in 0..<16 {
+            let (recorded, exported) = Self.race(
+                { try studio.perform(.record(true)) }, { try studio.perform(.export(filter: "", burnPrompter: false)) })
+            XCTAssertFalse(recorded && exported, "round \(round): a take and an export both started")
+            XCTAssertTrue(recorded || exported, "round \(round): neither started")
+            if recorded {
+                wins.record += 1
+                try await waitFor(studio) { $0.recording }
+                try studio.perform(.record(false))
+                takes += 1
+                try await waitFor(studio) { [takes] in !$0.recording && $0.takes.count == takes }
+            }
+            if exported {
+                wins.export += 1
+                try studio.perform(.cancelExport)
+                try await waitFor(studio) { $0.export.map { $0.state != "running" } ?? false }
+            }
+        }
+        XCTAssertEqual(wins.record + wins.export, 16)
+    }
+
+    /// Runs `first` and `second` on two threads released at the same instant; whether each
+    /// returned without throwing.
+    private static func race(_ first: @escaping @Sendable () throws -> Void,
+                             _ second: @escaping @Sendable () throws -> Void) -> (Bool, Bool) {
+        let ready = Atomic<Int>(0)
+        let results = Mutex([Bool](repeating: false, count: 2))
+        let done = DispatchSemaphore(value: 0)
+        for (index, body) in [first, second].enumerated() {
+            Thread {
+                ready.add(1, ordering: .sequentiallyConsistent)
+                while ready.load(ordering: .sequentiallyConsistent) < 2 {}
+                let succeeded = (try? body()) != nil
+                results.withLock { $0[index] = succeeded }
+                done.signal()
+            }.start()
+        }
+        done.wait()
+        done.wait()
+        let both = results.withLock { $0 }
+        return (both[0], both[1])
     }
 
     func testServesOnlyThumbnailsListedInTakesJSON() async throws {

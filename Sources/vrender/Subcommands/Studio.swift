@@ -22,8 +22,10 @@ extension VRender {
                 DIR/exports/. Any number of pages may watch; a change on one shows on all.
 
                 Only this machine can reach the page unless --host names another address; then the \
-                printed URL carries a random token that every request needs. Ctrl-C ends the studio: \
-                a take in progress is finished and kept.
+                printed URL carries a random token that every request needs (--host 0.0.0.0: the URL \
+                names the machine). --open hands the browser a private page that leads to the URL, \
+                never the URL itself on a command line. Ctrl-C ends the studio: a take in progress is \
+                finished and kept.
                 """)
 
         @Option(help: ArgumentHelp("Camera: a V4L2 device path (/dev/video0) or synthetic[:seed=N].", valueName: "device"))
@@ -56,7 +58,7 @@ extension VRender {
         @Option(help: ArgumentHelp("Port to listen on (default 8750; 0: any free port).", valueName: "n"))
         var port = VRenderStudioServer.Studio.defaultPort
 
-        @Flag(help: "Open the page in the desktop's browser.")
+        @Flag(help: "Open the page in the desktop's browser (xdg-open, given a private page that leads to it).")
         var open = false
 
         func validate() throws {
