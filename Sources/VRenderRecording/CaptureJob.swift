@@ -96,13 +96,11 @@ struct FolderCreation {
     }
 
     /// Removes the folders made, deepest first, stopping at the first that is not empty:
-    /// rmdir(2) removes a folder only while it is empty, so nothing inside is ever lost. The
-    /// lock file capture made in the folder it made goes first (it is vrender's own).
+    /// rmdir(2) removes a folder only while it is empty, so nothing inside is ever lost. A
+    /// folder holding the lock file (a take was started in it) stays: another command may hold
+    /// or be waiting for that lock, and removing the file would let the next command lock a new
+    /// one beside them (`FolderLock`).
     func undo() {
-        if let deepest = made.first, let folder = try? FolderHandle.open(deepest),
-           let info = folder.status(FolderLock.fileName), info.st_mode & S_IFMT == S_IFREG {
-            folder.remove(FolderLock.fileName)
-        }
         for folder in made {
             guard rmdir(folder) == 0 else { return }
         }
