@@ -139,7 +139,7 @@ studio_while_locked() {
   check "studio: and the page told" studio_wait "$(noticed "listed in takes.json after waiting")"
 
   # Two deletes wait for the lock (held by another process now) while the page reads its state.
-  local file; file=$(studio_state | python3 -c 'import json, sys; print(json.load(sys.stdin)["takes"][0]["file"])')
+  local file; file=$(studio_state | python3 -c 'import json, sys; print(json.load(sys.stdin)["takes"][0]["file"])') || file=none
   hold_lock "$dir/$lock" 30
   local body="{\"file\":\"$file\"}"
   local delete=(curl -s -o /dev/null --max-time 20 -w '%{http_code} %{time_total}' -H 'Content-Type: application/json'
