@@ -10,8 +10,17 @@ import Glibc
 ///
 /// Each lock is its own open file description, so two locks in one process exclude each other
 /// as two processes do (a capture's writer and checker threads). The kernel drops the lock when
-/// its holder dies: a killed command never leaves the folder locked. The file itself stays
-/// (removing it would let two commands lock two different files).
+/// its holder dies: a killed command never leaves the folder locked.
+///
+/// Life cycle: the first writer creates the file, mode 0600, and vrender never removes it (a
+/// lock file unlinked while one process holds it lets the next lock a new file, and two writers
+/// hold "the" lock at once). 0600, because `flock` needs only a descriptor: any user who could
+/// open the file could hold the folder's lock for as long as they liked; an older vrender's
+/// 0644 file of ours is tightened when next opened. A lock file, not the folder's own
+/// descriptor, for the same reason: any user who may list the folder could lock that.
+/// A reader that may not open the file (someone else's folder) reads without the lock, as it
+/// reads a folder no writer has locked yet: `takes.json` is replaced atomically, never seen
+/// half written.
 public final class FolderLock: Sendable {
     public enum Mode: Sendable {
         case shared, exclusive
@@ -23,6 +32,25 @@ public final class FolderLock: Sendable {
     /// holders keep it for one read-modify-write of `takes.json` (`takes recover`, which saves
     /// takes first, for longer).
     public static let defaultWait: Duration = .seconds(10)
+
+    /// How long a caller that must not be kept waiting gives another holder: a studio request
+    /// (refused as busy after it) and a capture numbering its next take (numbered without the
+    /// lock after it). Another vrender command holds the lock for milliseconds.
+    public static let briefWait: Duration = .milliseconds(200)
+
+    /// What an attempt on the lock came to.
+    public enum Attempt {
+        case held(FolderLock)
+        /// Another process held it for the whole wait: who ("pid 4242: vrender takes
+        /// recover", or "another process reading it") and the error `acquire` throws.
+        case busy(holder: String, error: VRenderError)
+
+        /// The lock, when it was had.
+        public var lock: FolderLock? {
+            if case .held(let lock) = self { return lock }
+            return nil
+        }
+    }
 
     /// The lock file, open and locked; -1 for a folder read without a lock (see `acquire`).
     private let descriptor: Int32
@@ -60,10 +88,25 @@ public final class FolderLock: Sendable {
     /// someone else's videos (or a read-only one).
     public static func acquire(_ folder: FolderHandle, _ mode: Mode, for command: String,
                                wait: Duration = defaultWait) throws -> FolderLock {
+        switch try attempt(folder, mode, for: command, wait: wait) {
+        case .held(let lock): return lock
+        case .busy(_, let error): throw error
+        }
+    }
+
+    /// As `acquire`, but another holder that outlasts `wait` is an answer, not an error: the
+    /// caller goes on without the lock (and tries again later) rather than failing. Throws for
+    /// a lock file that cannot be used (a link, not a regular file, unreadable).
+    public static func attempt(_ folder: FolderHandle, _ mode: Mode, for command: String,
+                               wait: Duration) throws -> Attempt {
         let descriptor = try open(in: folder, create: mode == .exclusive)
-        guard descriptor >= 0 else { return FolderLock(descriptor: -1, mode: mode) }
+        guard descriptor >= 0 else { return .held(FolderLock(descriptor: -1, mode: mode)) }
         do {
-            try take(descriptor, mode, path: folder.join(fileName), directory: folder.path, wait: wait)
+            guard try take(descriptor, mode, path: folder.join(fileName), wait: wait) else {
+                let holder = holder(descriptor)
+                close(descriptor)
+                return .busy(holder: holder, error: busy(holder: holder, mode, directory: folder.path, waited: wait))
+            }
         } catch {
             close(descriptor)
             throw error
@@ -73,7 +116,7 @@ public final class FolderLock: Sendable {
             _ = ftruncate(descriptor, 0)
             _ = record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         }
-        return FolderLock(descriptor: descriptor, mode: mode)
+        return .held(FolderLock(descriptor: descriptor, mode: mode))
     }
 
     /// As `acquire(_:_:for:wait:)`, for the folder at `directory`.
@@ -82,17 +125,18 @@ public final class FolderLock: Sendable {
         try acquire(try FolderHandle.open(directory), mode, for: command, wait: wait)
     }
 
-    /// The lock file, opened through the folder's descriptor without following a link; -1 when
-    /// it is absent and not to be made.
+    /// The lock file, opened through the folder's descriptor without following a link, made
+    /// 0600 (see the type's notes); -1 when it is absent and not to be made, or a reader may
+    /// not open it.
     private static func open(in folder: FolderHandle, create: Bool) throws -> Int32 {
         let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
-        var descriptor = openat(folder.descriptor, fileName, flags | (create ? O_CREAT : 0), 0o644)
+        var descriptor = openat(folder.descriptor, fileName, flags | (create ? O_CREAT : 0), 0o600)
         // A folder this user may read but not write: a shared lock on the file as it is.
         if descriptor < 0 && !create && [EACCES, EROFS].contains(SystemError.last.code) {
             descriptor = openat(folder.descriptor, fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         }
         let failure = SystemError.last
-        if descriptor < 0 && !create && failure.code == ENOENT { return -1 }
+        if descriptor < 0 && !create && [ENOENT, EACCES].contains(failure.code) { return -1 }
         let path = folder.join(fileName)
         guard descriptor >= 0 else {
             let reason = failure.code == ELOOP ? "is a symbolic link, not vrender's lock file" : failure.description
@@ -103,12 +147,14 @@ public final class FolderLock: Sendable {
             close(descriptor)
             throw VRenderError.output(path, "is not a regular file, so it cannot lock the folder")
         }
+        // An older vrender's 0644 file of ours: from now on no one else may open it.
+        if info.st_uid == geteuid() && info.st_mode & 0o077 != 0 { _ = fchmod(descriptor, 0o600) }
         return descriptor
     }
 
-    /// `flock` without blocking, retried until `wait` has passed: a blocking `flock` could not
-    /// be given up on.
-    private static func take(_ descriptor: Int32, _ mode: Mode, path: String, directory: String, wait: Duration) throws {
+    /// `flock` without blocking, retried until `wait` has passed (a blocking `flock` could not
+    /// be given up on); false when another holder outlasted it.
+    private static func take(_ descriptor: Int32, _ mode: Mode, path: String, wait: Duration) throws -> Bool {
         let operation = mode == .exclusive ? LOCK_EX : LOCK_SH
         let clock = ContinuousClock()
         let deadline = clock.now + wait
@@ -118,22 +164,34 @@ public final class FolderLock: Sendable {
             guard failure.code == EWOULDBLOCK || failure.code == EINTR else {
                 throw VRenderError.output(path, failure.reason("cannot lock the folder"))
             }
-            guard clock.now < deadline else { throw busy(descriptor, mode, directory: directory, waited: wait) }
+            guard clock.now < deadline else { return false }
             usleep(pause)
             pause = Swift.min(pause * 2, 50_000)
         }
+        return true
     }
 
-    /// "DIR: is in use by pid 4242: vrender takes recover (waited 10 s); try again when it is done".
-    private static func busy(_ descriptor: Int32, _ mode: Mode, directory: String, waited: Duration) -> VRenderError {
+    /// Who holds the lock, from the record an exclusive holder writes: "pid 4242: vrender takes
+    /// recover", or, with no record, a reader (which writes none; `flock -s` by hand too).
+    private static func holder(_ descriptor: Int32) -> String {
         var bytes = [UInt8](repeating: 0, count: 512)
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         let record = String(decoding: bytes.prefix(Swift.max(0, count)), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        // Empty: only readers hold it (they write no record).
-        let holder = record.isEmpty ? "another vrender command reading it" : record
+        return record.isEmpty ? "another process reading it" : record
+    }
+
+    /// "DIR: is in use by pid 4242: vrender takes recover (waited 10 s); try again when it is done".
+    private static func busy(holder: String, _ mode: Mode, directory: String, waited: Duration) -> VRenderError {
         let kind: VRenderError.Kind = mode == .exclusive ? .output : .input
         return VRenderError(kind, subject: directory,
-                            reason: "is in use by \(holder) (waited \(waited.components.seconds) s); try again when it is done")
+                            reason: "is in use by \(holder) (waited \(seconds(waited)) s); try again when it is done")
+    }
+
+    /// "10", "0.2": a wait as the messages show it.
+    static func seconds(_ duration: Duration) -> String {
+        let (whole, attoseconds) = duration.components
+        guard attoseconds != 0 else { return "\(whole)" }
+        return String(format: "%.1f", Double(whole) + Double(attoseconds) / 1e18)
     }
 }

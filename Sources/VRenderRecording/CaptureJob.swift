@@ -37,6 +37,9 @@ public struct CaptureOptions: Sendable {
 public final class CaptureJob: Sendable {
     public let options: CaptureOptions
     private let stop = StopSignal()
+    /// Raised by a stop requested once the recording has ended: the end stops waiting for the
+    /// folder's lock (`RecordingPlan.listingWait`).
+    private let giveUp = StopSignal()
     /// Where the recording's stages record their frame times (`vrender bench capture`).
     private let timings: StageTimings?
 
@@ -46,8 +49,13 @@ public final class CaptureJob: Sendable {
     }
 
     /// Ends the capture from any thread (Ctrl-C): the take in progress is finished and kept,
-    /// and `run` returns the takes recorded.
-    public func requestStop() { stop.raise() }
+    /// and `run` returns the takes recorded. Asked again once the recording has ended (a second
+    /// Ctrl-C while the end waits for the folder's lock), stops that wait: the takes not listed
+    /// yet are left, complete, for `vrender takes recover`, and `run` throws naming them.
+    public func requestStop() {
+        if stop.isRaised { giveUp.raise() }
+        stop.raise()
+    }
 
     /// Records the takes. `commands`: keys, for interactive capture (nil: batch). `preview`:
     /// offered every frame (the studio's page). `events`: the source opened, notices, status
@@ -68,7 +76,7 @@ public final class CaptureJob: Sendable {
                 if let picked = sources.picked { events(.microphoneChosen(picked)) }
                 for notice in sources.notices { events(.notice(notice)) }
                 let recorder = Recorder(source: sources.camera, microphone: sources.microphone, plan: options.plan,
-                                        commands: commands, stop: stop, timings: timings, preview: preview,
+                                        commands: commands, stop: stop, giveUp: giveUp, timings: timings, preview: preview,
                                         events: events)
                 return try recorder.run()
             }
@@ -96,13 +104,11 @@ struct FolderCreation {
     }
 
     /// Removes the folders made, deepest first, stopping at the first that is not empty:
-    /// rmdir(2) removes a folder only while it is empty, so nothing inside is ever lost. The
-    /// lock file capture made in the folder it made goes first (it is vrender's own).
+    /// rmdir(2) removes a folder only while it is empty, so nothing inside is ever lost. A
+    /// folder holding the lock file (a take was started in it) stays: another command may hold
+    /// or be waiting for that lock, and removing the file would let the next command lock a new
+    /// one beside them (`FolderLock`).
     func undo() {
-        if let deepest = made.first, let folder = try? FolderHandle.open(deepest),
-           let info = folder.status(FolderLock.fileName), info.st_mode & S_IFMT == S_IFREG {
-            folder.remove(FolderLock.fileName)
-        }
         for folder in made {
             guard rmdir(folder) == 0 else { return }
         }

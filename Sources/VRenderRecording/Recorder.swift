@@ -20,9 +20,15 @@ public struct RecordingPlan: Sendable {
     /// The teleprompter, made once the source's picture size is known; it scrolls while takes
     /// record and each take's scroll goes into its takes.json entry. Nil: no prompter.
     public var prompter: PrompterSession.Factory?
+    /// How long the end of the capture waits for the folder's lock when another process holds
+    /// it and takes recorded are not listed in takes.json yet (they are complete on disk); nil:
+    /// until they are, or until a stop is requested once more (a second Ctrl-C). Takes left
+    /// unlisted are named in the error, for `vrender takes recover`.
+    public var listingWait: Duration?
 
     public init(outputDirectory: String, takes: Int = 1, duration: Double? = nil, preroll: Double = 0,
-                codec: VideoCodecChoice = .auto, script: ActionScript? = nil, prompter: PrompterSession.Factory? = nil) {
+                codec: VideoCodecChoice = .auto, script: ActionScript? = nil, prompter: PrompterSession.Factory? = nil,
+                listingWait: Duration? = nil) {
         self.outputDirectory = outputDirectory
         self.takes = takes
         self.duration = duration
@@ -30,6 +36,7 @@ public struct RecordingPlan: Sendable {
         self.codec = codec
         self.script = script
         self.prompter = prompter
+        self.listingWait = listingWait
     }
 
     /// True when nothing in the plan ends a take (no duration, no script `stop`): takes are
@@ -108,6 +115,8 @@ package final class Recorder: @unchecked Sendable {
     private let plan: RecordingPlan
     private let events: @Sendable (RecorderEvent) -> Void
     private let stop: StopSignal
+    /// Raised by a stop requested after the recording ended: stop waiting for the folder's lock.
+    private let giveUp: StopSignal
     /// Keys, for interactive capture (nil in batch mode).
     private let commands: BoundedQueue<LiveCommand>?
     private let makeWriter: TakeWriterFactory
@@ -126,15 +135,17 @@ package final class Recorder: @unchecked Sendable {
     ///     finished and checked, notices and status (called from the capture, writer and checker
     ///     threads: keep it quick).
     ///   - commands: keys, for interactive capture; nil records the plan's takes in batch.
-    ///   - stop: raised (from any thread, e.g. on Ctrl-C) to end the take in progress and stop.
+    ///   - stop: raised (from any thread, e.g. on Ctrl-C) to end the take in progress and stop;
+    ///     raised by the recorder itself once the recording has ended.
+    ///   - giveUp: raised to stop waiting for the folder's lock at the end (`plan.listingWait`).
     ///   - timings: a collector for per-stage frame times (`vrender bench capture`).
     ///   - preview: offered every frame captured (the studio's page).
     package convenience init(source: any CaptureSource, microphone: (any AudioSource)? = nil, plan: RecordingPlan,
                             commands: BoundedQueue<LiveCommand>? = nil,
-                            stop: StopSignal = StopSignal(), timings: StageTimings? = nil,
+                            stop: StopSignal = StopSignal(), giveUp: StopSignal = StopSignal(), timings: StageTimings? = nil,
                             preview: (any LivePreview)? = nil,
                             events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
-        self.init(source: source, microphone: microphone, plan: plan, commands: commands, stop: stop,
+        self.init(source: source, microphone: microphone, plan: plan, commands: commands, stop: stop, giveUp: giveUp,
                   writers: SegmentWriter.factory, liveCodec: LiveCodecCalibration.measure, timings: timings,
                   preview: preview, events: events)
     }
@@ -142,7 +153,7 @@ package final class Recorder: @unchecked Sendable {
     /// As the public initializer, with the writer each take is written through (tests).
     init(source: any CaptureSource, microphone: (any AudioSource)? = nil, plan: RecordingPlan,
          commands: BoundedQueue<LiveCommand>? = nil,
-         stop: StopSignal = StopSignal(), writers: @escaping TakeWriterFactory,
+         stop: StopSignal = StopSignal(), giveUp: StopSignal = StopSignal(), writers: @escaping TakeWriterFactory,
          liveCodec: LiveCodecCalibration.Chooser? = nil, timings: StageTimings? = nil,
          preview: (any LivePreview)? = nil,
          events: @escaping @Sendable (RecorderEvent) -> Void = { _ in }) {
@@ -153,17 +164,24 @@ package final class Recorder: @unchecked Sendable {
         self.plan = plan
         self.commands = commands
         self.stop = stop
+        self.giveUp = giveUp
         self.makeWriter = writers
         self.timings = timings
         self.events = events
     }
 
-    /// Ends recording from any thread (Ctrl-C): the take in progress is finished and kept.
-    package func requestStop() { stop.raise() }
+    /// Ends recording from any thread (Ctrl-C): the take in progress is finished and kept. Once
+    /// the recording has ended, gives up waiting for the folder's lock (`plan.listingWait`).
+    package func requestStop() {
+        if stop.isRaised { giveUp.raise() }
+        stop.raise()
+    }
 
     /// Records until the planned takes are done (batch) or the user quits (interactive).
     /// Returns the takes recorded, also saved in `takes.json`. First reports the source and
     /// how its starting settings came out (`.sourceOpened`, then a `.notice` per clamp).
+    /// Takes recorded but left unlisted (the folder's lock held elsewhere past
+    /// `plan.listingWait`) are kept on disk, and the error thrown names them.
     package func run() throws -> [TakeEntry] {
         announceSource()
         let format = source.format
@@ -182,14 +200,14 @@ package final class Recorder: @unchecked Sendable {
         }
         // A damaged takes.json is refused before anything is recorded; each take re-reads it.
         _ = try TakesManifest.load(from: plan.outputDirectory)
-        let store = try ManifestStore(directory: plan.outputDirectory)
-        let checker = TakeChecker(store: store, events: events)
-        let audio = try startMicrophone()
+        let store = try ManifestStore(directory: plan.outputDirectory, events: events)
+        let audio = try startMicrophone()   // before the checker's thread starts: it throws
+        let checker = TakeChecker(store: store)
         let writer = TakeWriterStage(ring: ring, plan: plan, codec: { self.codec(for: format) }, format: format,
                                      deviceName: source.name,
                                      sound: audio.map { ($0.timeline, $0.source.name) },
                                      live: source.isLive, log: log, store: store, checker: checker,
-                                     writers: makeWriter, timers: timers, events: events)
+                                     writers: makeWriter, timers: timers)
         let written = WriterOutcome()
         Thread {
             written.run(writer, ring: ring)
@@ -205,12 +223,28 @@ package final class Recorder: @unchecked Sendable {
         }
         source.stop()
         ring.finish()
+        stop.raise()   // the recording is over: a stop requested from now on gives up the wait below
         let entries = written.wait()
         audio?.stop()   // after the writer: the last take reads its sound to its last frame's end
-        // Even after a failure: the takes that were finished get their checks.
+        // Even after a failure: the takes that were finished get their checks, and are listed.
         checker.finish()
-        if let captureError { throw captureError }
-        return try entries.get().map { store.entry(for: $0.file) ?? $0 }
+        let unlisted = store.finish(waitingAtMost: plan.listingWait, unless: giveUp)
+        if let captureError { throw Self.error(captureError, adding: unlisted) }
+        let recorded: [TakeEntry]
+        do {
+            recorded = try entries.get()
+        } catch {
+            throw Self.error(error, adding: unlisted)
+        }
+        if let unlisted { throw unlisted }
+        return recorded.map { store.entry(for: $0.file) ?? $0 }
+    }
+
+    /// The error a capture ends with, saying too which takes are not listed.
+    private static func error(_ error: any Error, adding unlisted: VRenderError?) -> any Error {
+        guard let unlisted else { return error }
+        guard let failure = error as? VRenderError else { return unlisted }
+        return VRenderError(failure.kind, subject: failure.subject, reason: failure.reason + "; and " + unlisted.description)
     }
 
     /// Opens the sound path and starts the audio thread (nil without a microphone). A device

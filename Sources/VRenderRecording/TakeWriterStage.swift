@@ -4,10 +4,11 @@ import VRenderCore
 import VRenderMedia
 import VRenderTakes
 
-/// The writer thread: drains the frame ring take by take into segment files, records each
-/// finished take in `takes.json` and hands it to the `TakeChecker` to be read back. When a
-/// write fails (disk full, file too large, folder gone) the take is cut back to what was
-/// written whole, listed, and the error says so.
+/// The writer thread: drains the frame ring take by take into segment files, hands each
+/// finished take to the `ManifestStore` to be listed in `takes.json` and to the `TakeChecker`
+/// to be read back. It never waits for the folder's lock for longer than `FolderLock.briefWait`:
+/// the ring fills while it waits. When a write fails (disk full, file too large, folder gone)
+/// the take is cut back to what was written whole, listed, and the error says so.
 /// Created on the capture thread, then used only by the writer thread.
 // @unchecked Sendable: handed to the writer thread once, then used by it alone.
 final class TakeWriterStage: @unchecked Sendable {
@@ -30,8 +31,6 @@ final class TakeWriterStage: @unchecked Sendable {
     private let makeWriter: TakeWriterFactory
     /// Ring wait, encode and write; nil members when timings are off.
     private let timers: CaptureTimers
-    let events: @Sendable (RecorderEvent) -> Void
-
     /// The take being written.
     private struct OpenTake {
         var writer: any TakeFileWriter
@@ -42,7 +41,7 @@ final class TakeWriterStage: @unchecked Sendable {
     init(ring: FrameRing, plan: RecordingPlan, codec: @escaping @Sendable () -> VideoCodecChoice, format: NegotiatedFormat,
          deviceName: String, sound: (timeline: AudioTimeline, device: String)? = nil,
          live: Bool, log: TakeLog, store: ManifestStore, checker: TakeChecker,
-         writers: @escaping TakeWriterFactory, timers: CaptureTimers, events: @escaping @Sendable (RecorderEvent) -> Void) {
+         writers: @escaping TakeWriterFactory, timers: CaptureTimers) {
         self.ring = ring
         self.plan = plan
         chooseCodec = codec
@@ -55,7 +54,6 @@ final class TakeWriterStage: @unchecked Sendable {
         self.checker = checker
         makeWriter = writers
         self.timers = timers
-        self.events = events
     }
 
     /// Runs until the ring is finished and drained. Returns the takes it wrote (as first
@@ -93,13 +91,7 @@ final class TakeWriterStage: @unchecked Sendable {
         let duration = try open.writer.finish()
         let entry = makeEntry(open.writer, take: open.take, frames: open.writer.frames, duration: duration,
                               latency: LatencySummary(nanoseconds: open.latencies))
-        do {
-            try store.append(entry)
-        } catch {
-            throw VRenderError.output(TakesFolder.manifestPath(plan.outputDirectory), "cannot be saved (\(error)); \(entry.file) is complete and "
-                                      + "'vrender takes recover \(plan.outputDirectory)' lists it")
-        }
-        events(.takeFinished(entry))
+        store.append(entry)   // reports `.takeFinished` once listed
         checker.check(file: entry.file, expectedFrames: entry.frames)
         return entry
     }
@@ -114,24 +106,21 @@ final class TakeWriterStage: @unchecked Sendable {
         var entry = makeEntry(open.writer, take: open.take, frames: check.decodableFrames, duration: check.duration,
                               latency: LatencySummary(nanoseconds: open.latencies))
         entry.check = check
-        var kept = "the take ends there: its first \(String(format: "%.2f", check.duration)) s are kept"
-        do {
-            try store.append(entry)
-            kept += " and listed in \(TakesManifest.fileName)"
-            events(.takeFinished(entry))
-            events(.takeChecked(entry))
-        } catch {
-            kept += ", not listed in \(TakesManifest.fileName) (\(error); 'vrender takes recover' lists it)"
-        }
+        store.append(entry)   // reports `.takeFinished` and `.takeChecked` once listed
+        let kept = "the take ends there: its first \(String(format: "%.2f", check.duration)) s are kept"
         guard let failure = error as? VRenderError else { return error }
         return VRenderError(failure.kind, subject: failure.subject, reason: failure.reason + "; " + kept)
     }
 
-    /// The next take's file, numbered on from the takes in the folder. Under the folder's lock:
-    /// the number counts the files there, and the writer's file, made here, reserves it, so two
-    /// captures into one folder never take the same number.
+    /// The next take's file, numbered on from the takes in the folder. Under the folder's lock
+    /// when it can be had at once: the number counts the files there, and the writer's file,
+    /// made here, reserves it, so two captures into one folder never take the same number. When
+    /// another process holds the lock (or its file cannot be used), the take is numbered without
+    /// it rather than lost: the frames are waiting in the ring. Its name stays unique (a UUID);
+    /// only a capture writing into the folder at that same moment could take the same number.
     private func openWriter() throws -> any TakeFileWriter {
-        try FolderLock.with(store.folder, .exclusive, for: ManifestStore.command) {
+        let lock = try? FolderLock.attempt(store.folder, .exclusive, for: ManifestStore.command, wait: FolderLock.briefWait).lock
+        return try withExtendedLifetime(lock) {
             // On from this capture's last take too: a writer may make no file (tests' fakes).
             let number = Swift.max(try TakesFolder.nextTakeNumber(in: store.folder), lastNumber + 1)
             let request = TakeFileRequest(directory: plan.outputDirectory, number: number, format: format,

@@ -117,7 +117,9 @@ extension StudioSession {
             throw StudioActionError(status: 404, "\(file): no such take in \(options.folder)")
         }
         do {
-            try TakesFolder.remove([file], from: options.folder)
+            // A request must answer: another process holding the folder's lock makes it a 409
+            // (busy, naming the holder) within `briefWait`, never a request that hangs.
+            try TakesFolder.remove([file], from: options.folder, wait: FolderLock.briefWait, for: "vrender studio")
         } catch {
             throw StudioActionError(status: 409, "\(error)")
         }

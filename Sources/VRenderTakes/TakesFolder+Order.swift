@@ -7,11 +7,12 @@ extension TakesFolder {
     /// error and changes nothing. Returns the takes in their new order.
     ///
     /// Under the folder's lock, like every change to takes.json: a capture that lists a new
-    /// take at the same moment waits, and then appends to the new order.
+    /// take at the same moment waits, and then appends to the new order. Waits for the lock
+    /// `FolderLock.briefWait` at most (a studio request must answer): busy is an error.
     @discardableResult
     public static func reorder(_ files: [String], in directory: String) throws -> [TakeEntry] {
         let folder = try openFolder(directory)
-        return try FolderLock.with(folder, .exclusive, for: "vrender studio") {
+        return try FolderLock.with(folder, .exclusive, for: "vrender studio", wait: FolderLock.briefWait) {
             var manifest = try manifest(in: folder)
             let listed = manifest.takes.map(\.file)
             guard files.count == listed.count, Set(files).count == files.count, Set(files) == Set(listed) else {

@@ -71,12 +71,14 @@ public enum TakesFolder {
     /// `takes.json` entry. Every name is resolved before anything is deleted, so one bad name
     /// removes nothing. Returns the removed entries, in recording order.
     ///
-    /// Under the folder's lock; every deletion goes through the folder's descriptor, never
+    /// Under the folder's lock, waiting for it up to `wait` (the studio's requests wait
+    /// `FolderLock.briefWait`); every deletion goes through the folder's descriptor, never
     /// following a link (a link listed is removed itself, not what it leads to).
     @discardableResult
-    public static func remove(_ names: [String], from directory: String) throws -> [TakeEntry] {
+    public static func remove(_ names: [String], from directory: String, wait: Duration = FolderLock.defaultWait,
+                              for command: String = "vrender takes rm") throws -> [TakeEntry] {
         let folder = try openFolder(directory)
-        return try FolderLock.with(folder, .exclusive, for: "vrender takes rm") {
+        return try FolderLock.with(folder, .exclusive, for: command, wait: wait) {
             try removeLocked(names, from: folder)
         }
     }

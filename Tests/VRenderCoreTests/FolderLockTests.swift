@@ -41,11 +41,49 @@ import VRenderTestSupport
         try FolderLock.with(folder, .shared, for: "vrender concat", wait: .zero) {
             try FolderLock.with(folder, .shared, for: "vrender concat", wait: .zero) {
                 let refused = error { try FolderLock.acquire(folder, .exclusive, for: "vrender capture", wait: .zero) }
-                #expect(refused?.reason.hasPrefix("is in use by another vrender command reading it") == true,
+                #expect(refused?.reason.hasPrefix("is in use by another process reading it") == true,
                         "\(String(describing: refused))")
             }
         }
         #expect(try FolderLock.with(folder, .exclusive, for: "vrender capture", wait: .zero) { 7 } == 7)
+    }
+
+    /// An attempt that outlasts its wait is an answer naming the holder, not an error; a brief
+    /// wait says so in tenths.
+    @Test func anAttemptOnAHeldLockAnswersBusy() throws {
+        try FolderLock.with(folder, .exclusive, for: "vrender takes recover") {
+            let folderHandle = try FolderHandle.open(folder)
+            guard case .busy(let holder, let refusal) = try FolderLock.attempt(folderHandle, .exclusive, for: "vrender capture",
+                                                                                wait: FolderLock.briefWait) else {
+                Issue.record("a held lock was had twice")
+                return
+            }
+            #expect(holder == "pid \(getpid()): vrender takes recover")
+            #expect(refusal.reason.contains("(waited 0.2 s)"), "\(refusal)")
+        }
+        #expect(try FolderLock.attempt(FolderHandle.open(folder), .exclusive, for: "vrender capture", wait: .zero).lock != nil)
+    }
+
+    /// The lock file is 0600: another user who could open it could hold the folder's lock as
+    /// long as they liked (`flock -s` on the 0644 file stopped a recording).
+    @Test func theLockFileIsTheOwnersAlone() throws {
+        try FolderLock.with(folder, .exclusive, for: "vrender capture", wait: .zero) {}
+        #expect(try mode(of: folder + "/" + FolderLock.fileName) == 0o600)
+    }
+
+    /// An older vrender's 0644 lock file of ours is tightened by the next command to open it,
+    /// a reader included; it is the same file (its inode), never replaced.
+    @Test func anOlderWorldReadableLockFileIsTightened() throws {
+        let path = folder + "/" + FolderLock.fileName
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o644]))
+        let inode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
+        try FolderLock.with(folder, .shared, for: "vrender concat", wait: .zero) {}
+        #expect(try mode(of: path) == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int == inode)
+    }
+
+    private func mode(of path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }
 
     /// A reader of a folder no writer has locked (a phone's videos) writes nothing into it.

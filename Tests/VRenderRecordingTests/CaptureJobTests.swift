@@ -55,18 +55,24 @@ import VRenderTestSupport
         #expect(!FileManager.default.fileExists(atPath: directory + "/kept"))
     }
 
-    @Test func undoTakesTheLockFileOfAFolderItMadeAndNothingElse() throws {
+    /// A failed capture's undo never removes the folder's lock file, held or not: a capture
+    /// that failed (disk full) unlinked it while another process held it, and the next command
+    /// locked a new file, so two writers held "the" lock at once. The folder stays with it; a
+    /// folder it made that is empty goes.
+    @Test func undoNeverRemovesTheLockFile() throws {
         let made = try FolderCreation(path: directory + "/fresh")
-        #expect(FileManager.default.createFile(atPath: directory + "/fresh/" + FolderLock.fileName, contents: Data()))
+        let lock = directory + "/fresh/" + FolderLock.fileName
+        let held = try FolderLock.acquire(directory + "/fresh", .exclusive, for: "vrender takes rm")
+        let inode = try #require(try FileManager.default.attributesOfItem(atPath: lock)[.systemFileNumber] as? Int)
         made.undo()
-        #expect(!FileManager.default.fileExists(atPath: directory + "/fresh"))
+        #expect(try FileManager.default.attributesOfItem(atPath: lock)[.systemFileNumber] as? Int == inode)
+        let second = try FolderLock.attempt(FolderHandle.open(directory + "/fresh"), .exclusive, for: "vrender capture", wait: .zero)
+        #expect(second.lock == nil, "a second writer locked a new lock file beside the one held")
+        withExtendedLifetime(held) {}
 
-        let kept = try FolderCreation(path: directory + "/busy")
-        for name in [FolderLock.fileName, "notes.txt"] {
-            #expect(FileManager.default.createFile(atPath: directory + "/busy/" + name, contents: Data()))
-        }
-        kept.undo()
-        #expect(FileManager.default.fileExists(atPath: directory + "/busy/notes.txt"))
+        let empty = try FolderCreation(path: directory + "/empty")
+        empty.undo()
+        #expect(!FileManager.default.fileExists(atPath: directory + "/empty"))
     }
 
     @Test func aFolderThatCannotBeMadeIsNamed() throws {

@@ -141,6 +141,40 @@ final class StudioSessionTests: XCTestCase {
         return (both[0], both[1])
     }
 
+    /// Another process holds the folder's lock (`flock -s takes/.vrender.lock`, played by a
+    /// lock of this process) while a take records: the take is kept, the camera stays open, a
+    /// delete is refused at once as busy (a request never waits out the lock), and the take is
+    /// listed, and the user told, as soon as the lock frees.
+    func testATakeRecordedWhileTheFolderIsLockedIsKeptAndListedWhenItFrees() async throws {
+        let folder = TestMedia.scratchDirectory()
+        let studio = try session(folder: folder)
+        studio.start()
+        defer { studio.stop() }
+        try await waitFor(studio) { $0.camera != nil }
+        try await recordTake(studio, count: 1)
+        var held: FolderLock? = try FolderLock.acquire(folder, .shared, for: "flock -s", wait: .zero)
+
+        try studio.perform(.record(true))
+        try await waitFor(studio) { $0.recording && $0.takeSeconds >= 0.5 }
+        try studio.perform(.record(false))
+        let kept = try await waitFor(studio) { $0.notices.contains { $0.text.contains("is complete and kept") } }
+        XCTAssertNil(kept.error, "the camera stays open")
+        XCTAssertEqual(kept.takes.count, 1)
+        let started = ContinuousClock.now
+        XCTAssertThrowsError(try studio.perform(.deleteTake(file: kept.takes[0].file))) { error in
+            XCTAssertEqual((error as? StudioActionError)?.status, 409)
+            XCTAssertTrue((error as? StudioActionError)?.message.contains("is in use by another process reading it") == true, "\(error)")
+        }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(2), "a delete waits briefly for the lock, not 10 s")
+
+        held = nil
+        let listed = try await waitFor(studio) { $0.takes.count == 2 }
+        XCTAssertTrue(listed.notices.contains { $0.text.contains("listed in takes.json after waiting") }, "\(listed.notices)")
+        XCTAssertEqual(try TakesFolder.manifest(in: folder).takes.count, 2)
+        XCTAssertNil(held)
+        XCTAssertNoThrow(try studio.perform(.record(true)), "the camera records on")
+    }
+
     func testServesOnlyThumbnailsListedInTakesJSON() async throws {
         let folder = TestMedia.scratchDirectory()
         let studio = try session(folder: folder)

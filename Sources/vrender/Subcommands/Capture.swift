@@ -20,6 +20,11 @@ extension VRender {
                 after --duration, at a script's 'at <time> stop', or, on a terminal without either, \
                 when you press space again.
 
+                A take that ends while another process holds the folder's lock \
+                (DIR/.vrender.lock) is kept and listed in takes.json as soon as the lock frees; \
+                at the end capture waits for that, saying so, and Ctrl-C then stops waiting: it \
+                exits 1 naming each take left for 'vrender takes recover DIR'.
+
                 Keys on a terminal: space start/stop a take, 0/1/2 lens 0.5x/1x/2x, +/- ramp the \
                 zoom, t torch, f flip the camera, q quit; with --prompter, p hold/resume the \
                 prompter, [ ] slower/faster, < > (or , .) smaller/larger text.
