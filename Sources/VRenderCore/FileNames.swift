@@ -105,20 +105,24 @@ public enum FileNames {
     /// taken out by their spelling (symbolic links stay): how a path is written down for other
     /// processes and machines (a chunk plan), or shown as where a result is.
     public static func absolute(_ path: String) -> String {
-        var full = path
-        if !path.hasPrefix("/") {
-            var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-            let found = buffer.withUnsafeMutableBufferPointer { pointer in
-                pointer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: pointer.count) { getcwd($0, pointer.count) } != nil
-            }
-            let directory = found ? string(fromPlatformBytes: buffer.prefix { $0 != 0 }) : "/"
-            full = directory + "/" + path
-        }
+        let full = fromCurrentDirectory(path) ?? "/" + path
         var parts: [Substring] = []
         for part in full.split(separator: "/") where part != "." {
             if part == ".." { _ = parts.popLast() } else { parts.append(part) }
         }
         return "/" + parts.joined(separator: "/")
+    }
+
+    /// `path` with the current directory before it when it is relative, spelled otherwise as it
+    /// is (`..` after a symbolic link stays, so it names the file the system would open); nil
+    /// when the current directory cannot be found (removed, or too long).
+    public static func fromCurrentDirectory(_ path: String) -> String? {
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let found = buffer.withUnsafeMutableBufferPointer { pointer in
+            pointer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: pointer.count) { getcwd($0, pointer.count) } != nil
+        }
+        return found ? string(fromPlatformBytes: buffer.prefix { $0 != 0 }) + "/" + path : nil
     }
 
     /// `path` as people should read it: escaped bytes and control characters (a newline in a

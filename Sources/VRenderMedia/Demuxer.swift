@@ -9,6 +9,8 @@ public final class Demuxer {
     /// Each stream's picture size as the container's header states it, before any decoding
     /// (which may replace a size it refuses with 0x0): what `MediaLimits` is checked against.
     let claimedSizes: [(width: Int, height: Int)]
+    /// What FFmpeg calls back through while the context is open (released after `deinit` closes it).
+    private let input: LocalInput
 
     /// How much `init` reads before returning.
     public enum StreamInfo: Sendable {
@@ -23,15 +25,15 @@ public final class Demuxer {
         case headerWhenComplete
     }
 
-    /// Opens the file and reads enough to know its streams (`avformat_find_stream_info`, or
-    /// only the header: `StreamInfo`).
-    public init(path: String, streamInfo: StreamInfo = .found) throws(FFmpegError) {
+    /// Opens the local file `path` (never a URL: `LocalInput`) and reads enough to know its
+    /// streams (`avformat_find_stream_info`, or only the header: `StreamInfo`). `length`: read
+    /// only the file's first `length` bytes.
+    public init(path: String, readingFirst length: Int64? = nil, streamInfo: StreamInfo = .found) throws(FFmpegError) {
         self.path = path
         FFmpegLog.applyDefault()
         CorruptPacketLog.install()
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(FileNames.withPlatformPath(path) { avformat_open_input(&context, $0, nil, nil) }, "avformat_open_input")
-        guard let opened = context else { throw FFmpegError("avformat_open_input", code: vr_averror_invaliddata()) }
+        input = LocalInput(path: path, readingFirst: length)
+        let opened = try input.open()
         CorruptPacketLog.watch(opened)
         claimedSizes = (0..<Int(opened.pointee.nb_streams)).map { index in
             // FFmpeg fills `streams[0..<nb_streams]`, each with its `codecpar`.

@@ -34,8 +34,7 @@ public enum PacketSalvage {
                             formatPath: String, headerOptions: [String: String]) throws -> Outcome {
         let demuxer: Demuxer
         do {
-            // FFmpeg's `subfile` protocol shows the demuxer a prefix of the file without copying it.
-            demuxer = try Demuxer(path: length.map { "subfile,,start,0,end,\($0),,:file:" + source } ?? source)
+            demuxer = try Demuxer(path: source, readingFirst: length)
         } catch {
             throw VRenderError.input(source, "cannot be read as a video (\(Probe.explain(error)))")
         }

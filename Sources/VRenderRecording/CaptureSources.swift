@@ -14,6 +14,7 @@ struct CaptureSources {
     let notices: [String]
 
     init(options: CaptureOptions) throws {
+        try AudioDevices.check(options.audio)
         let synthetic = SyntheticCamera.isSynthetic(options.device)
         if synthetic, !options.request.realtime, Self.isHardware(options.audio) {
             throw VRenderError.option("--audio", "\(options.audio) records in real time, the synthetic camera without "

@@ -28,6 +28,7 @@ package struct StudioOptions: Sendable {
     package init(device: String, request: CaptureRequest, folder: String, exportsFolder: String? = nil,
                 codec: VideoCodecChoice = .auto, audio: String = "auto", audioRequest: AudioRequest = AudioRequest(),
                 prompter: (script: PrompterScript, settings: PrompterSettings)? = nil, previewMaxWidth: Int = 960) throws {
+        try AudioDevices.check(audio)   // before the server starts: an ALSA plugin string, say
         self.device = device
         var request = request
         request.realtime = true   // a page shows the camera as it is now, never faster

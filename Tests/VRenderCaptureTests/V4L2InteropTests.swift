@@ -73,6 +73,26 @@ import VRenderCore
         }
     }
 
+    /// `--device` must be a character device: a file, a FIFO (opened non-blocking, so no hang
+    /// without a writer) or a folder is refused by what it is, before any ioctl reaches it.
+    @Test func aFileAPipeOrAFolderIsNotACamera() throws {
+        let folder = NSTemporaryDirectory() + "vrender-v4l2-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(FileManager.default.createFile(atPath: folder + "/video0", contents: Data("not a camera".utf8)))
+        #expect(mkfifo(folder + "/fifo", 0o600) == 0)
+        for (path, why) in [(folder + "/video0", "not a V4L2 device: not a character device"),
+                            (folder + "/fifo", "not a V4L2 device: not a character device"), (folder, "is a folder")] {
+            #expect {
+                try V4L2Camera(path: path, request: CaptureRequest())
+            } throws: { error in
+                guard let error = error as? VRenderError else { return false }
+                return error.kind == .input && error.subject == path && error.reason.hasPrefix(why)
+            }
+        }
+        #expect(try String(contentsOfFile: folder + "/video0", encoding: .utf8) == "not a camera")
+    }
+
     @Test func errnoBecomesAnErrorThatSaysWhatToDo() {
         let busy = V4L2Error(call: "VIDIOC_S_FMT", code: EBUSY, device: "/dev/video0")
         #expect(busy.userError.kind == .input)

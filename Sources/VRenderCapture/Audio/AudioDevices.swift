@@ -56,9 +56,10 @@ public enum AudioDevices {
     ///   - syntheticCamera: the camera, opened, when the synthetic microphone may be chosen (it
     ///     shares the synthetic camera's clapper); nil opens hardware only, before the camera.
     /// - Throws: the backend's error naming the device (unknown, busy, no server, unsupported
-    ///   format); `VRenderError.option("--audio", …)` for a value of no known form.
+    ///   format); `VRenderError.option("--audio", …)` for a value `check` refuses.
     public static func open(_ spec: String, request: AudioRequest, cameraDevice: String,
                             syntheticCamera: (any CaptureSource)? = nil) throws -> AudioChoice {
+        try check(spec)
         switch spec {
         case "none": return AudioChoice(source: nil)
         case "auto": return try automatic(request: request, cameraDevice: cameraDevice, syntheticCamera: syntheticCamera)
@@ -70,8 +71,20 @@ public enum AudioDevices {
         if let device = try suffix(of: spec, after: "alsa:") {
             return AudioChoice(source: try openALSA(device: device, request: request))
         }
-        if spec == "synthetic" || spec.hasPrefix("synthetic:") {
-            return AudioChoice(source: try openSynthetic(spec, request: request, camera: syntheticCamera))
+        // `check` let nothing else through.
+        return AudioChoice(source: try openSynthetic(spec, request: request, camera: syntheticCamera))
+    }
+
+    /// Checks the form of an `--audio` value without opening anything, so that a command
+    /// refuses a bad one before a camera or a server starts: a known form, and for `alsa:` a
+    /// capture device's name, never a plugin defined in the string (`ALSADeviceName`: `file:`
+    /// wrote any file, `file:'|cmd'` ran a command). Throws `VRenderError.option("--audio", …)`.
+    public static func check(_ spec: String) throws {
+        if spec == "none" || spec == "auto" || SyntheticMicrophone.isSynthetic(spec) { return }
+        if try suffix(of: spec, after: "pulse:") != nil { return }
+        if let device = try suffix(of: spec, after: "alsa:") {
+            try ALSADeviceName.check(device, subject: spec)
+            return
         }
         throw VRenderError.option("--audio", "unknown sound source \"\(spec)\": use \(forms)")
     }

@@ -47,12 +47,26 @@ final class V4L2Device {
     let path: String
     let descriptor: Int32
 
-    /// `open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)`.
+    /// `open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)`, then `fstat`: a `--device`
+    /// that is not a character device (a file, a FIFO) is refused before any ioctl reaches it,
+    /// and a terminal never becomes the process's controlling one. Non-blocking, so a FIFO
+    /// without a writer cannot hang the open.
     init(path: String) throws(V4L2Error) {
         self.path = path
-        let opened = try Self.perform("open", device: path) { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+        let opened = try Self.perform("open", device: path) { open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
         guard case .done(let descriptor) = opened else {
             throw V4L2Error(call: "open", code: EAGAIN, device: path)
+        }
+        var status = stat()
+        do {
+            _ = try Self.perform("fstat", device: path) { fstat(descriptor, &status) }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        guard status.st_mode & S_IFMT == S_IFCHR else {
+            close(descriptor)
+            throw V4L2Error(call: "fstat", code: ENOTTY, device: path)
         }
         self.descriptor = descriptor
     }

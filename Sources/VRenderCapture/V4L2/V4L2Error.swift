@@ -38,6 +38,11 @@ package struct V4L2Error: Error, Sendable, Equatable, CustomStringConvertible {
             return .input(device, "device is busy (\(detail)); another program is using the camera")
         case ENODEV, ENXIO:
             return .input(device, "device is gone (\(detail)); was it unplugged?")
+        case EISDIR:
+            return .input(device, "is a folder, not a V4L2 device; `vrender devices` lists cameras")
+        case ENOTTY where call == "fstat":
+            return .input(device, "not a V4L2 device: not a character device (a file, a folder or a pipe); "
+                          + "`vrender devices` lists cameras")
         case ENOTTY where call == "VIDIOC_QUERYCAP":
             return .input(device, "not a V4L2 device (\(detail))")
         default:

@@ -12,9 +12,12 @@ final class ALSAPCM {
     let subject: String
 
     /// Opens `device` ("hw:1,0", "default") for capture, non-blocking so that a device another
-    /// program holds fails at once with EBUSY instead of waiting for it.
+    /// program holds fails at once with EBUSY instead of waiting for it. A string that is not a
+    /// capture device's name (`ALSADeviceName`: `file:PATH`, an inline `{…}`) is refused before
+    /// libasound reads it, naming `--audio` and the string.
     init(device: String, subject: String) throws {
         vr_alsa_silence_library_errors()
+        try ALSADeviceName.check(device, subject: subject)
         var pcm: OpaquePointer?
         let code = snd_pcm_open(&pcm, device, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK)
         guard code == 0, let pcm else {

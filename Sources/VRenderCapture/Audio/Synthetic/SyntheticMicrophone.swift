@@ -156,21 +156,40 @@ package final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
             mono[index] = voice.voice(at: deviceClock.sceneTime(ofSample: first + index, rate: deviceRate), cache: &syllableCache)
         }
         let rate = Double(format.sampleRate)
-        let clickLength = SyntheticVoice.clickLength(rate: rate)
-        let from = deviceClock.sceneTime(ofSample: first - clickLength, rate: deviceRate)
-        let to = deviceClock.sceneTime(ofSample: first + periodFrames + 1, rate: deviceRate)
-        for instant in clapper.claps(from: from, to: to) {
-            let onset = deviceClock.sample(atSceneTime: instant, rate: deviceRate)
-            // A clap during a gap (or before the device started) was never heard.
-            guard onset >= deviceClock.segmentStart else { continue }
-            for sample in Swift.max(onset, first)..<Swift.min(onset + clickLength, first + periodFrames) {
+        let clicks = Self.clicks(in: first..<first + periodFrames, clock: deviceClock, deviceRate: deviceRate,
+                                 clickLength: SyntheticVoice.clickLength(rate: rate), claps: clapper.claps(from:to:))
+        for click in clicks {
+            for sample in click.samples {
                 // The clapper drowns the voice: replacing it keeps the sum under full scale.
-                mono[sample - first] = SyntheticVoice.click(sample: sample - onset, rate: rate)
+                mono[sample - first] = SyntheticVoice.click(sample: sample - click.onset, rate: rate)
             }
         }
         for index in 0..<periodFrames {
             let value = Float(mono[index])
             for channel in 0..<channels { buffer[index * channels + channel] = value }
+        }
+    }
+
+    /// The clicks heard in the device samples `period`: each clap's onset sample and the samples
+    /// of `period` its click covers (`clickLength` samples from the onset), never empty.
+    ///
+    /// `claps(from, to)` gives the clap instants of a scene-time window a little wider than the
+    /// period, as candidates; what decides is the onset, the sample an instant rounds to, and a
+    /// click is heard in a period only where its samples overlap the period's. An instant near
+    /// the window's end can round to past the period (drift puts them between samples: at 48 kHz
+    /// and 5 ppm the clap at 3 s is at sample 144000.72, onset 144001, the second sample of the
+    /// next period); the period that holds the onset plays it. `--audio-drift 5` trapped on the
+    /// inverted range that such an onset made before the overlap was taken as an intersection.
+    static func clicks(in period: Range<Int>, clock: DeviceClock, deviceRate: Double, clickLength: Int,
+                       claps: (_ from: Double, _ to: Double) -> [Double]) -> [(onset: Int, samples: Range<Int>)] {
+        let from = clock.sceneTime(ofSample: period.lowerBound - clickLength, rate: deviceRate)
+        let to = clock.sceneTime(ofSample: period.upperBound + 1, rate: deviceRate)
+        return claps(from, to).compactMap { instant in
+            let onset = clock.sample(atSceneTime: instant, rate: deviceRate)
+            // A clap during a gap (or before the device started) was never heard.
+            guard onset >= clock.segmentStart else { return nil }
+            let heard = period.clamped(to: onset..<onset + clickLength)
+            return heard.isEmpty ? nil : (onset, heard)
         }
     }
 
