@@ -204,7 +204,7 @@ let package = Package(
                     dependencies: ["VRenderStudio", "VRenderExport", "VRenderTakes", "VRenderRecording", "VRenderCapture", "VRenderPrompter",
                                    "VRenderFilters", "VRenderImaging", "VRenderMedia", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderDoctorTests", dependencies: ["VRenderDoctor"]),
-        .testTarget(name: "VRenderStudioServerTests", dependencies: ["VRenderStudioServer", "VRenderStudio"]),
+        .testTarget(name: "VRenderStudioServerTests", dependencies: ["VRenderStudioServer", "VRenderStudio", "VRenderTestSupport"]),
         // Runs the built binary; imports the command line itself only to check how it reads its words.
         .testTarget(name: "vrenderTests", dependencies: ["vrender", "VRenderCore", "VRenderTestSupport"]),
     ],

@@ -167,24 +167,39 @@ public final class AtomicFile: Sendable {
     }
 
     /// Checks, before any work is done, that the target can be written: its name fits the
-    /// system's limit, it is not a directory, its directory exists and is writable, and (unless
-    /// `overwrite`) it does not exist yet. Throws `VRenderError.output` naming the target. (The
+    /// system's limit, it is not a directory, its directory exists (the folder given is not
+    /// removed) and is writable, and (unless `overwrite`) it does not exist yet. Throws `VRenderError.output` naming the target. (The
     /// write itself reports what goes wrong later.)
     public func checkTarget(overwrite: Bool = true) throws {
         if FileNames.platformBytes(name).count > Int(NAME_MAX) {
             throw VRenderError.output(path, "the file name is longer than the \(NAME_MAX) bytes a name may have")
         }
-        if let info = FileNames.status(path) {
+        if let info = targetStatus {
             if info.st_mode & S_IFMT == S_IFDIR { throw VRenderError.output(path, "is a directory") }
             if !overwrite { throw VRenderError.output(path, "already exists (use --overwrite to replace it)") }
         }
-        guard let info = FileNames.status(directory), info.st_mode & S_IFMT == S_IFDIR else {
-            throw VRenderError.output(path, "directory \(directory) does not exist")
+        if let givenFolder {
+            guard !givenFolder.isRemoved else { throw VRenderError.output(path, "its folder \(directory) was removed") }
+        } else {
+            guard let info = FileNames.status(directory), info.st_mode & S_IFMT == S_IFDIR else {
+                throw VRenderError.output(path, "directory \(directory) does not exist")
+            }
         }
         // Found now rather than after minutes of work. (Root fails it only on a read-only file system.)
-        if FileNames.withPlatformPath(directory, { access($0, W_OK | X_OK) }) != 0 {
+        let writable = givenFolder.map { faccessat($0.descriptor, ".", W_OK | X_OK, 0) }
+            ?? FileNames.withPlatformPath(directory) { access($0, W_OK | X_OK) }
+        if writable != 0 {
             throw VRenderError.output(path, SystemError.last.reason("directory \(directory) is not writable"))
         }
+    }
+
+    /// The finished file's size (0 when it is not there): through the held folder when there is one.
+    public var size: Int { targetStatus.map { Int($0.st_size) } ?? 0 }
+
+    /// `lstat` of the target: in a folder the caller holds, through it (a name, never followed).
+    private var targetStatus: stat? {
+        if let givenFolder { return givenFolder.status(name) }
+        return FileNames.status(path)
     }
 }
 

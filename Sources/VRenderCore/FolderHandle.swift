@@ -87,20 +87,19 @@ public final class FolderHandle: Sendable {
     /// The regular file `name`'s bytes; refused when it is a link, not a regular file, or over
     /// `limit` bytes (a crafted file must not make vrender read gigabytes).
     public func readFile(_ name: String, limit: Int) throws -> Data {
-        let file = FileNames.withPlatformPath(name) { openat(descriptor, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
-        guard file >= 0 else { throw VRenderError.input(join(name), Self.fileReason(SystemError.last)) }
-        defer { close(file) }
-        var info = stat()
-        guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw VRenderError.input(join(name), "is not a regular file")
+        let file: HeldFile
+        do {
+            file = try HeldFile.open(name, in: self)
+        } catch {
+            throw error.error(as: .input)
         }
-        guard Int(info.st_size) <= limit else {
-            throw VRenderError.input(join(name), "is \(info.st_size) bytes, more than the \(limit) a file of its kind may have")
+        guard file.size <= limit else {
+            throw VRenderError.input(join(name), "is \(file.size) bytes, more than the \(limit) a file of its kind may have")
         }
-        var data = Data(count: Int(info.st_size))
+        var data = Data(count: file.size)
         var filled = 0
         while filled < data.count {
-            let count = data.withUnsafeMutableBytes { read(file, $0.baseAddress! + filled, $0.count - filled) }
+            let count = data.withUnsafeMutableBytes { read(file.descriptor, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0 && SystemError.interrupted { continue }
             guard count > 0 else { break }   // shrank while read: what is there
             filled += count
@@ -167,6 +166,13 @@ public final class FolderHandle: Sendable {
         return 0
     }
 
+    /// True once the folder has been removed (no name leads to it any more): writes into it
+    /// would vanish with it.
+    public var isRemoved: Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_nlink == 0
+    }
+
     /// True when `other` is this very folder (same device and inode).
     public func isSame(as other: FolderHandle) -> Bool {
         var one = stat(), two = stat()
@@ -217,14 +223,6 @@ public final class FolderHandle: Sendable {
         switch failure.code {
         case ENOENT: "no such folder"
         case ENOTDIR: "is not a folder"
-        case ELOOP: "is a symbolic link; vrender does not follow links inside a folder it works in"
-        default: failure.description
-        }
-    }
-
-    private static func fileReason(_ failure: SystemError) -> String {
-        switch failure.code {
-        case ENOENT: "no such file"
         case ELOOP: "is a symbolic link; vrender does not follow links inside a folder it works in"
         default: failure.description
         }

@@ -57,6 +57,15 @@ public struct ExportOptions: Sendable {
     public var stabilize: StabilizeRequest? = nil
     /// `--transition`: what happens at each join (a cut unless asked).
     public var transition: Transition = .cut
+    /// The folder `output` is in, held open by the caller (the studio's exports and proxies
+    /// folders): the output is made and renamed in that very folder, whatever its path leads
+    /// to by then, so a folder swapped for a link after it was checked cannot redirect the
+    /// write. nil: the folder is opened by path when the output is made.
+    public var outputFolder: FolderHandle? = nil
+    /// For inputs given as `HeldFile.readablePath`s: the take file each stands for (`inputs`
+    /// path → the take's path), so that the takes.json beside it is found (the prompter each
+    /// take recorded). nil: the inputs are the takes' own paths.
+    public var inputNames: [String: String]? = nil
 
     public init(inputs: [String], output: String, outputIsDefault: Bool = false, audioTrack: Int? = nil,
                 filter: FilterChain = FilterChain([]),

@@ -76,13 +76,15 @@ public final class Exporter: Sendable {
     /// a take's packets checks its streams against them (`openTake`).
     public func prepare(checkingOutput: Bool = true, measuringLoudness: Bool = true,
                         probed takes: [MediaInfo]? = nil) throws -> ExportPlan {
-        if checkingOutput { _ = try OutputFile(path: options.output, inputs: options.inputs, overwrite: options.overwrite) }
+        if checkingOutput {
+            _ = try OutputFile(path: options.output, inputs: options.inputs, overwrite: options.overwrite, folder: options.outputFolder)
+        }
         try checkTimingsOutput()
         let probed = try takes.map { (takes: $0, notices: [String]()) } ?? probeInputs()
         var plan = try ExportPlanner.plan(takes: probed.takes, options: options)
         plan.notices = probed.notices + plan.notices
         if let request = options.prompter {
-            let prompter = PrompterPlan.make(request: request, plan: plan)
+            let prompter = PrompterPlan.make(request: request, plan: plan, names: options.inputNames)
             plan.prompter = prompter.plan
             plan.notices += prompter.notices
         }
@@ -163,12 +165,14 @@ public final class Exporter: Sendable {
     /// (`CopyDamage`) is thrown away and the export transcoded from the start into a fresh
     /// temporary file, with a warning naming the take and where.
     public func run(_ plan: ExportPlan) throws -> ExportSummary {
-        let output = try OutputFile(path: plan.output, inputs: plan.takes.map(\.path), overwrite: options.overwrite)
+        let output = try OutputFile(path: plan.output, inputs: plan.takes.map(\.path), overwrite: options.overwrite,
+                                    folder: options.outputFolder)
         do {
             return try run(plan, job: .whole, into: output)
         } catch let damage as CopyDamage {
             let fallback = try ExportPlanner.transcoding(instead: plan, options: options, damage: damage)
-            let retry = try OutputFile(path: fallback.output, inputs: plan.takes.map(\.path), overwrite: options.overwrite)
+            let retry = try OutputFile(path: fallback.output, inputs: plan.takes.map(\.path), overwrite: options.overwrite,
+                                       folder: options.outputFolder)
             var summary = try run(fallback, job: .whole, into: retry)
             summary.warnings.insert(damage.fallbackNote, at: 0)
             return summary

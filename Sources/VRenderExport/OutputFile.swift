@@ -10,6 +10,8 @@ package struct OutputFile: Sendable {
     /// the file is reached through `open()`'s descriptor.
     package var temporaryPath: String { file.temporaryPath }
     private let file: AtomicFile
+    /// The folder the caller holds, if any: leftovers, size and failures are looked at there.
+    private let folder: FolderHandle?
 
     /// The file extensions an export can write; the extension picks the container.
     package static let containerExtensions = ["mov", "mp4", "m4v", "mkv", "webm"]
@@ -31,19 +33,22 @@ package struct OutputFile: Sendable {
     }
 
     /// Checks the target before any work: not an input, not existing unless `overwrite`, in a
-    /// directory that exists, with an extension FFmpeg can mux.
-    package init(path: String, inputs: [String], overwrite: Bool) throws {
+    /// directory that exists, with an extension FFmpeg can mux. `folder`: that directory, held
+    /// open by the caller; the file is made and renamed in it, whatever `path`'s directory
+    /// leads to by then (`ExportOptions.outputFolder`).
+    package init(path: String, inputs: [String], overwrite: Bool, folder: FolderHandle? = nil) throws {
         let url = URL(fileURLWithPath: path)
         for input in inputs where Self.isSameFile(input, path) {
             throw VRenderError.output(path, "is also an input; an export never modifies its takes")
         }
-        let file = AtomicFile(path: path)
+        let file = folder.map { AtomicFile(in: $0, name: FileNames.split(path).name) } ?? AtomicFile(path: path)
         try file.checkTarget(overwrite: overwrite)
         guard Self.containerExtensions.contains(url.pathExtension.lowercased()) else {
             throw VRenderError.output(path, "unsupported container '.\(url.pathExtension)' (use .mov, .mp4 or .mkv)")
         }
         self.path = path
         self.file = file
+        self.folder = folder
     }
 
     /// Creates the temporary file (exclusively, no link followed) and returns its descriptor,
@@ -61,7 +66,7 @@ package struct OutputFile: Sendable {
     /// gone); returns their names.
     func removeLeftovers() -> [String] {
         let (directory, name) = FileNames.split(path)
-        guard let folder = try? FolderHandle.open(directory) else { return [] }
+        guard let folder = try? folder ?? FolderHandle.open(directory) else { return [] }
         return AtomicFile.removeLeftovers(in: folder, target: name)
     }
 
@@ -71,16 +76,14 @@ package struct OutputFile: Sendable {
     }
 
     /// Bytes in the finished output.
-    package var size: Int {
-        FileNames.status(path).map { Int($0.st_size) } ?? 0
-    }
+    package var size: Int { file.size }
 
     /// The error to report for a write that failed with `error`: when the output's folder is
     /// gone (removed during the export), that is what the user must hear, whatever call
     /// noticed it first (the muxer reopening the file, the flush before the rename).
     func explainFailure(_ error: any Error) -> any Error {
         let directory = FileNames.split(path).directory
-        guard FileNames.status(directory) == nil else { return error }
+        guard folder?.isRemoved ?? (FileNames.status(directory) == nil) else { return error }
         return VRenderError.output(path, "its folder \(directory) was removed during the export")
     }
 }

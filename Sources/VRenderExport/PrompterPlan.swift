@@ -11,7 +11,9 @@ package struct PrompterPlan: Sendable {
 
     /// The plan for `request` over `plan`'s output, with notices: a box that had to be fitted,
     /// a takes.json that could not be read, and how many takes replay a recorded scroll.
-    static func make(request: PrompterOverlayRequest, plan: ExportPlan) -> (plan: PrompterPlan, notices: [String]) {
+    /// `names`: `ExportOptions.inputNames`.
+    static func make(request: PrompterOverlayRequest, plan: ExportPlan,
+                     names: [String: String]? = nil) -> (plan: PrompterPlan, notices: [String]) {
         var notices = request.notices
         let (width, height) = (plan.canvasWidth, plan.canvasHeight)
         var geometry = PrompterGeometry(pictureWidth: width, pictureHeight: height)
@@ -20,7 +22,7 @@ package struct PrompterPlan: Sendable {
             geometry = fitted.geometry
             if let notice = fitted.notice { notices.append(notice) }
         }
-        let read = PrompterTakes.takes(of: plan)
+        let read = PrompterTakes.takes(of: plan, names: names)
         notices += read.notices
         let recorded = read.takes.filter { $0.record != nil }.count
         if recorded > 0 {

@@ -8,12 +8,14 @@ import VRenderTakes
 /// with the export's settings. A trimmed take is placed at its in point.
 enum PrompterTakes {
     /// The timeline's takes for `plan`, and a notice per takes.json that could not be read.
-    static func takes(of plan: ExportPlan) -> (takes: [PrompterTimeline.Take], notices: [String]) {
+    /// `names`: the take files that inputs given as `/proc/self/fd/N` stand for
+    /// (`ExportOptions.inputNames`).
+    static func takes(of plan: ExportPlan, names: [String: String]? = nil) -> (takes: [PrompterTimeline.Take], notices: [String]) {
         var manifests: [String: TakesManifest?] = [:]
         var notices: [String] = []
         let frameRate = plan.frameRate.doubleValue
         let takes = plan.takes.enumerated().map { index, take in
-            let (directory, name) = FileNames.split(take.path)
+            let (directory, name) = FileNames.split(names?[take.path] ?? take.path)
             if manifests[directory] == nil {
                 do {
                     manifests[directory] = try TakesManifest.load(from: directory)

@@ -1,3 +1,5 @@
+import VRenderCore
+
 /// What the studio's server serves: a thin shell over this, as the CLI is over the library.
 /// `StudioSession` is the real one; tests of the server use a fake.
 package protocol StudioBackend: Sendable {
@@ -8,10 +10,12 @@ package protocol StudioBackend: Sendable {
     func subscribe() -> StudioSubscription
     /// Performs a page's action. Throws `StudioActionError` when it is refused.
     func perform(_ action: StudioAction) throws
-    /// The file a `/media/KIND/NAME` request may read, opened by the server read-only without
-    /// following links; nil unless NAME is one the studio listed or made itself (a take's
-    /// thumbnail in takes.json, a proxy or export it wrote). NAME is one path component.
-    func mediaPath(_ kind: MediaKind, name: String) -> String?
+    /// Where the file a `/media/KIND/NAME` request may read is: a folder the studio holds open,
+    /// and NAME in it, which the server opens through that folder (`HeldFile`: no link
+    /// followed, regular files only); nil unless NAME is one the studio listed or made itself
+    /// (a take's thumbnail in takes.json, a proxy or export it wrote). NAME is one path
+    /// component. May read the file system: the server calls it off its own threads.
+    func mediaLocation(_ kind: MediaKind, name: String) -> MediaLocation?
     /// PNG bytes: the filter preview grid (every filter on the latest take's middle frame, or
     /// on the live picture when there is no take yet).
     func filterGrid() throws -> [UInt8]
@@ -25,6 +29,17 @@ package enum MediaKind: String, Sendable, CaseIterable {
     case proxies
     /// Finished exports, in the exports folder.
     case exports
+}
+
+/// A file the studio serves: the folder it holds open for its kind, and the name in it.
+package struct MediaLocation: Sendable {
+    package let folder: FolderHandle
+    package let name: String
+
+    package init(folder: FolderHandle, name: String) {
+        self.folder = folder
+        self.name = name
+    }
 }
 
 /// One page's view of the session.

@@ -160,8 +160,10 @@ extension StudioSession {
         }
         let export: StudioExport
         do {
-            export = try StudioExport(takesFolder: options.folder, exportsFolder: options.exportsFolder, filter: filter,
-                                      prompter: overlay) { [weak self] info in self?.exportChanged(info) }
+            guard let takes = heldTakesFolder() else { throw VRenderError.input(options.folder, "no such folder") }
+            let exports = try heldExportsFolder()
+            export = try StudioExport(takes: takes, exports: exports, filter: filter,
+                                      prompter: overlay) { [weak self] info in self?.exportChanged(info, in: exports) }
         } catch {
             throw StudioActionError(status: 409, "\(error)")
         }
@@ -179,11 +181,11 @@ extension StudioSession {
         }
     }
 
-    /// An export's report, on its thread: into the snapshot, and the finished file into what
-    /// `/media/exports/` may serve.
-    private func exportChanged(_ info: StudioState.ExportInfo) {
+    /// An export's report, on its thread: into the snapshot, and the finished file (in the
+    /// held `folder` it was written in) into what `/media/exports/` may serve.
+    private func exportChanged(_ info: StudioState.ExportInfo, in folder: FolderHandle) {
         if info.state == "done", let output = info.output {
-            control.withLock { $0.exported[(output as NSString).lastPathComponent] = output }
+            control.withLock { $0.exported[(output as NSString).lastPathComponent] = folder }
         }
         guard info.state != "running" else {
             update { $0.export = info }

@@ -59,10 +59,15 @@ package final class StudioSession: StudioBackend {
         /// The takes' playable copies, made once the takes folder exists (nil before, or when
         /// its proxies folder was refused).
         var proxies: ProxyMaker?
-        /// The export running or last run, and the files this session's exports wrote (by name:
-        /// the only ones `/media/exports/` serves).
+        /// The export running or last run, and the files this session's exports wrote (by name,
+        /// with the folder each was written in: the only ones `/media/exports/` serves).
         var export: StudioExport?
-        var exported: [String: String] = [:]
+        var exported: [String: FolderHandle] = [:]
+        /// The takes and exports folders, each opened once and then held: everything the
+        /// studio reads, writes and serves there goes through these, never through their
+        /// paths, which someone could turn into links meanwhile (nil until first needed).
+        var takesFolder: FolderHandle?
+        var exportsFolder: FolderHandle?
         /// The prompter as the capture last showed it, and when (Unix milliseconds).
         var prompterView: (view: PrompterView, at: Double)?
     }
@@ -123,31 +128,58 @@ package final class StudioSession: StudioBackend {
         snapshot.withLock { hub.subscribe(current: $0) }
     }
 
-    package func mediaPath(_ kind: MediaKind, name: String) -> String? {
+    package func mediaLocation(_ kind: MediaKind, name: String) -> MediaLocation? {
         switch kind {
         case .thumbnails:
-            guard let manifest = try? TakesFolder.manifest(in: options.folder),
+            guard let takes = heldTakesFolder(), let manifest = try? TakesFolder.manifest(in: options.folder),
                   manifest.takes.contains(where: { $0.thumbnail == name }) else { return nil }
-            return TakesFolderPaths.join(options.folder, name)
+            return MediaLocation(folder: takes, name: name)
         case .proxies:
             guard let proxies = control.withLock({ $0.proxies }),
                   let take = snapshot.withLock({ $0.takes.first { ProxyMaker.proxyName(of: $0.file) == name } }),
                   proxies.state(of: take.file) == .ready else { return nil }
-            return proxies.proxyPath(of: take.file)
+            return MediaLocation(folder: proxies.proxies, name: name)
         case .exports:
-            return control.withLock { $0.exported[name] }
+            return control.withLock { $0.exported[name] }.map { MediaLocation(folder: $0, name: name) }
         }
     }
 
     package func filterGrid() throws -> [UInt8] {
-        guard let last = snapshot.withLock({ $0.takes.last }) else {
+        guard let last = snapshot.withLock({ $0.takes.last }), let takes = heldTakesFolder() else {
             throw StudioActionError(status: 409, "record a take first: the grid shows each filter on a take's middle frame")
         }
         do {
-            return try FilterGrid.png(take: TakesFolderPaths.join(options.folder, last.file))
+            // The take opened once (no link, regular): the file checked is the file read.
+            let take = try TakesFolder.openTake(last.file, in: takes)
+            return try withExtendedLifetime(take) {
+                do {
+                    return try FilterGrid.png(take: take.readablePath)
+                } catch {
+                    throw HeldFile.naming(error, [take])
+                }
+            }
         } catch {
             throw StudioActionError(status: 500, "\(error)")
         }
+    }
+
+    /// The takes folder, opened the first time it is there (the camera makes it) and held.
+    func heldTakesFolder() -> FolderHandle? {
+        if let held = control.withLock({ $0.takesFolder }) { return held }
+        guard let opened = try? FolderHandle.open(options.folder) else { return nil }
+        return control.withLock { control in
+            if control.takesFolder == nil { control.takesFolder = opened }
+            return control.takesFolder
+        }
+    }
+
+    /// The exports folder, made and opened (a link or a file there refused) by the first
+    /// export, and held for the next ones; opened again only when it was removed.
+    func heldExportsFolder() throws -> FolderHandle {
+        if let held = control.withLock({ $0.exportsFolder }), !held.isRemoved { return held }
+        let opened = try StudioExport.openExportsFolder(options.exportsFolder)
+        control.withLock { $0.exportsFolder = opened }
+        return opened
     }
 
     // MARK: - State
@@ -182,7 +214,11 @@ package final class StudioSession: StudioBackend {
         guard control.withLock({ $0.proxies == nil }) else { return }
         let listed = snapshot.withLock { $0.takes.map(\.file) }
         do {
-            let proxies = try ProxyMaker(takesFolder: options.folder, existing: listed) { [weak self] _, _ in
+            guard let takes = heldTakesFolder() else { throw VRenderError.output(options.folder, "no such folder") }
+            let proxies = try ProxyMaker(takes: takes, existing: listed) { [weak self] file, state in
+                if state == .failed, let self, let problem = self.proxies?.problem(of: file) {
+                    notify("\(file): no playable copy (\(problem))", isError: true)
+                }
                 self?.refreshTakes()
             }
             control.withLock { $0.proxies = proxies }

@@ -17,7 +17,7 @@ struct HTTPRoutes: Sendable {
         PageRoutes.add(to: router)
         router.get("api/state") { _, _ in Answer.encoded(backend.state()) }
         router.get("api/filter-grid.png") { _, _ in try await filterGrid() }
-        router.get("media/:kind/:name") { request, context in media(request, context) }
+        router.get("media/:kind/:name") { request, context in try await media(request, context) }
         for route in ActionDecoder.routes {
             let path = RouterPath("api/" + route)
             router.post(path) { request, _ in
@@ -69,16 +69,21 @@ struct HTTPRoutes: Sendable {
         }
     }
 
-    private func media(_ request: Request, _ context: BasicRequestContext) -> Response {
+    private func media(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         guard let kindName = context.parameters.get("kind"), let kind = MediaKind(rawValue: kindName),
               let raw = context.parameters.get("name")
         else { return Answer.error(.notFound, "no such media folder") }
         guard let name = MediaFile.checkedName(raw) else {
             return Answer.error(.badRequest, "\(raw): a media name is one plain file name")
         }
-        guard let path = backend.mediaPath(kind, name: name) else {
+        // Looking the name up (takes.json) and opening the file touch the file system: off the
+        // server's threads, which must keep answering whatever a file does.
+        let opened = try await offCooperativePool { [backend] in
+            backend.mediaLocation(kind, name: name).map { location in Result { try OpenFile(at: location) } }
+        }
+        guard let opened else {
             return Answer.error(.notFound, "\(name): no such \(kind.rawValue) file in this studio")
         }
-        return MediaFile.response(path: path, name: name, range: request.headers[.range])
+        return MediaFile.response(opened, name: name, range: request.headers[.range])
     }
 }

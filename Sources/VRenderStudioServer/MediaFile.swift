@@ -29,11 +29,11 @@ enum MediaFile {
         }
     }
 
-    /// The answer for a checked `path`: the whole file, a part of it, or why not.
-    static func response(path: String, name: String, range: String?) -> Response {
+    /// The answer for a file opened (or refused) for NAME: the whole file, a part of it, or why not.
+    static func response(_ file: Result<OpenFile, any Error>, name: String, range: String?) -> Response {
         let opened: OpenFile
         do {
-            opened = try OpenFile(path: path)
+            opened = try file.get()
         } catch let refusal as MediaRefusal {
             return Answer.error(refusal.status, "\(name): \(refusal.message)")
         } catch {
@@ -74,7 +74,8 @@ enum MediaFile {
     }
 }
 
-/// Why a media file is not served: a link (403), not there or not a plain file (404).
+/// Why a media file is not served: a link (403), a FIFO, a device or a folder (403), not
+/// there (404).
 struct MediaRefusal: Error {
     let status: HTTPResponse.Status
     let message: String
@@ -82,28 +83,24 @@ struct MediaRefusal: Error {
 
 /// An open media file; closed when the last answer reading it is done.
 final class OpenFile: Sendable {
-    let descriptor: Int32
-    let size: Int
+    private let file: HeldFile
+    var descriptor: Int32 { file.descriptor }
+    var size: Int { file.size }
 
-    init(path: String) throws {
-        // O_NOFOLLOW: a link put where a take was is refused, not followed out of the folder.
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let failure = SystemError.last
-            if failure.code == ELOOP { throw MediaRefusal(status: .forbidden, message: "is a link; only plain files are served") }
-            throw MediaRefusal(status: .notFound, message: failure.description)
+    /// Opens `location`'s file through its folder, never by path: no link followed (a link
+    /// put where a take was, or a folder swapped for a link, leads nowhere), never waiting (a
+    /// FIFO), regular files only.
+    init(at location: MediaLocation) throws {
+        do {
+            file = try HeldFile.open(location.name, in: location.folder)
+        } catch {
+            switch error.why {
+            case .link: throw MediaRefusal(status: .forbidden, message: "is a link; only plain files are served")
+            case .notRegular: throw MediaRefusal(status: .forbidden, message: "\(error.reason); only plain files are served")
+            case .missing: throw MediaRefusal(status: .notFound, message: error.reason)
+            case .failed: throw MediaRefusal(status: .internalServerError, message: error.reason)
+            }
         }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
-            throw MediaRefusal(status: .notFound, message: "is not a plain file")
-        }
-        self.descriptor = descriptor
-        size = Int(info.st_size)
-    }
-
-    deinit {
-        close(descriptor)
     }
 
     /// `count` bytes at `offset`; a file cut short meanwhile ends the answer with an error.

@@ -175,6 +175,31 @@ import VRenderTestSupport
         }
         #expect(try Self.contents(of: folder) == ["old.txt", "sub"])
     }
+
+    /// The studio's case: its folder held, then its path turned into a link to another folder
+    /// (where a file of the target's name waits). The check and the write both go to the held
+    /// folder; the other folder is never looked at or written.
+    @Test func inAHeldFolderTheCheckAndTheWriteIgnoreWhatItsPathBecame() throws {
+        let held = folder + "/held", moved = folder + "/moved", victim = folder + "/victim"
+        for path in [held, victim] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) }
+        try Data("victim".utf8).write(to: URL(fileURLWithPath: victim + "/out.mp4"))
+        let handle = try FolderHandle.open(held)
+        try FileManager.default.moveItem(atPath: held, toPath: moved)
+        try FileManager.default.createSymbolicLink(atPath: held, withDestinationPath: victim)
+
+        let file = AtomicFile(in: handle, name: "out.mp4")
+        try file.checkTarget(overwrite: false)   // nothing of that name in the held folder
+        try Self.write("mine", with: file)
+        #expect(file.size == 4)
+        #expect(FileManager.default.contents(atPath: moved + "/out.mp4") == Data("mine".utf8))
+        #expect(FileManager.default.contents(atPath: victim + "/out.mp4") == Data("victim".utf8))
+        #expect(try Self.contents(of: victim) == ["out.mp4"])
+
+        try FileManager.default.removeItem(atPath: moved + "/out.mp4")
+        try FileManager.default.removeItem(atPath: moved)
+        let removed = Self.failure { try AtomicFile(in: handle, name: "new.mp4").checkTarget() }
+        #expect(removed?.reason.contains("was removed") == true)
+    }
 }
 
 /// `AtomicFile.removeLeftovers`: a dead process's temporaries go, nothing else does.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VRenderCore
 import VRenderStudio
 import VRenderStudioServer
 
@@ -64,11 +65,14 @@ final class FakeBackend: StudioBackend {
         }
     }
 
-    func mediaPath(_ kind: MediaKind, name: String) -> String? {
-        recorded.withLock { recorded in
+    /// The file `serve` named, through its folder (opened now, as the studio holds its own).
+    func mediaLocation(_ kind: MediaKind, name: String) -> MediaLocation? {
+        let path: String? = recorded.withLock { recorded in
             recorded.mediaNames.append(name)
             return recorded.media["\(kind.rawValue)/\(name)"]
         }
+        guard let path, let folder = try? FolderHandle.open((path as NSString).deletingLastPathComponent) else { return nil }
+        return MediaLocation(folder: folder, name: (path as NSString).lastPathComponent)
     }
 
     func filterGrid() throws -> [UInt8] { [0x89, 0x50, 0x4E, 0x47] }

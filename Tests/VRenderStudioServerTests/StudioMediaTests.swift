@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VRenderStudio
 import VRenderStudioServer
+import VRenderTestSupport
 
 /// A temporary folder with one 1000-byte media file (bytes 0, 1, ... 255, 0, ...) and a link to it.
 struct MediaFolder {
@@ -75,6 +76,31 @@ struct MediaFolder {
             let response = try await RawHTTP.get(port: server.port, "/media/proxies/link.png")
             #expect(response.status == 403)
             #expect(response.body != media.bytes)
+        }
+    }
+
+    /// A FIFO listed as a thumbnail: refused at once (a 4xx naming it), and the server keeps
+    /// answering meanwhile. Before, each GET waited in open() for a writer on one of Swift's
+    /// cooperative threads: two of them stopped every other request (and this test, until the
+    /// FIFO got a writer after 20 s).
+    @Test func aFIFOIsRefusedAtOnceAndTheServerKeepsAnswering() async throws {
+        let media = try MediaFolder()
+        defer { media.remove() }
+        let fifo = try PlantedFIFO(at: media.folder.appendingPathComponent("f1.png").path, seconds: 20)
+        defer { fifo.done() }
+        let backend = FakeBackend()
+        backend.serve("thumbnails/f1.png", from: fifo.path)
+        backend.serve("thumbnails/take.png", from: media.file)
+        try await withStudioServer(backend) { server in
+            async let first = RawHTTP.get(port: server.port, "/media/thumbnails/f1.png")
+            async let second = RawHTTP.get(port: server.port, "/media/thumbnails/f1.png")
+            let state = try await RawHTTP.get(port: server.port, "/api/state")
+            #expect(state.status == 200)
+            for response in [try await first, try await second] {
+                #expect(response.status == 403)
+                #expect(response.text.contains("f1.png: is a FIFO, not a regular file"), "\(response.text)")
+            }
+            #expect(try await RawHTTP.get(port: server.port, "/media/thumbnails/take.png").body == media.bytes)
         }
     }
 

@@ -116,6 +116,58 @@ import VRenderTestSupport
     }
 }
 
+/// The proxies and takes folders under attack from someone who can write the takes folder: a
+/// proxies folder swapped for a link after the maker opened it, takes replaced by a link to a
+/// private video or by a FIFO after they were listed.
+@Suite(.serialized) struct MediaProxyMakerAttackTests {
+    typealias Change = (file: String, state: ProxyMaker.State)
+
+    @Test func aProxiesFolderSwappedForALinkIsNeverWrittenThrough() throws {
+        let takes = try MediaTakes.copy()
+        let files = MediaTakes.files
+        let victim = TestMedia.scratchDirectory()
+        let victimFile = victim + "/" + ProxyMaker.proxyName(of: files[0])
+        #expect(FileManager.default.createFile(atPath: victimFile, contents: Data("holiday".utf8)))
+        let log = EventLog<Change>()
+        let maker = try ProxyMaker(takesFolder: takes, onChange: { log.add(($0, $1)) })
+        defer { maker.stop() }
+        // Checked and opened: now someone moves it away and puts a link to their folder there.
+        try FileManager.default.moveItem(atPath: takes + "/proxies", toPath: takes + "/proxies.moved")
+        try FileManager.default.createSymbolicLink(atPath: takes + "/proxies", withDestinationPath: victim)
+
+        maker.enqueue(file: files[0])
+        #expect(log.wait { $0.contains { $0.state == .ready || $0.state == .failed } })
+        #expect(maker.state(of: files[0]) == .ready, "\(maker.problem(of: files[0]) ?? "")")
+        #expect(FileManager.default.contents(atPath: victimFile) == Data("holiday".utf8), "the file outside is untouched")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: victim) == [ProxyMaker.proxyName(of: files[0])])
+        let made = takes + "/proxies.moved/" + ProxyMaker.proxyName(of: files[0])
+        #expect(try Probe.probe(made).video.codecName == "h264", "the proxy is in the folder the maker opened")
+    }
+
+    /// Listed takes replaced, after the listing, by a link to someone's private video and by a
+    /// FIFO: neither is copied, each fails naming the take.
+    @Test func aTakeReplacedByALinkOrAFIFOIsNotCopied() throws {
+        let takes = try MediaTakes.copy()
+        let files = MediaTakes.files
+        let secret = TestMedia.scratchDirectory() + "/private.mov"
+        try FileManager.default.copyItem(atPath: takes + "/" + files[1], toPath: secret)
+        try FileManager.default.removeItem(atPath: takes + "/" + files[0])
+        try FileManager.default.createSymbolicLink(atPath: takes + "/" + files[0], withDestinationPath: secret)
+        let fifo = try PlantedFIFO(at: takes + "/" + files[1])
+        defer { fifo.done() }
+        let log = EventLog<Change>()
+        let maker = try ProxyMaker(takesFolder: takes, onChange: { log.add(($0, $1)) })
+        defer { maker.stop() }
+        for file in files { maker.enqueue(file: file) }
+        #expect(log.wait { changes in files.allSatisfy { file in changes.contains { $0.file == file && ($0.state == .ready || $0.state == .failed) } } })
+        #expect(maker.state(of: files[0]) == .failed)
+        #expect(maker.problem(of: files[0]) == "\(takes)/\(files[0]): is a symbolic link; vrender does not follow links inside a folder it works in")
+        #expect(maker.state(of: files[1]) == .failed)
+        #expect(maker.problem(of: files[1]) == "\(takes)/\(files[1]): is a FIFO, not a regular file")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: takes + "/proxies").isEmpty, "no copy of the private video")
+    }
+}
+
 /// Lets the change callback reach the maker it was given to (set right after it is made).
 final class MakerHolder: @unchecked Sendable {
     // @unchecked: set once before any take is queued, only read afterwards.

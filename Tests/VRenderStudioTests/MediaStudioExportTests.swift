@@ -78,6 +78,46 @@ import VRenderTestSupport
         #expect(names(in: elsewhere).isEmpty)
     }
 
+    /// The exports folder checked and opened, then swapped for a link to someone's folder: the
+    /// export is written into the folder that was opened, nothing into theirs.
+    @Test func anExportsFolderSwappedForALinkIsNeverWrittenThrough() throws {
+        let takes = try MediaTakes.copy()
+        let exports = takes + "/exports"
+        let elsewhere = TestMedia.scratchDirectory()
+        let export = try StudioExport(takesFolder: takes, exportsFolder: exports, filter: "", gpu: .cpu)
+        try FileManager.default.moveItem(atPath: exports, toPath: exports + ".moved")
+        try FileManager.default.createSymbolicLink(atPath: exports, withDestinationPath: elsewhere)
+        export.start()
+        let last = try #require(export.wait())
+        #expect(last.state == "done", "\(last.message ?? "")")
+        #expect(names(in: elsewhere).isEmpty, "nothing written outside")
+        #expect(names(in: exports + ".moved") == [(export.output as NSString).lastPathComponent])
+    }
+
+    /// Takes replaced after they were listed: a FIFO fails the export at once, named as what it
+    /// is (never opened by name, where FFmpeg would wait for a writer), and so does a link, even
+    /// to a take of the same folder (which the export used to read through).
+    @Test func aTakeReplacedByAFIFOOrALinkFailsTheExportNamingIt() throws {
+        let takes = try MediaTakes.copy()
+        let files = MediaTakes.files
+        let exports = takes + "/exports"
+        let fifo = try PlantedFIFO(at: takes + "/" + files[1])
+        defer { fifo.done() }
+        let export = try StudioExport(takesFolder: takes, exportsFolder: exports, filter: "", gpu: .cpu)
+        export.start()
+        let last = try #require(export.wait())
+        #expect(last.state == "failed")
+        #expect(last.message == "\(fifo.path): is a FIFO, not a regular file (listed in takes.json, entry 2)")
+        #expect(names(in: exports).isEmpty)
+
+        let other = try MediaTakes.copy()
+        try FileManager.default.removeItem(atPath: other + "/" + files[1])
+        try FileManager.default.createSymbolicLink(atPath: other + "/" + files[1], withDestinationPath: other + "/" + files[0])
+        let linked = try StudioExport(takesFolder: other, exportsFolder: other + "/exports", filter: "", gpu: .cpu)
+        linked.start()
+        #expect(linked.wait()?.message?.contains("\(other)/\(files[1]): is a symbolic link") == true)
+    }
+
     /// The luma plane of `path`'s frame at `seconds`, rows of samples.
     private func luma(_ path: String, at seconds: Double) throws -> [[UInt8]] {
         try FrameGrabber.frame(in: path, atSeconds: seconds) { frame, _, _ in

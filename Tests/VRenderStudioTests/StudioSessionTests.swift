@@ -184,9 +184,10 @@ final class StudioSessionTests: XCTestCase {
         try await recordTake(studio, count: 1)
         let take = try XCTUnwrap(TakesFolder.manifest(in: folder).takes.first)
         let thumbnail = try XCTUnwrap(take.thumbnail)
-        XCTAssertEqual(studio.mediaPath(.thumbnails, name: thumbnail), folder + "/" + thumbnail)
+        let location = try XCTUnwrap(studio.mediaLocation(.thumbnails, name: thumbnail))
+        XCTAssertEqual(location.folder.join(location.name), folder + "/" + thumbnail)
         for name in [take.file, TakesManifest.fileName, "../etc/passwd", "nothing.png"] {
-            XCTAssertNil(studio.mediaPath(.thumbnails, name: name), name)
+            XCTAssertNil(studio.mediaLocation(.thumbnails, name: name), name)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import VRenderCore
 import VRenderExport
 import VRenderMedia
+import VRenderTakes
 
 /// Makes a browser-playable copy of each take (browsers on Linux do not play HEVC): H.264
 /// yuv420p in MP4 with the index first (faststart), AAC sound when the take has sound, at most
@@ -32,20 +33,23 @@ package final class ProxyMaker: Sendable {
         var making: (file: String, exporter: Exporter)?
     }
 
-    /// The proxies folder (TAKES/proxies), opened without following links.
+    /// The proxies folder (TAKES/proxies), opened once without following links: every proxy is
+    /// written, removed and served through it, never through its path (which someone could
+    /// turn into a link to another folder meanwhile).
     package let proxies: FolderHandle
+    /// The takes folder, held: takes are opened through it (`TakesFolder.openTake`).
     private let takes: FolderHandle
     private let lock = ConditionLock()
     // Guarded by `lock`: every access is inside `lock.withLock`.
     nonisolated(unsafe) private var shared = Shared()
     private let onChange: @Sendable (String, State) -> Void
 
-    /// Opens TAKES, makes TAKES/proxies (refusing one that is a link or not a folder), takes the
-    /// proxies already there for `existing` takes as ready, and starts the worker.
-    /// `onChange(take file, state)` is called on the worker (or the caller's) thread.
-    package init(takesFolder: String, existing: [String] = [],
+    /// Makes TAKES/proxies in the open takes folder (refusing one that is a link or not a
+    /// folder), takes the proxies already there for `existing` takes as ready, and starts the
+    /// worker. `onChange(take file, state)` is called on the worker (or the caller's) thread.
+    package init(takes: FolderHandle, existing: [String] = [],
                 onChange: @escaping @Sendable (String, State) -> Void = { _, _ in }) throws {
-        takes = try FolderHandle.open(takesFolder, as: .output)
+        self.takes = takes
         if let info = takes.status(Self.folderName), info.st_mode & S_IFMT != S_IFDIR {
             let what = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a folder"
             throw VRenderError.output(takes.join(Self.folderName), "is \(what): vrender makes the takes' browser copies in a folder of its own there; move it away")
@@ -63,6 +67,12 @@ package final class ProxyMaker: Sendable {
         }
         thread.name = "vrender-proxies"
         thread.start()
+    }
+
+    /// As `init(takes:existing:onChange:)`, opening TAKES by its path.
+    package convenience init(takesFolder: String, existing: [String] = [],
+                            onChange: @escaping @Sendable (String, State) -> Void = { _, _ in }) throws {
+        try self.init(takes: FolderHandle.open(takesFolder, as: .output), existing: existing, onChange: onChange)
     }
 
     /// The proxy's file name for a take: its stem with ".mp4".
@@ -138,8 +148,16 @@ package final class ProxyMaker: Sendable {
 
     private func run() {
         while let file = next() {
+            // The take opened once, here: the file checked is the file copied (`TakesFolder.openTake`).
+            let take: HeldFile
+            do {
+                take = try TakesFolder.openTake(file, in: takes)
+            } catch {
+                finish(file, .failure(error))
+                continue
+            }
             // Probing the take for its size happens outside the lock: `pause` must not wait for it.
-            let exporter = Exporter(options: options(for: file))
+            let exporter = Exporter(options: options(for: file, take: take))
             let claimed: Bool = lock.withLock {
                 guard shared.states[file] == .making else { return false }  // forgotten meanwhile
                 shared.making = (file, exporter)
@@ -148,7 +166,8 @@ package final class ProxyMaker: Sendable {
             }
             guard claimed else { continue }
             onChange(file, .making)
-            let outcome = Result { try exporter.export() }
+            // The take stays open until FFmpeg is done with it: its /proc/self/fd path leads to it.
+            let outcome = withExtendedLifetime(take) { Result { try exporter.export() }.mapError { HeldFile.naming($0, [take]) } }
             finish(file, outcome)
         }
         lock.withLock {
@@ -197,16 +216,20 @@ package final class ProxyMaker: Sendable {
         if let state { onChange(file, state) }
     }
 
-    /// The export that makes `file`'s proxy: H.264 (yuv420p, browser-playable), CRF 28,
-    /// veryfast, fitted to `maxWidth` with even sides; MP4 gets faststart from the muxer.
-    private func options(for file: String) -> ExportOptions {
-        let input = takes.join(file)
+    /// The export that makes the proxy of `file`, open as `take`: H.264 (yuv420p,
+    /// browser-playable), CRF 28, veryfast, fitted to `maxWidth` with even sides; MP4 gets
+    /// faststart from the muxer. FFmpeg reads the open take (its `/proc/self/fd` path) and the
+    /// muxer writes into the held proxies folder.
+    private func options(for file: String, take: HeldFile) -> ExportOptions {
+        let input = take.readablePath
         let size = (try? Probe.probe(input)).map { info in
             let upright = info.video.uprightSize
             let width = min(Self.maxWidth, upright.width) & ~1
             return (width: max(2, width), height: max(2, Int((Double(upright.height) * Double(width) / Double(max(upright.width, 1))).rounded()) & ~1))
         }
-        return ExportOptions(inputs: [input], output: proxyPath(of: file), codec: .encode(.h264), crf: 28,
-                             preset: "veryfast", size: size, overwrite: true, filterThreads: 1, gpu: .cpu)
+        var options = ExportOptions(inputs: [input], output: proxyPath(of: file), codec: .encode(.h264),
+                                    crf: 28, preset: "veryfast", size: size, overwrite: true, filterThreads: 1, gpu: .cpu)
+        options.outputFolder = proxies
+        return options
     }
 }

@@ -5,6 +5,7 @@ import VRenderExport
 import VRenderFilters
 import VRenderMedia
 import VRenderPrompter
+import VRenderTakes
 
 /// The studio's "Next": one export of the takes folder, in takes.json's order, into
 /// EXPORTS/export-YYYYMMDD-HHMMSS.mp4 (H.264, so the page plays it), with the chosen filter and
@@ -34,6 +35,12 @@ package final class StudioExport: Sendable {
     /// The file being written and the URL the page will play it from.
     package let output: String
     package let url: String
+    /// The exports folder, held: the export is written into it, and served from it, whatever
+    /// its path leads to by then. `name` is the export's file in it.
+    package let folder: FolderHandle
+    package let name: String
+    /// The takes folder, held: the takes are opened through it as the export starts.
+    private let takes: FolderHandle
     private let filterName: String
     private let options: ExportOptions
     private let prompter: Prompter?
@@ -47,21 +54,33 @@ package final class StudioExport: Sendable {
     private let shared = Mutex(Shared())
     private let done = ConditionLock()
 
-    /// Checks the filter, makes the exports folder (refusing one that is a link or not a
-    /// folder) and picks the file's name; `start` runs it. `onUpdate` is called on the export's
-    /// thread.
-    package init(takesFolder: String, exportsFolder: String, filter: String, prompter: Prompter? = nil,
+    /// Checks the filter and picks the file's name in the open exports folder; `start` runs it.
+    /// `onUpdate` is called on the export's thread.
+    package init(takes: FolderHandle, exports: FolderHandle, filter: String, prompter: Prompter? = nil,
                 gpu: FilterBackendChoice = .auto, now: Date = Date(),
                 onUpdate: @escaping @Sendable (StudioState.ExportInfo) -> Void = { _ in }) throws {
         let chain = filter.isEmpty ? FilterChain([]) : try FilterRegistry.chain(filter)
-        let folder = try Self.openExportsFolder(exportsFolder)
-        let name = Self.freeName(in: folder, now: now)
-        output = folder.join(name)
+        self.takes = takes
+        folder = exports
+        name = Self.freeName(in: exports, now: now)
+        output = exports.join(name)
         url = "/media/exports/" + name
         filterName = filter
         self.prompter = prompter
         self.onUpdate = onUpdate
-        options = ExportOptions(inputs: [takesFolder], output: output, filter: chain, codec: .encode(.h264), gpu: gpu)
+        var options = ExportOptions(inputs: [], output: output, filter: chain, codec: .encode(.h264), gpu: gpu)
+        options.outputFolder = exports
+        self.options = options
+    }
+
+    /// As `init(takes:exports:...)`, opening TAKES by its path and EXPORTS as
+    /// `openExportsFolder` does (the filter is checked first: a refused export makes nothing).
+    package convenience init(takesFolder: String, exportsFolder: String, filter: String, prompter: Prompter? = nil,
+                            gpu: FilterBackendChoice = .auto, now: Date = Date(),
+                            onUpdate: @escaping @Sendable (StudioState.ExportInfo) -> Void = { _ in }) throws {
+        if !filter.isEmpty { _ = try FilterRegistry.chain(filter) }
+        try self.init(takes: FolderHandle.open(takesFolder, as: .input), exports: Self.openExportsFolder(exportsFolder),
+                      filter: filter, prompter: prompter, gpu: gpu, now: now, onUpdate: onUpdate)
     }
 
     /// EXPORTS, made when missing (its parent must exist); a link or a file there is refused.
@@ -151,9 +170,26 @@ package final class StudioExport: Sendable {
         }
     }
 
-    /// Plans once to learn the canvas (the prompter box is in its pixels), then exports.
+    /// Opens the takes (takes.json's, through the held folder: the file checked is the file
+    /// read), plans once to learn the canvas (the prompter box is in its pixels), then exports.
     private func export() throws -> ExportSummary {
+        let opened = try TakesFolder.openTakes(in: takes)
         var options = self.options
+        options.inputs = opened.map(\.file.readablePath)
+        options.inputTrims = opened.map(\.trim)
+        options.inputNames = Dictionary(uniqueKeysWithValues: opened.map { ($0.file.readablePath, $0.file.path) })
+        // Open until FFmpeg is done with them: their /proc/self/fd paths lead to them.
+        return try withExtendedLifetime(opened) {
+            do {
+                return try export(options)
+            } catch {
+                throw HeldFile.naming(error, opened.map(\.file))
+            }
+        }
+    }
+
+    private func export(_ options: ExportOptions) throws -> ExportSummary {
+        var options = options
         if let prompter {
             let canvas = try Exporter(options: options).prepare()
             options.prompter = PrompterOverlayRequest(

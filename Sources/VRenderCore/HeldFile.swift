@@ -1,0 +1,109 @@
+import Glibc
+
+/// A regular file opened once, through its folder's descriptor, and read only through that
+/// descriptor afterwards: what vrender serves or hands to FFmpeg from a folder others can write
+/// (a takes folder). Whatever the name is changed into after the open (a link to a private
+/// file, a FIFO), the file checked is the file read.
+///
+/// The open never follows a link (`O_NOFOLLOW`) and never waits (`O_NONBLOCK`: a FIFO with no
+/// writer would otherwise block the opening thread for good), and the opened file is checked
+/// with `fstat` to be a regular file before a byte is read. The descriptor stays open for the
+/// value's life.
+public final class HeldFile: Sendable {
+    /// Where the file was found (`folder/name`), for messages.
+    public let path: String
+    public let descriptor: Int32
+    /// Its size when it was opened.
+    public let size: Int
+
+    private init(path: String, descriptor: Int32, size: Int) {
+        self.path = path
+        self.descriptor = descriptor
+        self.size = size
+    }
+
+    deinit { close(descriptor) }
+
+    /// A path that reaches this very file, whatever its name leads to by now (`/proc/self/fd/N`),
+    /// for a reader that only takes a path (FFmpeg's demuxer). Valid while this value lives.
+    public var readablePath: String { "/proc/self/fd/\(descriptor)" }
+
+    /// Why a file was not opened.
+    public struct Refusal: Error, Sendable, CustomStringConvertible {
+        public enum Why: Sendable, Equatable {
+            /// Nothing by that name.
+            case missing
+            /// The name is a symbolic link.
+            case link
+            /// A FIFO, a device, a socket or a folder.
+            case notRegular
+            /// Another failure of the open (permissions, too many open files).
+            case failed
+        }
+        public let why: Why
+        /// The file, as `HeldFile.path` would have been.
+        public let path: String
+        /// In words: "is a FIFO, not a regular file".
+        public let reason: String
+
+        public var description: String { "\(path): \(reason)" }
+
+        /// The refusal as the error a command reports.
+        public func error(as kind: VRenderError.Kind = .input) -> VRenderError {
+            VRenderError(kind, subject: path, reason: reason)
+        }
+    }
+
+    /// Opens the direct child `name` of `folder` read-only: refused when it is a link, missing,
+    /// or anything but a regular file.
+    public static func open(_ name: String, in folder: FolderHandle) throws(Refusal) -> HeldFile {
+        let path = folder.join(name)
+        let opened = FileNames.withPlatformPath(name) {
+            openat(folder.descriptor, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        }
+        guard opened >= 0 else {
+            let failure = SystemError.last
+            switch failure.code {
+            case ENOENT: throw Refusal(why: .missing, path: path, reason: "no such file")
+            case ELOOP: throw Refusal(why: .link, path: path, reason: "is a symbolic link; vrender does not follow links inside a folder it works in")
+            default: throw Refusal(why: .failed, path: path, reason: failure.reason("cannot open"))
+            }
+        }
+        var info = stat()
+        guard fstat(opened, &info) == 0 else {
+            let failure = SystemError.last
+            close(opened)
+            throw Refusal(why: .failed, path: path, reason: failure.reason("cannot read its status"))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(opened)
+            throw Refusal(why: .notRegular, path: path, reason: "is \(kindName(info.st_mode)), not a regular file")
+        }
+        return HeldFile(path: path, descriptor: opened, size: Int(info.st_size))
+    }
+
+    /// `text` with every `readablePath` of `files` written as the file's `path`: a message from
+    /// a reader that was given the `/proc` path, as the user knows the file.
+    public static func naming(_ text: String, _ files: [HeldFile]) -> String {
+        let paths = Dictionary(files.map { (String($0.descriptor), $0.path) }, uniquingKeysWith: { first, _ in first })
+        // The whole number: "/proc/self/fd/1" is not the start of "/proc/self/fd/12".
+        return text.replacing(/\/proc\/self\/fd\/([0-9]+)/) { match in paths[String(match.1)] ?? String(match.0) }
+    }
+
+    /// `error` with `naming` applied to its subject and reason (other errors as they are).
+    public static func naming(_ error: any Error, _ files: [HeldFile]) -> any Error {
+        guard let error = error as? VRenderError else { return error }
+        return VRenderError(error.kind, subject: naming(error.subject, files), reason: naming(error.reason, files))
+    }
+
+    private static func kindName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFDIR: "a folder"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a plain file"
+        }
+    }
+}
