@@ -16,14 +16,22 @@ import VRenderCore
 ///   every other file a demuxer asks for: an HLS or DASH playlist's segments, an IMF package's
 ///   assets, a QuickTime reference; and an ffconcat script, whose demuxer opens its files
 ///   without `io_open`, is refused once FFmpeg names its format. An input is one file, never
-///   one that names others.
+///   one that names others;
+/// - after opening the file itself without waiting (`O_NONBLOCK`) and checking it is a regular
+///   file (a FIFO in a list, or a take swapped for one, would block FFmpeg's open for good), and
+///   through that descriptor (`/proc/self/fd/N`), so the file checked is the file read.
 ///
 /// The Demuxer keeps its `LocalInput` for as long as its context lives: FFmpeg calls back
 /// through the context's `opaque` (an image is opened again for each packet read).
 final class LocalInput {
-    /// The URL FFmpeg is given, as the bytes it sees (NUL-terminated).
-    let url: [CChar]
+    /// The URL FFmpeg is given, as the bytes it sees (NUL-terminated): set by `open`.
+    private(set) var url: [CChar] = []
     let whitelist: String
+    /// The file as the user named it (absolute), and its prefix to read (`readingFirst`).
+    private let file: String
+    private let length: Int64?
+    /// The file, opened and checked by `open` (-1 before); FFmpeg reads it through `/proc`.
+    private var descriptor: Int32 = -1
     /// The context the URL is opened for; a context a demuxer nests inside it (an HLS
     /// segment's) may share `opaque`, and is refused.
     private var context: UnsafeMutablePointer<AVFormatContext>?
@@ -34,15 +42,47 @@ final class LocalInput {
     /// `subfile` protocol shows the demuxer a prefix of the file without copying it).
     init(path: String, readingFirst length: Int64? = nil) {
         // No current directory (removed under us): `file:` still keeps a relative name a file.
-        let file = "file:" + (FileNames.fromCurrentDirectory(path) ?? path)
-        let url = length.map { "subfile,,start,0,end,\($0),,:" + file } ?? file
-        self.url = FileNames.withPlatformPath(url) { Array(UnsafeBufferPointer(start: $0, count: strlen($0) + 1)) }
+        file = FileNames.fromCurrentDirectory(path) ?? path
+        self.length = length
         whitelist = length == nil ? "file" : "subfile,file"
     }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// The file opened read-only without waiting and checked to be a regular file (or a block
+    /// device: a disk image); the URL reads it through its descriptor. A file that cannot be
+    /// opened here is left to FFmpeg's open, which reports why as it always has.
+    private func holdFile() throws(FFmpegError) -> String {
+        let opened = FileNames.withPlatformPath(file) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard opened >= 0 else { return file }
+        var info = stat()
+        let kind = fstat(opened, &info) == 0 ? info.st_mode & S_IFMT : 0
+        guard kind == S_IFREG || kind == S_IFBLK else {
+            Glibc.close(opened)
+            throw FFmpegError("avformat_open_input", code: Self.notAFile)
+        }
+        descriptor = opened
+        // An ffconcat script opens its files in read_header, before the check after the open
+        // could refuse it (and relative to /proc/self/fd/, where "3" is a descriptor of ours):
+        // its signature is what FFmpeg's concat probe matches.
+        var head = [UInt8](repeating: 0, count: Self.concatSignature.count)
+        if head.withUnsafeMutableBytes({ pread(opened, $0.baseAddress, $0.count, 0) }) == head.count,
+           head == Self.concatSignature {
+            throw FFmpegError("avformat_open_input", code: Self.namesOtherFiles)
+        }
+        return "/proc/self/fd/\(opened)"
+    }
+
+    private static let concatSignature = Array("ffconcat version ".utf8)
 
     /// `avformat_open_input` of the URL into a new context, with the whitelist and the
     /// `io_open` above. On failure FFmpeg has freed the context.
     func open() throws(FFmpegError) -> UnsafeMutablePointer<AVFormatContext> {
+        let local = "file:" + (try holdFile())
+        let text = length.map { "subfile,,start,0,end,\($0),,:" + local } ?? local
+        url = FileNames.withPlatformPath(text) { Array(UnsafeBufferPointer(start: $0, count: strlen($0) + 1)) }
         guard let context = avformat_alloc_context() else { throw FFmpegError("avformat_alloc_context", code: -ENOMEM) }
         context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
         context.pointee.io_open = Self.openCall
@@ -73,6 +113,9 @@ final class LocalInput {
     /// What a refused open answers: EPERM, which reading a local file does not give otherwise
     /// (a file that cannot be read is EACCES), so `Probe.explain` can say why.
     static let namesOtherFiles = -EPERM
+    /// What a FIFO, socket, character device or folder answers: ESPIPE, which no open of a
+    /// regular file gives.
+    static let notAFile = -ESPIPE
 
     /// FFmpeg opening a file for a context: the input's own URL for the context it was opened
     /// into, read only, through the protocol whitelist (as FFmpeg's default `io_open` does);

@@ -77,6 +77,9 @@ public enum Probe {
         if error.code == vr_averror_invaliddata() {
             return "not a media file, or truncated before its index"
         }
+        if error.code == LocalInput.notAFile {
+            return "not a regular file (a FIFO, a socket, a device or a folder): vrender reads a video from a file"
+        }
         if error.code == LocalInput.namesOtherFiles {
             return "a playlist or script that names other files: vrender reads a video from the one file it is given"
         }

@@ -42,6 +42,21 @@ import VRenderTestSupport
         #expect(try Demuxer(path: take, readingFirst: Int64(size)).bestStream(AVMEDIA_TYPE_VIDEO) != nil)
     }
 
+    /// A FIFO (in a concat list, or a take swapped for one) is refused at once, by what it is:
+    /// FFmpeg's open waited for a writer for good. A folder is refused the same way.
+    @Test func aFIFOOrAFolderIsRefusedWithoutWaiting() throws {
+        let folder = TestMedia.scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fifo = try PlantedFIFO(at: folder + "/take.mov", seconds: 20)
+        defer { fifo.done() }
+        for path in [fifo.path, folder] {
+            #expect { try Demuxer(path: path) } throws: { error in
+                (error as? FFmpegError)?.code == LocalInput.notAFile
+            }
+        }
+        #expect(Probe.explain(FFmpegError("avformat_open_input", code: LocalInput.notAFile)).contains("not a regular file"))
+    }
+
     /// A local file that names other files (an ffconcat script, an HLS playlist) is not
     /// followed to them: FFmpeg's demuxers opened each named file, local or remote.
     @Test(arguments: [("list.mov", "ffconcat version 1.0\nfile small_a.mov\n"),
