@@ -24,7 +24,7 @@ SUPP=$PWD/scripts/sanitizers
 # Suites by module (Swift Testing ids are Module.Suite/test): anchored so that e.g. ExportTests
 # does not also pick GPUExportTests.
 suites='VRenderCoreTests\.(BoundedQueueTests|QueueLockTests|StageTimingsTests)'
-suites+='|VRenderRecordingTests\.(FrameRingTests|RecorderTests|CaptureJobTests|TakeSchedulerTests|SoundRecordingTests)'
+suites+='|VRenderRecordingTests\.(FrameRingTests|RecorderTests|CaptureJobTests|TakeSchedulerTests|SoundRecordingTests|LockedFolderCaptureTests)'
 suites+='|VRenderCaptureTests\.(SyntheticCameraTests|SyntheticMicrophoneTests)'
 suites+='|VRenderExportTests\.(ExportTests|ExportFailureTests|ExportCancellationTests|PacketRetimerTests|AudioAlignerTests|CopyAudioCheckTests|ManyTakesTests)'
 suites+='|VRenderBenchTests\.(ConcatBenchTests)'
