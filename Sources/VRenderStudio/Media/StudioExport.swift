@@ -165,7 +165,11 @@ package final class StudioExport: Sendable {
             report(info("failed", fraction: shared.withLock { $0.last?.fraction ?? 0 }, message: "\(error)"))
         }
         done.withLock {
-            shared.withLock { $0.finished = true }
+            shared.withLock { shared in
+                shared.finished = true
+                // Its progress closure holds this export: let go of it, or neither is freed.
+                shared.exporter = nil
+            }
             done.broadcast()
         }
     }
