@@ -152,7 +152,9 @@ final class StudioSessionTests: XCTestCase {
         defer { studio.stop() }
         try await waitFor(studio) { $0.camera != nil }
         try await recordTake(studio, count: 1)
-        var held: FolderLock? = try FolderLock.acquire(folder, .shared, for: "flock -s", wait: .zero)
+        // The take just listed is still being checked, and its check is saved under the lock
+        // in a moment: wait for that hold, as `flock -s` would.
+        var held: FolderLock? = try FolderLock.acquire(folder, .shared, for: "flock -s", wait: .seconds(10))
 
         try studio.perform(.record(true))
         try await waitFor(studio) { $0.recording && $0.takeSeconds >= 0.5 }
