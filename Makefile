@@ -30,8 +30,12 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# One release build serves the demo, the scripts, `make install` and the .deb: the Swift stdlib
+# linked in, no RUNPATH, BIND_NOW, so it runs where no Swift is installed (and CI builds it once).
+RELEASE_FLAGS := -c release --product vrender --static-swift-stdlib --disable-local-rpath \
+    -Xlinker -z -Xlinker now
 release: deps
-	$(SWIFT) build -c release --product vrender
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 # Three synthetic takes (lens jumps, a zoom ramp, the torch) exported with mono: no camera needed.
 demo: release
@@ -179,31 +183,22 @@ sanitize-thread: deps
 	SWIFT=$(SWIFT) scripts/sanitize.sh thread
 
 # Packaging (scripts/package/; the file layout lives in scripts/package/stage.sh).
-# `make install` copies the dynamic release build (it finds the Swift runtime in the toolchain
-# you built it with), man pages and bash/zsh/fish completions into $(DESTDIR)$(PREFIX); run it
-# as yourself: it uses sudo only for the copy when the prefix is not writable. The .deb has the
-# static build instead, so that it runs where no Swift is installed.
+# `make install` copies the release build (self-contained: the Swift runtime is linked in), man
+# pages and bash/zsh/fish completions into $(DESTDIR)$(PREFIX); run it as yourself: it uses sudo
+# only for the copy when the prefix is not writable. The .deb packs the same binary.
 PREFIX ?= /usr/local
 DESTDIR ?=
-BUILD_STATIC := .build-static
-BIN_STATIC := $(BUILD_STATIC)/release/vrender
-.PHONY: install uninstall release-static deb test-install test-deb
+.PHONY: install uninstall deb test-install test-deb
 install: release
 	SWIFT=$(SWIFT) scripts/package/install.sh $(BIN_RELEASE) "$(DESTDIR)" "$(PREFIX)"
 
 uninstall:
 	scripts/package/install.sh --uninstall "$(DESTDIR)" "$(PREFIX)"
 
-# The Swift stdlib linked in, no RUNPATH, BIND_NOW; a build folder of its own (a cold build
-# takes minutes).
-release-static: deps
-	$(SWIFT) build -c release --product vrender --static-swift-stdlib --build-path $(BUILD_STATIC) \
-	    --disable-local-rpath -Xlinker -z -Xlinker now
-
 # out/vrender_<version>_<arch>.deb, lintian --pedantic clean (packaging/ holds its files).
-deb: release-static
+deb: release
 	@scripts/install-deps.sh --package
-	SWIFT=$(SWIFT) scripts/package/build-deb.sh $(BIN_STATIC) $(BUILD_STATIC) out
+	SWIFT=$(SWIFT) scripts/package/build-deb.sh $(BIN_RELEASE) .build out
 
 # make install into a fresh DESTDIR, then man, lexgrog, bash's complete, zsh, fish, uninstall
 # (CI runs this too).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make deb`: packs the static release build (Swift stdlib linked in; `make release-static`) into
+# `make deb`: packs the release build (Swift stdlib linked in; `make release`) into
 # OUTDIR/vrender_<version>_<arch>.deb and runs lintian --pedantic on it (any tag that is not
 # overridden in packaging/lintian-overrides, with the reason beside it, fails the build).
 #   version   scripts/version.sh (0.9.0, or 0.9.0+gitN.hash between releases: both sort right)
@@ -9,7 +9,7 @@
 # packaging/copyright that does not name every Swift package whose modules are linked.
 #
 # usage: scripts/package/build-deb.sh BIN BUILD_PATH OUTDIR
-#   BIN: .build-static/release/vrender; BUILD_PATH: its build folder (.build-static);
+#   BIN: .build/release/vrender; BUILD_PATH: its build folder (.build);
 #   OUTDIR: where the .deb goes (out). The package tree is made under BUILD_PATH/deb/.
 set -euo pipefail
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -20,14 +20,14 @@ fail() { echo "build-deb: $*" >&2; exit 1; }
 for tool in dpkg-shlibdeps dpkg-deb strip readelf lintian; do
   command -v "$tool" >/dev/null || fail "$tool is missing (scripts/install-deps.sh --package installs it)"
 done
-[ -x "$bin" ] || fail "$bin is not an executable (make release-static builds it)"
+[ -x "$bin" ] || fail "$bin is not an executable (make release builds it)"
 phase_start=$SECONDS
 phase() { echo "build-deb: $1 ($((SECONDS - phase_start)) s)" >&2; phase_start=$SECONDS; }
 
 # The toolchain must not be needed at run time.
 dynamic=$(readelf -d "$bin")
 if grep -q 'NEEDED.*libswift\|NEEDED.*libFoundation\|NEEDED.*libdispatch' <<<"$dynamic"; then
-  fail "$bin links the Swift runtime dynamically (build it with --static-swift-stdlib: make release-static)"
+  fail "$bin links the Swift runtime dynamically (build it with --static-swift-stdlib: make release)"
 fi
 grep -q 'RUNPATH\|RPATH' <<<"$dynamic" && fail "$bin has a RUNPATH (build it with --disable-local-rpath)"
 
