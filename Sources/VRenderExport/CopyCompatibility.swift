@@ -52,6 +52,31 @@ enum CopyCompatibility {
         return nil
     }
 
+    /// Why a copy cannot start a take at its first decodable keyframe (`UndecodableStart`), or
+    /// nil: the pictures after it still name frames cut away, so even from there a copy would
+    /// decode with errors (x264's open-GOP I-frames do), and the take is re-encoded instead.
+    static func undecodableStartMismatch(_ takes: [MediaInfo]) -> String? {
+        for (index, take) in takes.enumerated() {
+            guard let start = take.video.undecodableStart, !start.decodesCleanly else { continue }
+            return "take \(index + 1) (\(take.path)) cannot be copied from its first keyframe "
+                + "(\(String(format: "%.2f", start.keyframeSeconds)) s): the pictures after it still refer to frames cut away "
+                + "(the decoder reports errors), so it is decoded and encoded again"
+        }
+        return nil
+    }
+
+    /// The plan's word on each take whose first pictures cannot be decoded: how many, why, and
+    /// where the export starts it (a copy and a transcode alike, the sound cut at the same time).
+    static func undecodableStartNotes(_ takes: [MediaInfo]) -> [String] {
+        takes.enumerated().compactMap { index, take in
+            take.video.undecodableStart.map { start in
+                "take \(index + 1) (\(take.path)): starts with \(start.frames) frame(s) that cannot be decoded "
+                    + "(\(start.cause)); exported from its first keyframe at \(String(format: "%.2f", start.keyframeSeconds)) s, "
+                    + "sound trimmed to match"
+            }
+        }
+    }
+
     /// Why the takes' audio cannot be copied into `plan`'s tracks, or nil when it can: each
     /// output track's sources must all exist and share codec, rate, channels and setup.
     static func audioMismatch(_ takes: [MediaInfo], tracks: AudioTrackPlan) -> String? {

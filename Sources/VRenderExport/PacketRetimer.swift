@@ -32,7 +32,9 @@ struct PacketRetimer {
         var takeDuration: Double
         /// Seconds (from `videoStart`) of the video packets kept; nil keeps every one. A trimmed
         /// take's: a copy trims only on clean keyframes (`TrimCopy`), so what falls outside is
-        /// whole groups of pictures that nothing kept refers to.
+        /// whole groups of pictures that nothing kept refers to. A take whose start cannot be
+        /// decoded (`UndecodableStart`) starts at its first keyframe: the pictures before it
+        /// and its leading ones show before it, and nothing from the keyframe on refers to them.
         var videoWindow: Range<Double>?
 
         init(takeOffset: Double, videoStart: Double, takeDuration: Double) {
@@ -44,9 +46,11 @@ struct PacketRetimer {
         /// Take `take` placed `offset` seconds into the output, its trim applied.
         init(take: MediaInfo, offset: Double) {
             self.init(takeOffset: offset, videoStart: take.video.startTime, takeDuration: take.duration)
+            let halfFrame = 0.5 / take.video.frameRate.doubleValue
             if take.trim != nil {
-                let halfFrame = 0.5 / take.video.frameRate.doubleValue
                 videoWindow = -halfFrame..<(take.duration - halfFrame)
+            } else if take.video.undecodableStart != nil {
+                videoWindow = -halfFrame..<Double.infinity
             }
         }
     }

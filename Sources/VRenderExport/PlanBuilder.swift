@@ -22,6 +22,7 @@ struct PlanBuilder {
         notices += takes.filter { $0.video.damagedTimestamps > 0 }.map {
             PresentationCheck.damageNote($0.path, count: $0.video.damagedTimestamps)
         }
+        notices += CopyCompatibility.undecodableStartNotes(takes)
         notices += takes.compactMap { take in
             take.video.averageFrameRate.map { average in
                 let rate = CopyCompatibility.fps(take.video.frameRate)

@@ -12,9 +12,12 @@ enum TrimCopy {
         for (index, take) in takes.enumerated() {
             guard let trim = take.trim else { continue }
             let start = take.fileVideoStart
-            guard let keyframes = try? KeyframeScan.cleanKeyframes(path: take.path, stream: take.video.index).map({ $0 - start }) else {
+            guard var keyframes = try? KeyframeScan.cleanKeyframes(path: take.path, stream: take.video.index).map({ $0 - start }) else {
                 return "take \(index + 1) (\(take.path)) is trimmed, and its keyframes cannot be read"
             }
+            // A take that starts at its first decodable keyframe (`UndecodableStart`): the copy
+            // drops that keyframe's leading pictures, so it starts cleanly there.
+            if take.video.undecodableStart?.decodesCleanly == true { keyframes.insert(0, at: 0) }
             let halfFrame = 0.5 / take.video.frameRate.doubleValue
             var cuts = [("starts", trim.start)]
             if let end = trim.end { cuts.append(("ends", end)) }

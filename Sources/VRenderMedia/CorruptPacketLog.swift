@@ -11,6 +11,8 @@ import VRenderCore
 /// (stream = N, dts = T)" logged against the demuxer's context: this log callback counts those
 /// warnings by context, then hands every message to FFmpeg's own printer (which applies the
 /// level `FFmpegLog` set, so nothing more is printed than before).
+/// It also counts the errors logged against a watched decoder (`watchErrors`): what
+/// `ffmpeg -v error` would print decoding the same packets (`KeyframeScan.startDecodesCleanly`).
 enum CorruptPacketLog {
     /// One warning: the stream and decoding time (in the stream's time base) it names.
     struct Entry: Sendable, Equatable {
@@ -21,6 +23,8 @@ enum CorruptPacketLog {
     /// Context address -> its warnings. Typed by inference (see VRenderCore/TSanMutex.swift).
     private static let entries = Mutex([Int: [Entry]]())
     private static let installed = Mutex(false)
+    /// Decoder context address -> errors logged against it.
+    private static let errors = Mutex([Int: Int]())
 
     /// Installs the callback once per process (idempotent, from any thread).
     static func install() {
@@ -47,6 +51,16 @@ enum CorruptPacketLog {
         _ = entries.withLock { $0.removeValue(forKey: Int(bitPattern: context)) }
     }
 
+    /// Starts counting the errors logged against a decoder context (`forgetErrors` when done).
+    static func watchErrors(_ context: UnsafeMutableRawPointer) {
+        errors.withLock { $0[Int(bitPattern: context)] = 0 }
+    }
+
+    /// Errors logged so far against the watched context at `context`; forgets it.
+    static func forgetErrors(_ context: UnsafeMutableRawPointer) -> Int {
+        errors.withLock { $0.removeValue(forKey: Int(bitPattern: context)) ?? 0 }
+    }
+
     private static let prefix = Array("Packet corrupt".utf8CString.dropLast())
 
     /// The callback. The warning is formatted here (its arguments can be read once) and handed
@@ -55,6 +69,9 @@ enum CorruptPacketLog {
     private static func setCallback() {
         av_log_set_callback { context, level, format, arguments in
             guard let arguments else { return }
+            if let context, level <= AV_LOG_ERROR {
+                CorruptPacketLog.errors.withLock { counts in counts[Int(bitPattern: context)]? += 1 }
+            }
             guard let context, let format, level == AV_LOG_WARNING,
                   strncmp(format, CorruptPacketLog.prefix, CorruptPacketLog.prefix.count) == 0 else {
                 av_log_default_callback(context, level, format, arguments)

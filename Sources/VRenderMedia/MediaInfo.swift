@@ -55,6 +55,9 @@ public struct VideoStreamInfo: Sendable, Equatable, Codable {
     /// The average frame rate, set only where it is not `frameRate` (a variable-frame-rate take
     /// counted at its nominal rate), for the plan to say so.
     public var averageFrameRate: Rational?
+    /// Pictures at the start that cannot be decoded (a cut inside a group of pictures, an open
+    /// GOP cut): `startTime` and `duration` already leave them out, this says what was left.
+    public var undecodableStart: UndecodableStart?
 
     /// The colours the pictures mean: the stated description, with what the file leaves
     /// unspecified filled in as players assume it (see `ColourDescription.resolved`).

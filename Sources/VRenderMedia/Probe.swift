@@ -4,7 +4,8 @@ import Synchronization
 import VRenderCore
 
 /// Opens a file and describes its streams without decoding anything but what
-/// `avformat_find_stream_info` needs.
+/// `avformat_find_stream_info` needs (and, for a take whose first pictures cannot be decoded,
+/// the few after its first keyframe: `UndecodableStart`).
 public enum Probe {
     /// Probes one input. Every problem becomes a `VRenderError.input` naming the file: missing,
     /// a directory, empty, not a media file, truncated before its index, no video stream.
@@ -100,8 +101,11 @@ extension Demuxer {
         var video = try videoInfo(stream: stream(videoIndex))
         video.hiddenFrames = hiddenFrames(in: stream(videoIndex))
         if measuringLength {
+            // Read first, from the start where opening left reading; measuring seeks to the end.
+            let undecodable = undecodableStart(of: video)
             let measured = measuredDuration(of: video, in: stream(videoIndex))
             (video.duration, video.damagedTimestamps) = (measured.duration, measured.damagedTimestamps)
+            if let undecodable { video.startAtDecodableKeyframe(undecodable.start, pts: undecodable.keyframePts) }
             let guessed = stream(videoIndex).pointee.r_frame_rate
             let average = video.frameRate
             video.frameRate = Self.nominalRate(
