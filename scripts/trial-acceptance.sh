@@ -10,12 +10,16 @@
 #     KEEP=1     keep the work directory (exports and their analysis) and print its path
 #     ONLY=REGEX run only the jobs whose name matches (e.g. ONLY='^phone\.')
 #
-# Every video kind (table KINDS; the second trial's 14 with fewer joins, see there) is exported
-# alone and joined with an ordinary H.264 720p30 take
+# Every video kind (table KINDS; the second trial's 14 and the third trial's 43 with fewer joins,
+# see there) is exported alone and joined with an ordinary H.264 720p30 take
 # (kind first, so the canvas and rate are the kind's; the 1080p phone take goes second, into the
-# 720p canvas), each to .mov, .mp4, .mkv and .mov with --filter mono; the 20-take folder and
-# matching takes must stream-copy; non-videos must be refused. Prints `ok NAME:CHECK` or
-# `FAIL NAME:CHECK: why` per check, then `trial: N passed, M failed`; exits 1 if anything failed.
+# 720p canvas), each to .mov, .mp4, .mkv and .mov with --filter mono; a sample of the third
+# trial's kinds also with --loudness and --engine local --chunks (table FEATURES); an ffconcat
+# list with in/out points (LISTS) is judged frame by frame against FFmpeg's concat demuxer; the
+# 20-take folder and matching takes must stream-copy; non-videos must be refused. Prints
+# `ok NAME:CHECK` or `FAIL NAME:CHECK: why` per check, then `trial: N passed, M failed`; exits 1
+# if anything failed. The third trial's checks (exact frame counts, every video packet decoding,
+# stream languages/titles/flags, loudness, the list) are in trial_judge3.py and judge every kind.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export VRENDER=${VRENDER:-$root/.build/release/vrender}
@@ -35,7 +39,10 @@ ORD=ordinary_h264_720p30.mov
 # The second trial's kinds (dv_pal_169 on) are "lite": exported alone into the three containers
 # (mostly stream copies, where the container matters) but joined only into .mp4, .mkv and mono
 # .mov (the joins are transcodes, and .mov joins add little to .mp4's; CI time). "lite-hd" (HDV,
-# 1440x1080: the slowest transcode) is joined into .mp4 only.
+# 1440x1080: the slowest transcode) is joined into .mp4 only. The third trial's kinds (dv_ntsc
+# on, "new") are exported alone into the three containers and joined once, into the container
+# named after the colon (kind+ord:EXT; the containers taken in turn), for CI time: a sample of
+# them gets the mono filter in FEATURES.
 KINDS="
 phone            phone_hevc10_rot90.mov    -            ord+kind
 hdr_hlg          hdr_hlg_hevc10.mov        -            kind+ord
@@ -75,7 +82,68 @@ subs_srt         subs_srt.mkv              lite         kind+ord
 chapters         chapters.mp4              lite         kind+ord
 timecode         timecode.mov              lite         kind+ord
 qtrle            qtrle_pcm.mov             lite         kind+ord
+dv_ntsc          dv_ntsc_bff.dv            new          kind+ord:mp4
+m2ts_1080i       h264_1080i_ac3_51.m2ts    new          kind+ord:mp4
+dvd_vob          dvd_mpeg2_ac3.vob         new          kind+ord:mkv
+vcd_mpg          vcd_mpeg1_mp2.mpg         new          kind+ord:mov
+prores_hq        prores422hq_pcm.mov       new          kind+ord:mov
+dnxhr_mxf        dnxhr_sq.mxf              new          kind+ord:mkv
+cineform         cineform_pcm.mov          new          kind+ord:mp4
+v210             v210_pcm24.mov            new          kind+ord:mkv
+utvideo          utvideo_pcm.avi           new          kind+ord:mov
+flv_sorenson     flv_sorenson_mp3.flv      new          kind+ord:mp4
+flv_h264         flv_h264_aac.flv          new          kind+ord:mkv
+wmv2             wmv2_wma2.wmv             new          kind+ord:mov
+wmv_late         wmv_late_043.wmv          new          kind+ord:mp4
+theora           theora_vorbis.ogv         new          kind+ord:mkv
+vp8              vp8_vorbis.webm           new          kind+ord:mp4
+av1_aom          av1_aom_aac.mp4           new          kind+ord:mkv
+av1_rav1e        av1_rav1e_opus.mkv        new          kind+ord:mov
+h263_3gp         h263_qcif_8k_mono.3gp     new          kind+ord:mp4
+avi_xvid         xvid_mp3.avi              new          kind+ord:mkv
+nut              h264_pcm.nut              new          kind+ord:mov
+raw_h264         raw_elementary.h264       new          kind+ord:mp4
+gif              animated.gif              new          kind+ord:mkv
+eac3             h264_eac3.mp4             new          kind+ord:mov
+alac             h264_alac.mov             new          kind+ord:mp4
+pcm_f32          pcm_f32le.mov             new          kind+ord:mkv
+pcm_s32          pcm_s32le.mkv             new          kind+ord:mov
+audio_late       audio_late_0.3.mov        new          kind+ord:mp4
+audio_short      audio_ends_0.6.mkv        new          kind+ord:mkv
+two_lang_mkv     two_lang_eng_deu.mkv      new          kind+ord:mkv
+two_lang_mp4     two_lang_eng_fra.mp4      new          kind+ord:mp4
+subs_lang        subs_fra.mkv              new          kind+ord:mkv
+video_title      video_title.mkv           new          kind+ord:mov
+forced_audio     forced_audio.mkv          new          kind+ord:mkv
+full_range       full_range_720p.mp4       new          kind+ord:mp4
+bt601_hd         bt601_720p.mov            new          kind+ord:mov
+fps_12           fps_12.mp4                new          kind+ord:mkv
+fps_1            fps_1.mp4                 new          kind+ord:mp4
+timescale600     fps_29.97_ts600.mov       new          kind+ord:mov
+start_7s         start_7s.mkv              new          kind+ord:mp4
+rot_sar          rot90_sar43.mp4           new          kind+ord:mkv
+opengop_ts       opengop_h264_cut.ts       new          kind+ord:mp4
+opengop_hevc     opengop_hevc_cut.ts       new          kind+ord:mkv
+vp9_cut          vp9_cut_midgop.webm       new          kind+ord:mov
 "
+# A sample of the third trial's kinds with the export's other features (job NAME: KIND.alone|join
+# .FEATURE.EXT): mono; --loudness (only the sound re-encoded; judged by ffmpeg's ebur128);
+# --engine local --chunks 2 (judged as the one-pass export is).
+FEATURES="
+full_range       mono            alone  mov
+dv_ntsc          mono            alone  mov
+rot_sar          mono            alone  mov
+m2ts_1080i       loudness=-18    alone  mkv
+wmv2             loudness=-18    alone  mkv
+eac3             loudness=-18    join   mp4
+flv_sorenson     chunks=2        alone  mp4
+dvd_vob          chunks=2        alone  mkv
+opengop_ts       chunks=2        alone  mp4
+vp9_cut          chunks=2        alone  mkv
+"
+# An ffconcat list (in/out points on the file's clock) over the WMV whose video starts at 0.043 s,
+# judged frame by frame against FFmpeg's concat demuxer.
+LISTS="wmv_late_cut.ffconcat"
 NONVIDEOS="nonvideo/image.png nonvideo/subtitles_only.mkv nonvideo/subtitles.srt nonvideo/audio_only.m4a nonvideo/cover_art.mp3"
 
 # ------------------------------------------------------------------------------------ analysis
@@ -88,7 +156,7 @@ analyze() {
   local f=$1 d=$2 mono=${3:-}
   mkdir -p "$d"
   ffprobe -v error -show_streams -show_format -show_chapters -show_data_hash MD5 \
-    -show_entries packet=stream_index,pts_time,duration_time,size,flags -of json "$f" >"$d/probe.json" 2>/dev/null
+    -show_entries packet=stream_index,pts_time,dts_time,duration_time,size,flags -of json "$f" >"$d/probe.json" 2>/dev/null
   local fc="[0:v:0]split=2[m][g];[g]scale=64:36:flags=area,format=rgb24[t]"
   if [ -n "$mono" ]; then
     # Whole frame: averaged down to 160x90 first (same means, a fraction of the work). Edges: an
@@ -133,6 +201,8 @@ run_job() {
   for t in $takes; do args+=("$MEDIA/$t"); refs+=("$MEDIA/$t:$WORK/takes/$t"); done
   args+=(-o "$out" --progress none)
   [ "$filt" != none ] && args+=(--filter "$filt")
+  [[ $flags =~ loudness=([-0-9.]+) ]] && args+=(--loudness "${BASH_REMATCH[1]}")
+  [[ $flags =~ chunks=([0-9]+) ]] && args+=(--engine local --chunks "${BASH_REMATCH[1]}")
   timeout 300 "$VRENDER" concat "${args[@]}" >"$jd/stdout" 2>"$jd/stderr"; local rc=$?   # 124: hung
   {
     if [[ $flags == *refuse* ]]; then
@@ -146,7 +216,8 @@ run_job() {
       check_no_partial "$name" "$jd/out"
       if [ -s "$out" ]; then
         analyze "$out" "$jd" "$([ "$filt" = mono ] && echo mono)"
-        python3 "$JUDGE" judge "$name" "$jd" "$out" "$filt" "$flags" "${refs[@]}"
+        if [[ $flags == list ]]; then python3 "$JUDGE" list "$name" "$jd" "$out" "$MEDIA/$takes"
+        else python3 "$JUDGE" judge "$name" "$jd" "$out" "$filt" "$flags" "${refs[@]}"; fi
       fi
     fi
   } >"$jd/result" 2>&1
@@ -159,17 +230,30 @@ jobs_list() {
   # the slow ones (1080p HEVC) first, so that they do not finish last
   while read -r kind file flags join; do
     [ -n "$kind" ] || continue
-    local pair="$file $ORD"; [ "$join" = ord+kind ] && pair="$ORD $file"
+    local pair="$file $ORD"; [[ $join == ord+kind* ]] && pair="$ORD $file"
     for ext in mov mp4 mkv; do
       local f=$flags; [ "$ext" = mp4 ] && [ "$kind" = prores4444 ] && f=-   # mp4 holds no ProRes
       echo "$kind.alone.$ext|$f|none|$ext|$file"
+      if [ "$flags" = new ]; then   # joined into the one container named (kind+ord:EXT)
+        [ "$ext" = "${join#*:}" ] && echo "$kind.join.$ext|-|none|$ext|$pair"
+        continue
+      fi
       [[ $flags == lite* ]] && [ "$ext" = mov ] && continue
       [ "$flags" = lite-hd ] && [ "$ext" = mkv ] && continue
       echo "$kind.join.$ext|$([ "$kind" = ordinary ] && echo expect-copy || echo -)|none|$ext|$pair"
     done
-    [[ $flags == lite* ]] || echo "$kind.alone.mono.mov|-|mono|mov|$file"
-    [ "$flags" = lite-hd ] || echo "$kind.join.mono.mov|-|mono|mov|$pair"
+    [[ $flags == lite* || $flags == new ]] || echo "$kind.alone.mono.mov|-|mono|mov|$file"
+    [[ $flags == lite-hd || $flags == new ]] || echo "$kind.join.mono.mov|-|mono|mov|$pair"
   done <<<"$KINDS"
+  local feature how
+  while read -r kind feature how ext; do
+    [ -n "$kind" ] || continue
+    read -r _ file _ join < <(echo "$KINDS" | awk -v k="$kind" '$1 == k')
+    local takes=$file; [ "$how" = join ] && { takes="$file $ORD"; [[ $join == ord+kind* ]] && takes="$ORD $file"; }
+    if [ "$feature" = mono ]; then echo "$kind.$how.mono.$ext|-|mono|$ext|$takes"
+    else echo "$kind.$how.${feature%%=*}.$ext|$feature|none|$ext|$takes"; fi
+  done <<<"$FEATURES"
+  for t in $LISTS; do echo "list.${t%.*}.mp4|list|none|mp4|$t"; done
   local takes; takes=$(cd "$MEDIA" && echo takes20/*.mov)
   for ext in mov mp4 mkv; do echo "takes20.$ext|expect-copy order|none|$ext|$takes"; done
   echo "takes20.mono.mov|order|mono|mov|$takes"

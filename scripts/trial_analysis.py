@@ -62,21 +62,41 @@ class Media:
         self.packets = p.get("packets", [])
         # packets an edit list cuts away (flag D) are not shown by players: not part of the span
         self.edited = any("D" in (q.get("flags") or "") for q in self.packets if q.get("stream_index") == vi)
-        self.vspan = self._span([q for q in self.packets if q.get("stream_index") == vi
-                                 and "D" not in (q.get("flags") or "")])
+        self.vpackets = [q for q in self.packets if q.get("stream_index") == vi and "D" not in (q.get("flags") or "")]
+        # (FLV and ASF packets have no duration: the last frame lasts 1/rate, as ffmpeg plays it)
+        rate = frac(self.v.get("avg_frame_rate")) or frac(self.v.get("r_frame_rate"))
+        self.frame_time = 1.0 / rate if rate else 0.0
+        self.vspan = self._span(self.vpackets, self.frame_time)
         self.aspan_packets = self._span([q for q in self.packets if q.get("stream_index") == ai])
         self._read_md5()
         err = os.path.join(adir, "decode.err")
         self.decode_errors = open(err, errors="replace").read().strip() if os.path.exists(err) else ""
 
     @staticmethod
-    def _span(pkts):
-        ts = [(float(q["pts_time"]), float(q.get("duration_time") or 0)) for q in pkts
-              if q.get("pts_time") not in (None, "N/A")]
+    def _span(pkts, default_duration=0.0):
+        """(start, length) of packets, by pts (dts where a packet has none: AVI B-frames)."""
+        ts = []
+        for q in pkts:
+            t = q.get("pts_time") if q.get("pts_time") not in (None, "N/A") else q.get("dts_time")
+            if t not in (None, "N/A"):
+                d = q.get("duration_time")
+                ts.append((float(t), float(d) if d not in (None, "N/A") and float(d) > 0 else default_duration))
         if not ts:
             return 0.0, 0.0
         start = min(t for t, _ in ts)
         return start, max(t + d for t, d in ts) - start
+
+    def leading_loss(self):
+        """Video packets before the first frame that decodes, when they are all the packets that
+        do not decode: a stream joined mid-way (open-GOP leading frames, VP9 before its
+        keyframe), 0 otherwise. Frame times count from the file's start."""
+        lost = len(self.vpackets) - len(self.frames)
+        if lost <= 0 or not self.frames:
+            return 0
+        first = self.frames[0][0] + float(self.format.get("start_time") or 0)
+        before = sum(1 for q in self.vpackets if q.get("pts_time") not in (None, "N/A")
+                     and float(q["pts_time"]) < first - 0.0005)
+        return lost if before == lost else 0
 
     def _read_md5(self):
         """frames.md5: stream 0 = the (autorotated) first video stream, then the audio streams."""
@@ -156,9 +176,10 @@ class Media:
 
     def duration(self):
         """Video length as a player shows it: the packets' span, or, where an edit list cuts
-        packets away or ffmpeg cannot decode all (damage), the span of the frames ffmpeg decodes."""
-        if (self.edited or self.decode_errors) and self.frames:
-            return self.frames[-1][0] + self.frames[-1][1] - self.frames[0][0]
+        packets away or ffmpeg cannot decode all (damage, a stream joined mid-way), the span of
+        the frames ffmpeg decodes."""
+        if (self.edited or self.decode_errors or len(self.frames) < len(self.vpackets)) and self.frames:
+            return self.frames[-1][0] + (self.frames[-1][1] or self.frame_time) - self.frames[0][0]
         return self.vspan[1]
 
     def timecode(self):
@@ -189,8 +210,9 @@ class Media:
         raw = r.stdout
         x = struct.unpack("<%dh" % (len(raw) // 2), raw[:len(raw) // 2 * 2])
         # ffmpeg counts time from the file's start; the first shown video packet is this much later
-        # (from the packets: framemd5 rounds video times to its 1/fps time base)
-        t0 = self.vspan[0] - float(self.format.get("start_time") or 0)
+        # (from the packets: an AVI's B-frames decode with times a frame late), or, for a stream
+        # joined mid-way, the first frame that decodes (the packets before it show nothing)
+        t0 = self.frames[0][0] if self.leading_loss() else self.vspan[0] - float(self.format.get("start_time") or 0)
         onsets, loud, last = [], [], None
         for i, v in enumerate(x):
             if abs(v) <= ONSET_LOUD:

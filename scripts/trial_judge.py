@@ -6,7 +6,8 @@ trial-acceptance.sh: probe.json, frames.md5, thumbs.rgb, audio.raw, decode.err, 
 prints one `ok NAME:CHECK` / `FAIL NAME:CHECK: why` line per check. One function per check; the
 readings themselves (`Media`) and the picture arithmetic are in trial_analysis.py.
 
-  usage: trial_judge.py judge NAME JOB_DIR OUT_FILE FILTER TAKE_FILE:TAKE_ANALYSIS_DIR...
+  usage: trial_judge.py judge NAME JOB_DIR OUT_FILE FILTER FLAGS TAKE_FILE:TAKE_ANALYSIS_DIR...
+         trial_judge.py list NAME JOB_DIR OUT_FILE LIST   (the export of an ffconcat list)
          trial_judge.py atoms FILE          (prints the top-level box types of an ISO/QuickTime file)
 """
 import math
@@ -15,6 +16,7 @@ import struct
 import subprocess
 import sys
 
+import trial_judge3
 from trial_analysis import (
     THUMB_W, THUMB_H, CORRELATION_MIN, LUMA_MAD_MAX, CHROMA_DELTA_MAX, NEUTRAL_TOL, AUDIO_SLACK,
     HDR_TRC, ASPECT_TOL, PSNR_MIN, ONSET_GAP, ONSET_TOL, SIDE_TOL, DAMAGE_WORDS, Media,
@@ -118,6 +120,11 @@ class Judge:
         if not self.out.audio:
             return self.report("audio-duration", "no audio stream (a take has audio)")
         a, v = self.out.audio_seconds(), self.out.duration()
+        t = self.takes[0]
+        if self.copy and len(self.takes) == 1 and t.audio_seconds() < t.duration() - AUDIO_SLACK:
+            # a copy of a take whose sound starts late or stops early keeps its sound as it is
+            return self.report("audio-duration", abs(a - t.audio_seconds()) > AUDIO_SLACK and
+                               "audio decodes to %.3f s, the take's (copied) to %.3f s" % (a, t.audio_seconds()))
         self.report("audio-duration", abs(a - v) > AUDIO_SLACK and
                     "audio decodes to %.3f s, video lasts %.3f s" % (a, v))
 
@@ -339,8 +346,10 @@ class Judge:
         for k in fields:
             if k == "extradata_hash" and not t.v.get(k):
                 continue   # no extradata in the take (ProRes in .mov): the container may add its own
-            if k == "extradata_hash" and os.path.splitext(t.path)[1].lower() in (".ts", ".m2ts"):
+            if k == "extradata_hash" and os.path.splitext(t.path)[1].lower() in (".ts", ".m2ts", ".nut", ".h264"):
                 continue   # parameter sets in the stream (Annex B) become the container's (avcC)
+            if k == "extradata_hash" and os.path.splitext(t.path)[1].lower() in (".ogv", ".ogg"):
+                continue   # Ogg's Theora/Vorbis headers are packed otherwise in Matroska (Xiph lacing)
             if str(o.get(k)) != str(t.v.get(k)):
                 why.append("%s %s became %s" % (k, t.v.get(k), o.get(k)))
         if t.rotation() != self.out.rotation():
@@ -494,8 +503,8 @@ class Judge:
     def check_damage_notice(self):
         lines = (self.stdout + "\n" + self.stderr).splitlines()
         for i, t in enumerate(self.takes):
-            if not t.decode_errors:
-                continue
+            if not t.decode_errors or t.leading_loss():
+                continue   # (a stream joined mid-way: its undecodable start is no damage to name)
             name = os.path.basename(t.path)
             # (the words counted outside paths and names: "ts_damaged.ts" says nothing by itself)
             named = [x for x in lines if name in x and any(w in without_paths(x).replace(name, "").lower()
@@ -527,6 +536,18 @@ def main(argv):
     if argv[1] == "atoms":
         print(" ".join(top_boxes(argv[2])))
         return 0
+    if argv[1] == "list":
+        _, _, name, jdir, out, listfile = argv
+        j = Judge(name, jdir, out, "none", [])
+        j.check_readable()
+        j.check_decodes()
+        trial_judge3.check_clean_start(j)
+        trial_judge3.check_list_frames(j, listfile)
+        if j.out.audio:
+            a, v = j.out.audio_seconds(), j.out.duration()
+            j.report("audio-duration", abs(a - v) > AUDIO_SLACK and "audio decodes to %.3f s, video lasts %.3f s" % (a, v))
+        print("\n".join(j.results))
+        return 0
     _, _, name, jdir, out, filt, flags, *takes = argv
     media = [Media(*t.split(":", 1)) for t in takes]
     j = Judge(name, jdir, out, filt, media)
@@ -548,6 +569,10 @@ def main(argv):
     j.check_onsets()
     j.check_side_streams()
     j.check_damage_notice()
+    trial_judge3.check_frame_count(j)
+    trial_judge3.check_clean_start(j)
+    trial_judge3.check_stream_tags(j)
+    trial_judge3.check_loudness(j, flags)
     if "order" in flags:
         j.check_order()
     print("\n".join(j.results))

@@ -10,6 +10,9 @@ ffmpeg CLI cannot make itself, each made from a file ffmpeg wrote, as they come 
          trial_media.py scramble-mdat SRC DST   4 KiB of noise inside an .mp4's mdat, from the sound
                                                 packet nearest the middle of the file
          trial_media.py truncate SRC DST FRAC   the first FRAC of SRC's bytes (a copy cut short)
+         trial_media.py cut-ts SRC DST          a .ts from the video keyframe nearest its middle on (from
+                                                the PAT/PMT ffmpeg writes before it): a recording joined
+                                                mid-way, an open GOP's leading frames left without references
 The noise is seeded, so the media are the same on every run.
 """
 import random
@@ -86,13 +89,31 @@ def scramble_mdat(src, dst):
     open(dst, "wb").write(d)
 
 
+def cut_ts(src, dst):
+    d = open(src, "rb").read()
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pos,flags",
+                          "-of", "csv=p=0", src], capture_output=True, text=True, check=True).stdout
+    keys = [int(p) for p, f in (line.split(",")[:2] for line in out.split() if line.count(",") >= 1)
+            if p.isdigit() and "K" in f]
+    if len(keys) < 2:
+        sys.exit("trial_media: fewer than two video keyframes in %s" % src)
+    p = min(keys[1:], key=lambda x: abs(x - len(d) // 2))
+    for back in range(1, 5):   # ffmpeg's muxer writes PAT and PMT just before a video keyframe
+        q = p - back * 188
+        if q >= 0 and d[q] == 0x47 and (d[q + 1] & 0x1F) << 8 | d[q + 2] == 0:
+            p = q
+            break
+    open(dst, "wb").write(d[p:])
+
+
 def truncate(src, dst, frac):
     d = open(src, "rb").read()
     open(dst, "wb").write(d[:int(len(d) * float(frac))])
 
 
 def main(argv):
-    cmds = {"hflip": hflip, "scramble-ts": scramble_ts, "scramble-mdat": scramble_mdat, "truncate": truncate}
+    cmds = {"hflip": hflip, "scramble-ts": scramble_ts, "scramble-mdat": scramble_mdat, "truncate": truncate,
+            "cut-ts": cut_ts}
     if len(argv) < 3 or argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[argv[1]](*argv[2:])
