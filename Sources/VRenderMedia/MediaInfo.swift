@@ -55,6 +55,8 @@ public struct VideoStreamInfo: Sendable, Equatable, Codable {
     /// The average frame rate, set only where it is not `frameRate` (a variable-frame-rate take
     /// counted at its nominal rate), for the plan to say so.
     public var averageFrameRate: Rational?
+    /// Language, title and dispositions, kept on the output's video track.
+    public var label = TrackLabel()
 
     /// The colours the pictures mean: the stated description, with what the file leaves
     /// unspecified filled in as players assume it (see `ColourDescription.resolved`).
@@ -77,6 +79,8 @@ public struct AudioStreamInfo: Sendable, Equatable, Codable {
     public var extradata: [UInt8]
     public var startTime: Double
     public var duration: Double
+    /// Language, title and dispositions, kept on the output track it feeds.
+    public var label = TrackLabel()
 }
 
 /// One probed input file.

@@ -27,6 +27,9 @@ extension ChunkPlan {
             for (track, audio) in take.audioTracks.enumerated() {
                 try validate(audio, check, field + ".audioTracks[\(track)]")
             }
+            let labels = [take.video.label] + take.audioTracks.map(\.label) + take.side.subtitles.map(\.label)
+            let wrong = labels.lazy.compactMap(\.implausibility).first
+            try check.require(wrong == nil, field + ".label", wrong ?? "")
             let side = take.side
             try check.require(side.subtitles.allSatisfy { Self.isStreamIndex($0.index) }, field + ".side.subtitles", "holds a stream index out of range")
             try check.require(side.chapters.allSatisfy { Self.isTime($0.start) && Self.isTime($0.end) && $0.start < $0.end },
