@@ -30,18 +30,25 @@ enum TrackLabelMerge {
         return (TrackLabel(language: language, title: title, dispositions: kept), notices)
     }
 
-    /// `label` as `container` writes it: its language respelled where the container spells it
-    /// another way ("deu" is "ger" in .mov), or left out where it has no spelling for it; each
-    /// said in a notice.
+    /// `label` as `container` keeps it (`OutputContainer.kept`): its language respelled where
+    /// the container spells it another way ("deu" is "ger" in .mov), or left out where it has
+    /// no spelling for it, and the flags it cannot store left out; each said in a notice.
     static func fitted(_ label: TrackLabel, into container: OutputContainer, track: String) -> (label: TrackLabel, notices: [String]) {
-        guard !label.language.isEmpty else { return (label, []) }
+        guard !label.language.isEmpty || !label.dispositions.isEmpty else { return (label, []) }
         let fileExtension = container.path.fileExtension
-        var fitted = label
-        fitted.language = container.spelling(ofLanguage: label.language) ?? ""
-        if fitted.language == label.language { return (label, []) }
-        return (fitted, [fitted.language.isEmpty
-            ? "\(track): language \(label.language) left out (a .\(fileExtension) file cannot name it: write .mkv or .mp4)"
-            : "\(track): language \(label.language) written \(fitted.language), as a .\(fileExtension) file spells it"])
+        let kept = container.kept(label)
+        var notices: [String] = []
+        if kept.language != label.language {
+            notices.append(kept.language.isEmpty
+                ? "\(track): language \(label.language) left out (a .\(fileExtension) file cannot name it: write .mkv)"
+                : "\(track): language \(label.language) written \(kept.language), as a .\(fileExtension) file spells it")
+        }
+        let lost = label.dispositions.filter { !kept.dispositions.contains($0) }
+        if !lost.isEmpty {
+            notices.append("\(track): not marked \(lost.joined(separator: ", ")) (a .\(fileExtension) file cannot store "
+                           + (lost.count == 1 ? "that flag" : "those flags") + ": write .mkv)")
+        }
+        return (kept, notices)
     }
 
     /// The value every take that states one agrees on; empty, with a notice, when they differ.

@@ -34,7 +34,9 @@ public struct TrackLabel: Sendable, Equatable, Codable {
     /// probing gives: a tag too long to be a language or a title, a character no tag holds,
     /// a disposition FFmpeg does not know. Nil when it is plausible.
     public var implausibility: String? {
-        if language.utf8.count > 32 || title.utf8.count > 4096 { return "holds a language or title too long to be one" }
+        if language.utf8.count > Self.maxLanguageBytes || title.utf8.count > Self.maxTitleBytes {
+            return "holds a language or title too long to be one"
+        }
         if (language + title).contains("\0") { return "holds a NUL character" }
         if let unknown = dispositions.first(where: { av_disposition_from_string($0) <= 0 }) {
             return "holds '\(unknown.prefix(40))', not a disposition"
@@ -45,6 +47,10 @@ public struct TrackLabel: Sendable, Equatable, Codable {
     /// Dispositions that say what a stream is rather than how to choose it: a cover picture or
     /// thumbnails are not a track an export keeps, so they never pass from a take to an output.
     static let notCarried: Set<String> = ["attached_pic", "timed_thumbnails"]
+
+    /// The longest language and title a label keeps: a tag longer is no language or title
+    /// (a damaged or hostile file's), and is left out rather than carried into a plan.
+    static let maxLanguageBytes = 32, maxTitleBytes = 4096
 
     /// The label of `stream`: its "language" and "title" tags and its disposition flags.
     init(stream: UnsafeMutablePointer<AVStream>) {
@@ -59,25 +65,41 @@ public struct TrackLabel: Sendable, Equatable, Codable {
 
     private static func tag(_ key: String, of stream: UnsafeMutablePointer<AVStream>) -> String {
         guard let entry = av_dict_get(stream.pointee.metadata, key, nil, 0), let value = entry.pointee.value else { return "" }
-        return String(cString: value)
+        let text = String(cString: value)
+        return text.utf8.count <= (key == "language" ? maxLanguageBytes : maxTitleBytes) ? text : ""
     }
 }
 
 extension Muxer {
-    /// Writes `label` on stream `index`: the language and title tags (a QuickTime file, whose
-    /// FFmpeg muxer stores no track title, gets the title as its handler name, the name
-    /// players list) and the dispositions, as far as the container holds them. Call before
-    /// `writeHeader`.
+    /// Writes `label` on stream `index` (`TrackLabel.write(on:quickTime:)`); call before `writeHeader`.
     public func setLabel(_ label: TrackLabel, stream index: Int) {
         guard let stream = context.pointee.streams[index] else { return }
-        if !label.language.isEmpty { av_dict_set(&stream.pointee.metadata, "language", label.language, 0) }
-        if !label.title.isEmpty {
-            av_dict_set(&stream.pointee.metadata, "title", label.title, 0)
-            if container.isQuickTimeFamily { av_dict_set(&stream.pointee.metadata, "handler_name", label.title, 0) }
+        label.write(on: stream, quickTime: container.isQuickTimeFamily)
+    }
+}
+
+extension TrackLabel {
+    /// Sets `stream`'s language and title tags (a QuickTime file, whose FFmpeg muxer stores no
+    /// track title, gets the title as its handler name, the name players list) and its
+    /// dispositions; the muxer writes what its container holds (`OutputContainer.kept`).
+    func write(on stream: UnsafeMutablePointer<AVStream>, quickTime: Bool) {
+        if !language.isEmpty { av_dict_set(&stream.pointee.metadata, "language", language, 0) }
+        if !title.isEmpty {
+            av_dict_set(&stream.pointee.metadata, "title", title, 0)
+            if quickTime { av_dict_set(&stream.pointee.metadata, "handler_name", title, 0) }
         }
-        stream.pointee.disposition = label.dispositions.reduce(0) { flags, name in
+        stream.pointee.disposition = dispositions.reduce(0) { flags, name in
             let flag = av_disposition_from_string(name)
             return flag > 0 ? flags | flag : flags
         }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A label absent from what is decoded is no label: a chunk plan written before labels
+    /// existed loads, its takes unlabelled (as that vrender wrote them). The stream infos'
+    /// synthesized `Decodable` picks this overload over the generic one for their `label`.
+    func decode(_ type: TrackLabel.Type, forKey key: Key) throws -> TrackLabel {
+        try decodeIfPresent(type, forKey: key) ?? TrackLabel()
     }
 }

@@ -119,4 +119,43 @@ import VRenderTestSupport
         #expect(dropped.standardError.contains("german.mkv: track 2 (deu \"Commentary\") dropped"), "\(dropped.standardError)")
         #expect(audioLabels(folder + "/one.mkv") == ["eng - default=1 forced=0"])
     }
+
+    /// The same class beyond audio languages: the video's language and title, an audio track
+    /// marked for the visually impaired, forced and titled subtitles. Matroska keeps them all;
+    /// .mov keeps languages and default only, and the plan names each flag it leaves out.
+    @Test(arguments: [("mkv", []), ("mkv", ["--filter", "mono"]), ("mov", []), ("mov", ["--filter", "mono"])])
+    func videoSubtitleAndFlagLabelsAreKeptOrNamed(export: (extension: String, options: [String])) throws {
+        let srt = folder + "/signs.srt"
+        try Data("1\n00:00:00,200 --> 00:00:00,800\nSchild\n\n".utf8).write(to: URL(fileURLWithPath: srt))
+        let input = folder + "/rich.mkv"
+        let made = ProgramRun.run("/usr/bin/ffmpeg", [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=1",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1", "-i", srt,
+            "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-c:s", "srt",
+            "-metadata:s:v:0", "language=eng", "-metadata:s:v:0", "title=Camera A", "-metadata:s:a:0", "language=eng",
+            "-metadata:s:a:0", "title=Described", "-metadata:s:s:0", "language=deu", "-metadata:s:s:0", "title=Signs",
+            "-disposition:v:0", "default", "-disposition:a:0", "default+visual_impaired", "-disposition:s:0", "forced", input])
+        try #require(made.status == 0, "ffmpeg: \(made.standardError)")
+        let out = folder + "/out." + export.extension
+        let run = vrender(["concat", input, "-o", out, "--progress", "none"] + export.options)
+        try #require(run.status == 0, "\(run.standardError)")
+        let shown = { (stream: String) in
+            ProgramRun.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries",
+                                                "stream_tags=language,title,handler_name:stream_disposition=default,forced,visual_impaired",
+                                                "-of", "compact=nk=0", out]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let mkv = export.extension == "mkv"
+        let title = mkv ? "title" : "handler_name"
+        #expect(shown("v") == "stream|disposition:default=1|disposition:forced=0|disposition:visual_impaired=0|tag:language=eng|tag:\(title)=Camera A")
+        #expect(shown("a") == "stream|disposition:default=1|disposition:forced=0|disposition:visual_impaired=\(mkv ? 1 : 0)|tag:language=eng|tag:\(title)=Described")
+        // QuickTime's muxer enables (marks default) the first track of each kind.
+        #expect(shown("s") == "stream|disposition:default=\(mkv ? 0 : 1)|disposition:forced=\(mkv ? 1 : 0)|disposition:visual_impaired=0|"
+                + "tag:language=\(mkv ? "deu" : "ger")|tag:\(title)=Signs")
+        #expect(run.standardError.contains("tracks: video eng \"Camera A\" (default); audio eng \"Described\" (default\(mkv ? ", visual_impaired" : ""))"),
+                "\(run.standardError)")
+        if !mkv {
+            #expect(run.standardError.contains("audio: not marked visual_impaired (a .mov file cannot store that flag: write .mkv)"))
+            #expect(run.standardError.contains("subtitles: not marked forced (a .mov file cannot store that flag: write .mkv)"))
+        }
+    }
 }
