@@ -7,11 +7,29 @@ extension ExportPlan {
     /// gives several lines.
     public var summaryLines: [String] {
         var lines = ["plan: \(reason)", "plan: " + takesLine]
+        if let tracksLine { lines.append("plan: " + tracksLine) }
         lines += (loudness?.lines ?? []).map { "plan: \($0)" }
         if let stabilize { lines.append("plan: stabilize: \(takes.count) take(s), \(stabilize.summary)") }
         if let transition { lines.append("plan: transition: \(transition.description)") }
         lines += notices.map { "plan: note: \($0)" }
         return lines.flatMap { $0.split(separator: "\n").map(String.init) }
+    }
+
+    /// "tracks: video (default); audio 1 eng (default), 2 deu \"Commentary\"; subtitles fra (forced)":
+    /// the language, title and dispositions each output track is written with; nil when no
+    /// track has any.
+    private var tracksLine: String? {
+        let audioLabels = (0..<audio.trackCount).map { audio.label(ofTrack: $0) }
+        let subtitles = side.subtitleCodec == nil ? nil : side.subtitleLabel
+        guard !videoLabel.isEmpty || audioLabels.contains(where: { !$0.isEmpty }) || subtitles.map({ !$0.isEmpty }) == true else { return nil }
+        var parts = ["video \(videoLabel.description)"]
+        if audioLabels.count == 1 {
+            parts.append("audio \(audioLabels[0].description)")
+        } else if !audioLabels.isEmpty {
+            parts.append("audio " + audioLabels.enumerated().map { "\($0.offset + 1) \($0.element.description)" }.joined(separator: ", "))
+        }
+        if let subtitles { parts.append("subtitles \(subtitles.description)") }
+        return "tracks: " + parts.joined(separator: "; ")
     }
 
     /// "3 take(s), 12.00 s -> export.mov, 1280x720 at 30 fps, ..., audio AAC 48 kHz stereo".

@@ -39,6 +39,8 @@ public struct ExportPlan: Sendable {
     package var timeline: Timeline
     package var colour: ColourPlan
     package var audio: AudioTrackPlan
+    /// The output's video track's language, title and dispositions (`TrackLabelMerge` of the takes').
+    package var videoLabel = TrackLabel()
     /// Encoders for a transcode (ignored when copying).
     public var videoCodec: VideoCodecChoice
     public var audioCodec: AudioCodecChoice

@@ -1,3 +1,4 @@
+import Foundation
 import VRenderCore
 import VRenderFilters
 import VRenderMedia
@@ -10,6 +11,7 @@ struct PlanBuilder {
     let output: String
     let container: OutputContainer
     let audio: AudioTrackPlan
+    let videoLabel: TrackLabel
     var notices: [String] = []
 
     init(takes: [MediaInfo], options: ExportOptions, output: String, container: OutputContainer, audio: AudioTrackPlan) {
@@ -17,8 +19,18 @@ struct PlanBuilder {
         self.options = options
         self.output = output
         self.container = container
-        self.audio = audio
         notices += audio.dropped.map { "audio: \($0) (keep another with --audio-track N)" }
+        let video = TrackLabelMerge.merge(takes.map { (($0.path as NSString).lastPathComponent, $0.video.label) }, track: "video")
+        let fittedVideo = TrackLabelMerge.fitted(video.label, into: container, track: "video")
+        videoLabel = fittedVideo.label
+        notices += video.notices + audio.labelNotices + fittedVideo.notices
+        var audio = audio
+        for (track, label) in audio.labels.enumerated() {
+            let fitted = TrackLabelMerge.fitted(label, into: container, track: audio.trackCount > 1 ? "audio track \(track + 1)" : "audio")
+            audio.labels[track] = fitted.label
+            notices += fitted.notices
+        }
+        self.audio = audio
         notices += takes.filter { $0.video.damagedTimestamps > 0 }.map {
             PresentationCheck.damageNote($0.path, count: $0.video.damagedTimestamps)
         }
@@ -42,6 +54,7 @@ struct PlanBuilder {
             timeline: Timeline(durations: takes.map(\.duration), frameRate: first.video.frameRate),
             colour: .copied(takes), audio: audio, videoCodec: .auto,
             audioCodec: container.isWebM ? .opus : .aac, notices: notices)
+        plan.videoLabel = videoLabel
         if mode == .copyVideo { plan.notices.append("audio re-encoded as \(plan.audioCodec.rawValue.uppercased()) 48 kHz stereo") }
         return plan
     }
@@ -89,6 +102,7 @@ struct PlanBuilder {
             audioCodec: container.isWebM ? .opus : .aac, notices: notices)
         plan.transition = transition
         plan.threads = options.threads
+        plan.videoLabel = videoLabel
         return plan
     }
 

@@ -20,7 +20,9 @@ struct SideStreamOutput {
         if let codec = side.subtitleCodec, let (take, index) = first, let index {
             let writer = try SubtitleWriter(codec: codec, stylePath: take.path, styleStream: index,
                                             globalHeader: muxer.needsGlobalHeader)
-            subtitleStream = try muxer.addStream(subtitles: writer, language: side.subtitleLanguage)
+            let stream = try muxer.addStream(subtitles: writer)
+            muxer.setLabel(side.subtitleLabel, stream: stream)
+            subtitleStream = stream
             self.writer = writer
         } else {
             (writer, subtitleStream) = (nil, nil)

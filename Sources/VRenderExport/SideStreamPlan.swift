@@ -12,8 +12,8 @@ package struct SideStreamPlan: Sendable, Equatable {
     package var subtitleCodec: String?
     /// Per take, the subtitle stream carried (nil: none).
     package var subtitleStreams: [Int?] = []
-    /// The carried subtitles' language (the first take's with subtitles), empty when none.
-    package var subtitleLanguage = ""
+    /// The carried subtitles' language, title and dispositions (`TrackLabelMerge` of the takes').
+    package var subtitleLabel = TrackLabel()
     /// True when the takes' chapters are written.
     package var carriesChapters = false
     /// The first take's timecode, written on the output.
@@ -41,9 +41,15 @@ package struct SideStreamPlan: Sendable, Equatable {
             }
             notices += take.side.others.map { "\($0) of \(name(take)) dropped" }
         }
-        if let codec, let firstText {
+        if let codec {
             subtitleCodec = codec
-            subtitleLanguage = firstText.language
+            let labels = zip(takes, subtitleStreams).compactMap { take, index in
+                take.side.subtitles.first { $0.index == index }.map { (name(take), $0.label) }
+            }
+            let merged = TrackLabelMerge.merge(labels, track: "subtitles")
+            let fitted = TrackLabelMerge.fitted(merged.label, into: container, track: "subtitles")
+            subtitleLabel = fitted.label
+            notices += merged.notices + fitted.notices
             let sources = Set(zip(takes, subtitleStreams).compactMap { take, index in
                 take.side.subtitles.first { $0.index == index }?.codecName })
             notices.append("subtitles: \(sources.sorted().joined(separator: ", ")) of \(subtitleStreams.compactMap { $0 }.count) "
@@ -91,7 +97,7 @@ package struct SideStreamPlan: Sendable, Equatable {
     }
 
     private static func language(_ subtitle: SubtitleStreamInfo) -> String {
-        subtitle.language.isEmpty ? "" : " (\(subtitle.language))"
+        subtitle.label.parenthesized
     }
 
     /// Where each take starts in the output and how long it lasts there, in seconds: a stream

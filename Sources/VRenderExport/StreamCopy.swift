@@ -64,12 +64,14 @@ struct StreamCopy {
     /// The output's streams, set up from the first take's, and the header.
     private func writeHeader(_ out: inout Output, firstTake take: MediaInfo, demuxer: Demuxer) throws {
         out.videoStream = try out.muxer.addStream(copying: take.video.index, of: demuxer)
+        out.muxer.setLabel(plan.videoLabel, stream: out.videoStream)
         if case .keepMetadata(_, let matrix?) = plan.rotation { out.muxer.setDisplayMatrix(matrix, stream: out.videoStream) }
         for track in 0..<plan.audio.trackCount {
             guard let source = plan.audio.source(take: take, takeIndex: 0, track: track) else {
                 preconditionFailure("a stream-copy plan has every audio track in every take")
             }
             let stream = try out.muxer.addStream(copying: source.index, of: demuxer)
+            out.muxer.setLabel(plan.audio.label(ofTrack: track), stream: stream)
             out.audioStreams.append(stream)
             out.audioFrameDurations[stream] = demuxer.audioFrameDuration(ofStream: source.index)
         }

@@ -56,24 +56,13 @@ extension OutputContainer {
     /// Opens `bytes` as a player would (`avformat_find_stream_info` decodes the packets) and
     /// compares what it finds with `source`, the stream that was written.
     private func readBack(_ bytes: [UInt8], packets: Int, source: AVCodecParameters) -> String? {
-        guard let io = MemoryIO(reading: bytes) else { return nil }
-        return withExtendedLifetime(io) {
-            var opened: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
-            opened?.pointee.pb = io.context
-            // On failure avformat_open_input frees the context (never a custom I/O context).
-            guard avformat_open_input(&opened, nil, nil, nil) >= 0, let context = opened else {
-                return "what it writes cannot be read back"
-            }
-            defer {
-                var closing: UnsafeMutablePointer<AVFormatContext>? = context
-                avformat_close_input(&closing)
-            }
+        let unreadable = "what it writes cannot be read back"
+        let loss = MemoryIO.withInput(bytes) { context -> String? in
             guard avformat_find_stream_info(context, nil) >= 0, context.pointee.nb_streams == 1,
-                  let back = context.pointee.streams[0]?.pointee.codecpar.pointee else {
-                return "what it writes cannot be read back"
-            }
+                  let back = context.pointee.streams[0]?.pointee.codecpar.pointee else { return unreadable }
             return Self.loss(source: source, back: back, decoded: packets > 0)
         }
+        return loss ?? unreadable
     }
 
     /// What of `source` did not come back in `back`: a size, rate or channel count, or the

@@ -58,6 +58,8 @@ public struct VideoStreamInfo: Sendable, Equatable, Codable {
     /// Pictures at the start that cannot be decoded (a cut inside a group of pictures, an open
     /// GOP cut): `startTime` and `duration` already leave them out, this says what was left.
     public var undecodableStart: UndecodableStart?
+    /// Language, title and dispositions, kept on the output's video track.
+    public var label = TrackLabel()
 
     /// The colours the pictures mean: the stated description, with what the file leaves
     /// unspecified filled in as players assume it (see `ColourDescription.resolved`).
@@ -80,6 +82,8 @@ public struct AudioStreamInfo: Sendable, Equatable, Codable {
     public var extradata: [UInt8]
     public var startTime: Double
     public var duration: Double
+    /// Language, title and dispositions, kept on the output track it feeds.
+    public var label = TrackLabel()
 }
 
 /// One probed input file.

@@ -33,6 +33,23 @@ final class MemoryIO {
         CustomIO.free(context)
     }
 
+    /// Opens `bytes` as a file is opened (`avformat_open_input`, its header read) and hands the
+    /// demuxing context to `body`; nil when they are not a file FFmpeg can read.
+    static func withInput<T>(_ bytes: [UInt8], _ body: (UnsafeMutablePointer<AVFormatContext>) -> T) -> T? {
+        guard let io = MemoryIO(reading: bytes) else { return nil }
+        return withExtendedLifetime(io) {
+            var opened: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+            opened?.pointee.pb = io.context
+            // On failure avformat_open_input frees the context (never a custom I/O context).
+            guard avformat_open_input(&opened, nil, nil, nil) >= 0, let context = opened else { return nil }
+            defer {
+                var closing: UnsafeMutablePointer<AVFormatContext>? = context
+                avformat_close_input(&closing)
+            }
+            return body(context)
+        }
+    }
+
     private static func owner(_ opaque: UnsafeMutableRawPointer?) -> MemoryIO {
         // `init` set `opaque` to this object before FFmpeg could call back through the context.
         Unmanaged<MemoryIO>.fromOpaque(opaque!).takeUnretainedValue()

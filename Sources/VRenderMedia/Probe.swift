@@ -203,6 +203,7 @@ extension Demuxer {
         info.codecTag = fourcc(parameters.codec_tag)
         info.decodingTimesStored = !String(cString: context.pointee.iformat.pointee.name).hasPrefix("matroska")
         info.profile = parameters.profile
+        info.label = TrackLabel(stream: stream)
         return info
     }
 
@@ -226,7 +227,7 @@ extension Demuxer {
             sampleFormat: av_get_sample_fmt_name(AVSampleFormat(rawValue: parameters.format)).map { String(cString: $0) } ?? "unknown",
             timeBase: Rational(Int(stream.pointee.time_base.num), Int(stream.pointee.time_base.den)),
             extradata: bytes(parameters.extradata, Int(parameters.extradata_size)),
-            startTime: start, duration: duration)
+            startTime: start, duration: duration, label: TrackLabel(stream: stream))
     }
 
     private func displayMatrix(_ stream: UnsafeMutablePointer<AVStream>) -> [Int32]? {

@@ -5,8 +5,8 @@ import VRenderCore
 public struct SubtitleStreamInfo: Sendable, Equatable, Codable {
     public var index: Int
     public var codecName: String
-    /// The stream's "language" tag ("eng"), empty when none.
-    public var language: String
+    /// Language, title and dispositions (a forced track of signs), kept on the output's subtitles.
+    public var label: TrackLabel
     /// Text cues (SubRip, ASS, mov_text, WebVTT) with a decoder can be retimed and converted;
     /// bitmaps cannot.
     public var isText: Bool
@@ -56,8 +56,7 @@ extension Demuxer {
                 // Text that this FFmpeg can decode: a cue is converted through its decoder.
                 let isText = descriptor.map { $0.pointee.props & AV_CODEC_PROP_TEXT_SUB != 0 } ?? false
                     && avcodec_find_decoder(parameters.codec_id) != nil
-                side.subtitles.append(SubtitleStreamInfo(index: index, codecName: codec,
-                                                         language: tag("language", of: stream.pointee.metadata) ?? "",
+                side.subtitles.append(SubtitleStreamInfo(index: index, codecName: codec, label: TrackLabel(stream: stream),
                                                          isText: isText))
             case AVMEDIA_TYPE_DATA where parameters.codec_tag == 0x6463_6d74:  // 'tmcd': the timecode, carried apart
                 continue

@@ -128,12 +128,11 @@ public final class SubtitleWriter {
 }
 
 extension Muxer {
-    /// Adds the stream `writer`'s packets go to, tagged with `language` when known.
-    public func addStream(subtitles writer: SubtitleWriter, language: String) throws -> Int {
+    /// Adds the stream `writer`'s packets go to (its label: `setLabel`).
+    public func addStream(subtitles writer: SubtitleWriter) throws -> Int {
         guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, writer.encoder), "avcodec_parameters_from_context")
         stream.pointee.time_base = writer.encoder.pointee.time_base
-        if !language.isEmpty { av_dict_set(&stream.pointee.metadata, "language", language, 0) }
         sourceTimeBases.append(writer.encoder.pointee.time_base)
         return Int(stream.pointee.index)
     }

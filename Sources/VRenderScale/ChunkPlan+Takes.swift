@@ -27,6 +27,9 @@ extension ChunkPlan {
             for (track, audio) in take.audioTracks.enumerated() {
                 try validate(audio, check, field + ".audioTracks[\(track)]")
             }
+            for (number, subtitle) in take.side.subtitles.enumerated() {
+                try validate(subtitle.label, check, field + ".side.subtitles[\(number)].label")
+            }
             let side = take.side
             try check.require(side.subtitles.allSatisfy { Self.isStreamIndex($0.index) }, field + ".side.subtitles", "holds a stream index out of range")
             try check.require(side.chapters.allSatisfy { Self.isTime($0.start) && Self.isTime($0.end) && $0.start < $0.end },
@@ -34,7 +37,13 @@ extension ChunkPlan {
         }
     }
 
+    private func validate(_ label: TrackLabel, _ check: FieldCheck, _ field: String) throws {
+        let wrong = label.implausibility
+        try check.require(wrong == nil, field, wrong ?? "")
+    }
+
     private func validate(_ video: VideoStreamInfo, _ check: FieldCheck, _ field: String) throws {
+        try validate(video.label, check, field + ".label")
         try check.require(Self.isStreamIndex(video.index), field + ".index", "is \(video.index), not a stream index")
         try check.require((1...MediaLimits.maxSide).contains(video.width) && (1...MediaLimits.maxSide).contains(video.height)
                           && MediaLimits.sizeRefusal(width: video.width, height: video.height) == nil,
@@ -61,6 +70,7 @@ extension ChunkPlan {
     }
 
     private func validate(_ audio: AudioStreamInfo, _ check: FieldCheck, _ field: String) throws {
+        try validate(audio.label, check, field + ".label")
         try check.require(Self.isStreamIndex(audio.index), field + ".index", "is \(audio.index), not a stream index")
         try check.require((1...1_000_000).contains(audio.sampleRate), field + ".sampleRate", "is \(audio.sampleRate), not 1 to 1000000 Hz")
         try check.require((1...255).contains(audio.channels), field + ".channels", "is \(audio.channels), not 1 to 255")

@@ -214,6 +214,63 @@ private func coloured(_ info: MediaInfo, _ colour: ColourDescription, pixelForma
         #expect(second.notices.contains { $0.contains("b.mov: has no track 2") })
     }
 
+    /// Takes whose audio tracks carry `labels` (one per track).
+    private func labelled(_ path: String, _ labels: [TrackLabel]) -> MediaInfo {
+        var info = withTracks(take(path), labels.count)
+        for (index, label) in labels.enumerated() { info.audioTracks[index].label = label }
+        return info
+    }
+
+    private let english = TrackLabel(language: "eng", dispositions: ["default"])
+    private let german = TrackLabel(language: "deu", title: "Commentary")
+
+    @Test func labelsOfAgreeingTakesAreKeptAndNamedInThePlan() throws {
+        let plan = try ExportPlanner.plan(takes: [labelled("a.mkv", [english, german]), labelled("b.mkv", [english, german])],
+                                          options: try options(output: "out.mkv"))
+        #expect(plan.audio.labels == [english, german])
+        #expect(plan.notices.isEmpty, "\(plan.notices)")
+        #expect(plan.summaryLines.contains("plan: tracks: video unlabelled; audio 1 eng (default), 2 deu \"Commentary\""), "\(plan.summaryLines)")
+    }
+
+    @Test func tracksInAnotherOrderAreMatchedByLanguage() throws {
+        let plan = try ExportPlanner.plan(takes: [labelled("a.mkv", [english, german]), labelled("b.mkv", [german, english]),
+                                                  take("c.mkv", audioRate: nil)],
+                                          options: try options(output: "out.mkv"))
+        #expect(plan.audio.sources == [[0, 1], [1, 0], [nil, nil]])
+        #expect(plan.audio.labels.map(\.language) == ["eng", "deu"])
+        #expect(plan.notices.contains("audio: b.mkv's tracks (deu, eng) joined by language, in the first take's order (eng, deu)"))
+        // The flags follow the language: English is the default in both takes.
+        #expect(plan.audio.labels == [english, german])
+        #expect(!plan.notices.contains { $0.contains("not marked") }, "\(plan.notices)")
+    }
+
+    @Test func languagesTitlesAndFlagsTakesDisagreeOnAreLeftOutAndNamed() throws {
+        let french = TrackLabel(language: "fra", title: "Kommentar", dispositions: ["forced"])
+        let plan = try ExportPlanner.plan(takes: [labelled("a.mkv", [english, german]), labelled("b.mkv", [english, french]),
+                                                  labelled("c.mkv", [english, TrackLabel()])],
+                                          options: try options(output: "out.mkv"))
+        #expect(plan.audio.sources == [[0, 1], [0, 1], [0, 1]])
+        #expect(plan.audio.labels == [english, TrackLabel()])
+        #expect(plan.notices.contains("audio track 2: no language written, the takes differ (a.mkv: deu, b.mkv: fra)"), "\(plan.notices)")
+        #expect(plan.notices.contains("audio track 2: no title written, the takes differ (a.mkv: \"Commentary\", b.mkv: \"Kommentar\")"))
+        #expect(plan.notices.contains("audio track 2: not marked forced (b.mkv marks it so, a.mkv, c.mkv do not)"))
+    }
+
+    @Test func droppedTracksAreNamedWithTheirLanguageAndTheKeptOneIsDefault() throws {
+        let plan = try ExportPlanner.plan(takes: [labelled("a.mkv", [english, german]), labelled("b.mkv", [english])],
+                                          options: try options(output: "out.mkv"))
+        #expect(plan.notices.contains { $0.contains("a.mkv: track 2 (deu \"Commentary\") dropped") }, "\(plan.notices)")
+        let chosen = try ExportPlanner.plan(takes: [labelled("a.mkv", [english, german])], options: try options(output: "out.mkv", audioTrack: 2))
+        #expect(chosen.audio.labels == [TrackLabel(language: "deu", title: "Commentary", dispositions: ["default"])])
+        #expect(chosen.notices.contains { $0.contains("a.mkv: track 1 (eng) dropped") }, "\(chosen.notices)")
+    }
+
+    @Test func aMovOutputSpellsGermanAsItsListDoes() throws {
+        let plan = try ExportPlanner.plan(takes: [labelled("a.mkv", [english, german])], options: try options(output: "out.mov"))
+        #expect(plan.audio.labels.map(\.language) == ["eng", "ger"])
+        #expect(plan.notices.contains("audio track 2: language deu written ger, as a .mov file spells it"), "\(plan.notices)")
+    }
+
     @Test func aTakeWithoutAudioContributesSilence() throws {
         let plan = try ExportPlanner.plan(takes: [take("a.mov"), take("b.mov", audioRate: nil)], options: try options())
         #expect(plan.audio.trackCount == 1)

@@ -14,7 +14,7 @@ import VRenderCore
                                                     displayMatrix: nil, extradata: [], startTime: 0, duration: 2),
                              audio: nil)
         info.side.subtitles = subtitles.enumerated().map {
-            SubtitleStreamInfo(index: $0.offset + 1, codecName: $0.element.0, language: "eng", isText: $0.element.1)
+            SubtitleStreamInfo(index: $0.offset + 1, codecName: $0.element.0, label: TrackLabel(language: "eng"), isText: $0.element.1)
         }
         info.side.chapters = (0..<chapters).map { ChapterInfo(start: Double($0), end: Double($0 + 1), title: "c\($0)") }
         info.side.timecode = timecode

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VRenderCore
+import VRenderMedia
 import VRenderTestSupport
 @testable import VRenderScale
 
@@ -96,6 +97,10 @@ import VRenderTestSupport
         case "takes[0].video.sampleAspect": json = takeChanged("sampleAspect", to: ["numerator": 1000, "denominator": 1])
         case "takes[0].video.extradata": json = takeChanged("extradata", to: [Int](repeating: 7, count: (1 << 18) + 1))
         case "takes[0].audioTracks[0].channels": json = takeChanged("channels", to: 0, audio: true)
+        case "takes[0].video.label":
+            json = takeChanged("label", to: ["language": String(repeating: "x", count: 100), "title": "", "dispositions": [String]()])
+        case "takes[0].audioTracks[0].label":
+            json = takeChanged("label", to: ["language": "eng", "title": "", "dispositions": ["default", "rm -rf"]], audio: true)
         case "takes[0].audioTracks[0].sampleRate": json = takeChanged("sampleRate", to: -48000, audio: true)
         default: Issue.record("no way to break \(field)")
         }
@@ -110,11 +115,20 @@ import VRenderTestSupport
                       "takes[0].video.timeBase", "takes[0].video.frameRate", "takes[0].video.duration",
                       "takes[0].video.startTime", "takes[0].video.index", "takes[0].video.displayMatrix",
                       "takes[0].video.sampleAspect", "takes[0].video.extradata", "takes[0].audioTracks[0].channels",
-                      "takes[0].audioTracks[0].sampleRate"])
+                      "takes[0].audioTracks[0].sampleRate", "takes[0].video.label", "takes[0].audioTracks[0].label"])
     func aPlanWithAFieldOutOfRangeIsRefusedNamingIt(field: String) throws {
         _ = try Self.load(Self.planJSON())   // the unchanged plan loads
         let error = try #require(throws: VRenderError.self) { try Self.load(Self.broken(field)) }
         #expect(error.kind == .input && "\(error)".contains("/w/plan.json") && "\(error)".contains("'\(field)'"), "\(error)")
+    }
+
+    /// A plan written before takes carried labels (no "label" anywhere) loads, its takes
+    /// unlabelled; a label in a plan loads as it was written.
+    @Test func labelsAreOptionalInAPlan() throws {
+        #expect(try Self.load(Self.planJSON()).takes[0].audioTracks[0].label == TrackLabel())
+        let label: [String: Any] = ["language": "deu", "title": "Commentary", "dispositions": ["forced"]]
+        let plan = try Self.load(Self.takeChanged("label", to: label, audio: true))
+        #expect(plan.takes[0].audioTracks[0].label == TrackLabel(language: "deu", title: "Commentary", dispositions: ["forced"]))
     }
 
     /// The fuzzer's seed plan (and the valid plan its harness puts beside a fuzzed done record)

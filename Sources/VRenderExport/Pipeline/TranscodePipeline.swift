@@ -119,6 +119,7 @@ final class TranscodePipeline {
         }
         let videoStream = job.writesVideo ? try addVideoStream(to: muxer, encoder: videoEncoder) : nil
         let audioStreams = try sound.map { try $0.addStreams(to: muxer) } ?? audioEncoders.map { try muxer.addStream(from: $0) }
+        for (track, stream) in audioStreams.enumerated() { muxer.setLabel(plan.audio.label(ofTrack: track), stream: stream) }
         // A chunk is video only, a sound run sound only: side streams go into the whole or the join.
         let side = job.writesAudio && job.writesVideo ? try SideStreamOutput(plan: plan, muxer: muxer) : nil
         let subtitles = try side?.subtitleStream.map { (stream: $0, packets: try side!.allCues()) }
@@ -212,6 +213,7 @@ final class TranscodePipeline {
             stream = try muxer.addStream(copying: source.index, of: try openDemuxer(source.path))
         }
         if case .keepMetadata(_, let matrix?) = plan.rotation { muxer.setDisplayMatrix(matrix, stream: stream) }
+        muxer.setLabel(plan.videoLabel, stream: stream)
         return stream
     }
 
