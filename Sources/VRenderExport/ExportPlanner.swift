@@ -163,6 +163,7 @@ package enum ExportPlanner {
         builder.notices = plan.notices + [damage.fallbackNote]
         var fallback = try builder.transcode(reason: "transcode: \(damage.fallbackNote)")
         fallback.loudness = plan.loudness  // the same sound, measured already
+        fallback.side = plan.side  // subtitles, chapters and timecode: a transcode carries them too
         return fallback
     }
 

@@ -1,5 +1,6 @@
 import Testing
 import VRenderCore
+import VRenderFilters
 @testable import VRenderMedia
 @testable import VRenderExport
 
@@ -40,6 +41,22 @@ import VRenderCore
         #expect(plan.timecode == "01:00:00:00")
         #expect(plan.notices.contains("timecode 02:00:00:00 of b.mkv dropped (an output has the first take's timecode only)"))
         #expect(plan.notices.contains("attachment (font.ttf) of b.mkv dropped"))
+    }
+
+    /// A copy that meets damage becomes a transcode (`Exporter`): it used to lose the copy's
+    /// subtitles, chapters and timecode, planned afresh without them.
+    @Test func aCopyThatFallsBackToATranscodeKeepsItsSideStreams() throws {
+        let takes = [take("a.mkv", subtitles: [("subrip", true)], chapters: 2, timecode: "01:00:00:00")]
+        let options = ExportOptions(inputs: [], output: "out.mkv", outputIsDefault: false, audioTrack: nil,
+                                    filter: try FilterRegistry.chain("none"), codec: .auto)
+        let copy = try ExportPlanner.plan(takes: takes, options: options, copyCheck: { _, _, _ in nil })
+        try #require(copy.mode != .transcode)
+        let damage = CopyDamage(path: "a.mkv", seconds: 0.5, what: "a packet the file marks as damaged")
+        let fallback = try ExportPlanner.transcoding(instead: copy, options: options, damage: damage)
+        #expect(fallback.mode == .transcode)
+        #expect(fallback.side.subtitleCodec == copy.side.subtitleCodec && fallback.side.subtitleCodec != nil)
+        #expect(fallback.side.carriesChapters)
+        #expect(fallback.side.timecode == "01:00:00:00")
     }
 
     @Test func takesWithoutSideStreamsPlanNothing() throws {
