@@ -15,14 +15,27 @@ import VRenderMedia
 ///
 /// `file` paths are relative to the list's folder unless absolute, and may be quoted ('...')
 /// or backslash-escaped as FFmpeg reads them. `inpoint`, `outpoint` and `duration` apply to
-/// the file before them; `duration` without `outpoint` ends the part used `duration` after
-/// its in point. Unlike FFmpeg's demuxer, vrender cuts frame-exactly (`TakeTrim`). Other
-/// directives (`stream`, `option`, ...) are refused by line, `file_packet_meta(data)` is
-/// skipped with a note. The list is only read.
+/// the file before them, on its own clock as FFmpeg's concat demuxer reads them (the times
+/// its packets carry, not from its first picture: `Entry.trim(of:)`); `duration` without
+/// `outpoint` ends the part used `duration` after its in point. Unlike FFmpeg's demuxer,
+/// vrender cuts frame-exactly (`TakeTrim`). Other directives (`stream`, `option`, ...) are
+/// refused by line, `file_packet_meta(data)` is skipped with a note. The list is only read.
 package struct ConcatList: Sendable {
     package struct Entry: Sendable, Equatable {
         package var path: String
-        package var trim: TakeTrim?
+        /// Seconds on the file's own clock; nil where the list gives none.
+        package var inpoint: Double?
+        package var outpoint: Double?
+        /// `duration` without `outpoint`: the part used ends this long after the in point (the
+        /// first picture without one).
+        package var duration: Double?
+
+        package init(path: String, inpoint: Double? = nil, outpoint: Double? = nil, duration: Double? = nil) {
+            (self.path, self.inpoint, self.outpoint, self.duration) = (path, inpoint, outpoint, duration)
+        }
+
+        /// Whether the list cuts this file at all.
+        package var isTrimmed: Bool { inpoint != nil || outpoint != nil || duration != nil }
     }
 
     package var entries: [Entry]
@@ -59,11 +72,12 @@ package struct ConcatList: Sendable {
         var pending: (path: String, start: Double?, end: Double?, duration: Double?, line: Int)?
         func finish() throws {
             guard let file = pending else { return }
-            var end = file.end
-            if end == nil, let duration = file.duration { end = (file.start ?? 0) + duration }
-            let trim = file.start == nil && end == nil ? nil : TakeTrim(start: file.start ?? 0, end: end)
-            if let refusal = trim?.refusal { throw VRenderError.input(path, "line \(file.line): \(refusal)") }
-            entries.append(Entry(path: file.path, trim: trim))
+            let entry = Entry(path: file.path, inpoint: file.start, outpoint: file.end, duration: file.end == nil ? file.duration : nil)
+            let end = entry.outpoint ?? entry.duration.map { (entry.inpoint ?? 0) + $0 }
+            if entry.isTrimmed, let refusal = TakeTrim(start: entry.inpoint ?? 0, end: end).refusal {
+                throw VRenderError.input(path, "line \(file.line): \(refusal)")
+            }
+            entries.append(entry)
         }
         for (offset, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = offset + 1

@@ -102,6 +102,18 @@ public final class Exporter: Sendable {
     package struct Input: Sendable, Equatable {
         package var path: String
         package var trim: TakeTrim?
+        /// A concat list's entry, whose in and out points are on the file's clock: its trim is
+        /// known once the file is probed (`ConcatList.Entry.trim(of:)`).
+        package var listEntry: ConcatList.Entry?
+
+        package init(path: String, trim: TakeTrim?, listEntry: ConcatList.Entry? = nil) {
+            (self.path, self.trim, self.listEntry) = (path, trim, listEntry)
+        }
+
+        /// How the plan's note names the part used: "0.500–3.500 s", "inpoint 0.200 s outpoint 0.800 s".
+        var trimText: String? {
+            listEntry.flatMap { $0.isTrimmed ? $0.pointsText : nil } ?? trim?.description
+        }
     }
 
     /// Inputs as files: a takes folder becomes its takes in recording order (with the trims
@@ -125,15 +137,15 @@ public final class Exporter: Sendable {
                 }
             } else if ConcatList.isList(input) {
                 let list = try ConcatList(path: input)
-                takes += list.entries.map { Input(path: $0.path, trim: $0.trim) }
+                takes += list.entries.map { Input(path: $0.path, trim: nil, listEntry: $0) }
                 notices += list.notices
             } else {
                 takes.append(Input(path: input, trim: nil))
             }
         }
-        if takes.contains(where: { $0.trim != nil }) {
+        if takes.contains(where: { $0.trimText != nil }) {
             notices.append("trims: " + takes.enumerated().compactMap { index, take in
-                take.trim.map { "take \(index + 1) \($0)" }
+                take.trimText.map { "take \(index + 1) \($0)" }
             }.joined(separator: ", "))
         }
         return (takes, notices)
@@ -148,10 +160,11 @@ public final class Exporter: Sendable {
         let read = try InOrderMap.map(inputs.takes.count, threads: options.threads.processors) { index in
             let input = inputs.takes[index]
             let info = try Probe.probe(input.path)
+            let trim = try input.listEntry?.trim(of: info) ?? input.trim
             guard let silence = options.silence else {
-                return (parts: [try input.trim.map { try info.trimmed($0) } ?? info], note: String?.none)
+                return (parts: [try trim.map { try info.trimmed($0) } ?? info], note: String?.none)
             }
-            return try SilenceCuts.apply(silence, to: info, trim: input.trim, number: index + 1, audioTrack: options.audioTrack)
+            return try SilenceCuts.apply(silence, to: info, trim: trim, number: index + 1, audioTrack: options.audioTrack)
         }
         let notes = read.compactMap(\.note)
         var notices = inputs.notices + notes

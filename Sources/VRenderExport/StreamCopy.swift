@@ -105,7 +105,7 @@ struct StreamCopy {
             let isVideo = packet.streamIndex == take.video.index
             try inspector.check(packet, of: demuxer)
             if isVideo { check.repair(packet) }
-            let end = isVideo ? packet.pts.map { Double($0 + Swift.max(packet.duration, 0)) * videoBase.doubleValue } : nil
+            let end = isVideo ? packet.pts.map { Double($0 + take.video.shownTicks(ofPacketDuration: packet.duration)) * videoBase.doubleValue } : nil
             guard out.retimer.retime(packet, stream: outIndex, isAudio: !isVideo,
                                      timeBase: demuxer.timeBase(ofStream: packet.streamIndex), placement,
                                      audioFrameDuration: isVideo ? nil : out.audioFrameDurations[outIndex])

@@ -24,7 +24,9 @@ enum TrimCopy {
             for (verb, time) in cuts where !keyframes.contains(where: { abs($0 - time) < halfFrame }) {
                 let before = keyframes.last { $0 < time }.map { TakeTrim.text($0) + " s" } ?? "none"
                 let after = keyframes.first { $0 > time }.map { TakeTrim.text($0) + " s" } ?? "none"
-                return "take \(index + 1)'s trim \(verb) at \(TakeTrim.text(time)) s, between keyframes (\(before) and \(after)): "
+                // A list's points are on the file's clock: say where the cut is there too.
+                let clock = abs(start) < 0.0005 ? "" : " from its first picture (\(TakeTrim.text(start + time)) s on the file's clock)"
+                return "take \(index + 1)'s trim \(verb) at \(TakeTrim.text(time)) s\(clock), between keyframes (\(before) and \(after)): "
                     + "a frame-exact cut there needs re-encoding"
             }
         }

@@ -69,6 +69,13 @@ public struct VideoStreamInfo: Sendable, Equatable, Codable {
 
     /// Size after rotation, in square pixels, as a viewer sees it.
     public var uprightSize: (width: Int, height: Int) { rotation.upright(width: displayWidth, height: height) }
+
+    /// How long a video packet lasting `duration` (in `timeBase`) is shown: that, or one frame
+    /// at the stream's rate where the container stores no durations (ASF, FLV's Sorenson
+    /// video, MPEG-PS's last frame): a take ends where its last frame does, not where it starts.
+    public func shownTicks(ofPacketDuration duration: Int64) -> Int64 {
+        duration > 0 ? duration : Int64((1 / (frameRate.doubleValue * timeBase.doubleValue)).rounded())
+    }
 }
 
 /// What probing found in an audio stream.

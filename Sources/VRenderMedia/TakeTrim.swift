@@ -1,8 +1,10 @@
 import VRenderCore
 
 /// A take's in and out points: the part of it an export uses, in seconds from the take's first
-/// picture. Non-destructive: the file is never touched; takes.json (`vrender takes trim`) or a
-/// concat list (`inpoint`/`outpoint`) carries them to the export.
+/// picture (whatever time its file gives that picture). Non-destructive: the file is never
+/// touched; takes.json (`vrender takes trim`) carries them to the export, and a concat list's
+/// `inpoint`/`outpoint`, which are on the file's own clock as FFmpeg reads them, become one
+/// once the file is probed (`ConcatList.Entry.trim(of:)`).
 ///
 /// The first picture used is the one shown at `start` (the nearest frame), the last the one
 /// before `end` (`end` itself is left out, as FFmpeg's `outpoint`), and the sound is cut at the
@@ -44,7 +46,10 @@ public struct TakeTrim: Sendable, Codable, Equatable, CustomStringConvertible {
     }
 
     /// Seconds as trims print them: "1.500".
-    public static func text(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+    public static func text(_ seconds: Double) -> String {
+        let milliseconds = (seconds * 1000).rounded()
+        return String(format: "%.3f", milliseconds == 0 ? 0 : milliseconds / 1000)   // never "-0.000"
+    }
 }
 
 extension MediaInfo {

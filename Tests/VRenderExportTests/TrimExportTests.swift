@@ -43,16 +43,19 @@ import VRenderTestSupport
 
     @Test func twentyRandomTrimsGiveExactlyTheFramesAskedFor() throws {
         let takes = try makeTakes()
+        // A list's points are on each file's clock, where frame k starts at start + k/30 s (the
+        // WebM's video starts at 0.007 s, after Opus's priming).
+        let starts = try takes.map { try Probe.probe($0).video.startTime }
         var random = SplitMix64(seed: 24)
         var list = "ffconcat version 1.0\n"
         var expected: [String] = []
         for index in 0..<20 {
-            let take = takes[index % takes.count]
+            let take = takes[index % takes.count], start = starts[index % takes.count]
             let first = Int(random.next() % 100)              // frames 0...99 of 120
             let count = 1 + Int(random.next() % UInt64(120 - first - 1))
-            // As times (frame k starts at k/30 s) and as a list with a duration, half each.
-            list += "file '\(take)'\ninpoint \(Double(first) / 30)\n"
-            list += index.isMultiple(of: 2) ? "outpoint \(Double(first + count) / 30)\n" : "duration \(Double(count) / 30)\n"
+            // As times and as a list with a duration, half each.
+            list += "file '\(take)'\ninpoint \(start + Double(first) / 30)\n"
+            list += index.isMultiple(of: 2) ? "outpoint \(start + Double(first + count) / 30)\n" : "duration \(Double(count) / 30)\n"
             expected += expectedHashes(take, frames: first...(first + count - 1))
         }
         let listPath = directory + "/trims.txt"

@@ -41,7 +41,9 @@ extension VRender {
                     'concat DIR' then uses only the part from IN to OUT: the first picture is the \
                     one shown at IN, OUT itself is left out, and the sound is cut at the same \
                     instants. IN and OUT are times (1.5, 1.5s, 1500ms, 0:01.5) or frame numbers \
-                    counted from 0 at the take's frame rate (45f); OUT may be 'end'. \
+                    counted from 0 at the take's frame rate (45f); OUT may be 'end'. Both count \
+                    from the take's first picture (a concat list's inpoint and outpoint are on \
+                    the file's clock instead, as FFmpeg reads them). \
                     'vrender takes trim DIR N --clear' uses the whole take again.
                     """)
 
