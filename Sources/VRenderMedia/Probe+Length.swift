@@ -134,7 +134,10 @@ extension Demuxer {
     /// The frames of a video stream whose packets carry no timestamps at all (a raw .h264 or
     /// .hevc stream, whose length only its frames give), counted from the file's start up to
     /// `MediaLimits.maxDuration` at 1000 fps; nil when its packets have timestamps.
+    /// Reading starts over at byte 0: probing has read the first packets already
+    /// (`undecodableStart`), and a raw stream has nothing but its bytes to seek by.
     func untimedFrames(ofStream index: Int) -> Int? {
+        guard av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE) >= 0 else { return nil }
         let packet = Packet()
         var frames = 0
         while frames <= Int(MediaLimits.maxDuration) * 1000, read(into: packet) {
