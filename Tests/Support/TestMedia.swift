@@ -112,4 +112,17 @@ public final class ScratchFolder {
     deinit {
         try? FileManager.default.removeItem(atPath: path)
     }
+
+    /// Makes `name` here with `ffmpeg -v error -y ARGUMENTS... name` (a file the way users'
+    /// files are made); returns its path, or throws ffmpeg's complaint naming the file.
+    public func ffmpeg(_ name: String, _ arguments: [String]) throws -> String {
+        let file = path + "/" + name
+        let run = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-y"] + arguments + [file])
+        guard run.status == 0 else { throw FFmpegRunFailure(description: "ffmpeg making \(name): \(run.standardError)") }
+        return file
+    }
+}
+
+public struct FFmpegRunFailure: Error, CustomStringConvertible {
+    public let description: String
 }

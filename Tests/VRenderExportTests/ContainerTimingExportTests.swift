@@ -11,25 +11,17 @@ import VRenderTestSupport
 @Suite struct ContainerTimingExportTests {
     let folder = ScratchFolder()
 
-    /// Makes `name` in the scratch folder with `ffmpeg -y ARGUMENTS... name`; returns its path.
-    private func make(_ name: String, _ arguments: [String]) throws -> String {
-        let path = folder.path + "/" + name
-        let run = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-y"] + arguments + [path])
-        try #require(run.status == 0, "\(name): \(run.standardError)")
-        return path
-    }
-
     /// A 1 s WMV at 25 fps with 48 kHz WMA, as the trial made it: ASF's preroll puts its video
     /// at 0.043 s on the file's clock (its audio at 0).
     private func wmv() throws -> String {
-        try make("wmv2.wmv", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=1",
-                              "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1", "-c:v", "wmv2", "-c:a", "wmav2"])
+        try folder.ffmpeg("wmv2.wmv", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=1",
+                                        "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1", "-c:v", "wmv2", "-c:a", "wmav2"])
     }
 
     /// A 1 s FLV of H.264 and AAC at 30 fps (its header's length is the file's: 1.044 s).
     private func flv() throws -> String {
-        try make("h264_aac.flv", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=1",
-                                  "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1", "-c:v", "libx264", "-c:a", "aac"])
+        try folder.ffmpeg("h264_aac.flv", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=1",
+                                           "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1", "-c:v", "libx264", "-c:a", "aac"])
     }
 
     private func frameCount(_ path: String) -> Int {

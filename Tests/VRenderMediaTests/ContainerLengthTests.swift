@@ -11,14 +11,6 @@ import VRenderTestSupport
 @Suite struct ContainerLengthTests {
     let folder = ScratchFolder()
 
-    /// Makes `name` in the scratch folder with `ffmpeg -y ARGUMENTS... name`; returns its path.
-    func make(_ name: String, _ arguments: [String]) -> String {
-        let path = folder.path + "/" + name
-        let run = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-y"] + arguments + [path])
-        #expect(run.status == 0, "\(name): \(run.standardError)")
-        return path
-    }
-
     /// One second of pictures at `rate`, and of a tone lasting `sound` seconds.
     func sources(rate: Int, sound: Double? = 1, sampleRate: Int = 48_000, size: String = "160x120") -> [String] {
         ["-f", "lavfi", "-i", "testsrc2=s=\(size):r=\(rate):d=1"]
@@ -44,7 +36,7 @@ import VRenderTestSupport
             ("long_audio.mov", 30, sources(rate: 30, sound: 1.5) + ["-c:v", "libx264", "-c:a", "aac"]),
         ]
         for (name, frames, arguments) in kinds {
-            let path = make(name, arguments)
+            let path = try folder.ffmpeg(name, arguments)
             let counted = ProgramRun.ffprobe(path, stream: "v", entries: "stream=nb_read_frames", countFrames: true)
             #expect(counted.hasPrefix("\(frames)"), "\(name): ffprobe counts \(counted) frames")
             do {

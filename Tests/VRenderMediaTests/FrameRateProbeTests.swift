@@ -10,14 +10,6 @@ import VRenderTestSupport
 @Suite struct FrameRateProbeTests {
     let folder = ScratchFolder()
 
-    /// Makes `name` in the scratch folder with `ffmpeg -y ARGUMENTS... name`; returns its path.
-    func make(_ name: String, _ arguments: [String]) -> String {
-        let path = folder.path + "/" + name
-        let run = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-y"] + arguments + [path])
-        #expect(run.status == 0, "\(name): \(run.standardError)")
-        return path
-    }
-
     func testsrc(_ rate: String, seconds: String = "1") -> [String] {
         ["-f", "lavfi", "-i", "testsrc2=s=160x90:r=\(rate):d=\(seconds)"]
     }
@@ -36,7 +28,7 @@ import VRenderTestSupport
             ("one.mp4", testsrc("30") + ["-frames:v", "1", "-c:v", "libx264"], Rational(30, 1)),
         ]
         for (name, arguments, rate) in kinds {
-            let info = try Probe.probe(make(name, arguments))
+            let info = try Probe.probe(folder.ffmpeg(name, arguments))
             #expect(info.video.frameRate.doubleValue == rate.doubleValue, "\(name): \(info.video.frameRate)")
             #expect(info.video.hiddenFrames == 0, "\(name)")
         }
@@ -45,12 +37,12 @@ import VRenderTestSupport
     /// 30 fps with two frames of every six dropped after the first ten: avg_frame_rate about
     /// 20, r_frame_rate 30, in .mp4 (1/15360) and in .mkv (milliseconds, where 1/30 s is 33 ms).
     @Test func screenRecordingWithDroppedFramesIsThirtyFps() throws {
-        let vfr = make("vfr.mp4", testsrc("30", seconds: "2") + [
+        let vfr = try folder.ffmpeg("vfr.mp4", testsrc("30", seconds: "2") + [
             "-vf", "select='lt(n,10)+not(between(mod(n,6),3,4))'", "-fps_mode", "vfr", "-c:v", "libx264"])
         let average = ProgramRun.ffprobe(vfr, stream: "v", entries: "stream=avg_frame_rate")
         #expect(average != "30/1", "the input must have dropped frames: \(average)")
         #expect(try Probe.probe(vfr).video.frameRate == Rational(30, 1))
-        let matroska = make("vfr.mkv", ["-i", vfr, "-c", "copy"])
+        let matroska = try folder.ffmpeg("vfr.mkv", ["-i", vfr, "-c", "copy"])
         #expect(try Probe.probe(matroska).video.frameRate.doubleValue == 30)
     }
 
@@ -74,8 +66,8 @@ import VRenderTestSupport
     }
 
     @Test func framesAnEditListHidesAreCounted() throws {
-        let source = make("src.mp4", testsrc("30", seconds: "3") + ["-c:v", "libx264", "-g", "300"])
-        let cut = make("cut.mp4", ["-ss", "1", "-i", source, "-c", "copy"])
+        let source = try folder.ffmpeg("src.mp4", testsrc("30", seconds: "3") + ["-c:v", "libx264", "-g", "300"])
+        let cut = try folder.ffmpeg("cut.mp4", ["-ss", "1", "-i", source, "-c", "copy"])
         let video = try Probe.probe(cut).video
         #expect(video.hiddenFrames == 30)
         #expect(abs(video.duration - 2) < 0.02 && video.startTime == 0)
