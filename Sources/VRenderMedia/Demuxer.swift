@@ -35,6 +35,7 @@ public final class Demuxer {
         input = LocalInput(path: path, readingFirst: length)
         let opened = try input.open()
         CorruptPacketLog.watch(opened)
+        if Self.storesDecodingTimesOnly(opened) { opened.pointee.flags |= AVFMT_FLAG_GENPTS }
         claimedSizes = (0..<Int(opened.pointee.nb_streams)).map { index in
             // FFmpeg fills `streams[0..<nb_streams]`, each with its `codecpar`.
             let parameters = opened.pointee.streams[index]!.pointee.codecpar.pointee
@@ -60,6 +61,15 @@ public final class Demuxer {
         defer { for index in options.indices { av_dict_free(&options[index]) } }
         try check(options.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) },
                   "avformat_find_stream_info")
+    }
+
+    /// Containers that give a video packet only its decoding time: AVI states none for a
+    /// reordered stream's I- and P-frames. A muxer given such a packet sets its presentation time
+    /// to its decoding time, so a copy of XVID with B-frames showed its frames out of order
+    /// (two at one time). With `AVFMT_FLAG_GENPTS` (`ffmpeg -fflags +genpts`) reading fills
+    /// them in from the next packets' decoding times; packets that have one are untouched.
+    private static func storesDecodingTimesOnly(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        String(cString: context.pointee.iformat.pointee.name) == "avi"
     }
 
     /// A QuickTime/MP4 header that lists every stream's samples (not fragmented: each stream
