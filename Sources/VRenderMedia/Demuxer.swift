@@ -11,6 +11,9 @@ public final class Demuxer {
     let claimedSizes: [(width: Int, height: Int)]
     /// What FFmpeg calls back through while the context is open (released after `deinit` closes it).
     private let input: LocalInput
+    /// Ticks taken off a video stream's timestamps as read, where `AVFMT_FLAG_GENPTS` filled its
+    /// presentation times in (`storesDecodingTimesOnly`): its decoder's reorder delay.
+    private var reorderShift: [Int: Int64] = [:]
 
     /// How much `init` reads before returning.
     public enum StreamInfo: Sendable {
@@ -50,6 +53,25 @@ public final class Demuxer {
             throw error
         }
         self.context = opened
+    }
+
+    /// Filled in, an AVI's presentation times start one frame per reordered picture after its
+    /// decoding times (XVID's first picture at 1/30 s, its sound at 0), though the file states
+    /// both streams start at 0 and FFmpeg's `start_time` says so. The first video packet read
+    /// (a keyframe) says by how much; every later one is shifted back as much, so the pictures
+    /// keep the place the file states for them.
+    private func shiftReordered(_ packet: Packet) {
+        let index = packet.streamIndex
+        guard context.pointee.flags & AVFMT_FLAG_GENPTS != 0,
+              stream(index).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { return }
+        let shift = reorderShift[index] ?? {
+            let first = packet.isKeyframe ? Swift.max((packet.pts ?? 0) - (packet.dts ?? 0), 0) : 0
+            reorderShift[index] = first
+            return first
+        }()
+        guard shift > 0 else { return }
+        packet.pts = packet.pts.map { $0 - shift }
+        packet.dts = packet.dts.map { $0 - shift }
     }
 
     /// `avformat_find_stream_info`, which decodes a few pictures of each stream: with the
@@ -141,6 +163,7 @@ public final class Demuxer {
             hitReadError = true
             return false
         }
+        shiftReordered(packet)
         return true
     }
 

@@ -8,7 +8,8 @@ import VRenderTestSupport
 /// Export correctness 3: an AVI states no presentation time for a reordered stream's I- and
 /// P-frames, and a copy of XVID with B-frames into .mov/.mp4 got its pictures' times from their
 /// decoding times (0, 0.067, …, the last two both at 0.967), as `ffmpeg -c copy` does. Read with
-/// `-fflags +genpts`'s filling in, every frame has its own time, one frame apart.
+/// `-fflags +genpts`'s filling in, every frame has its own time, one frame apart, from 0 with
+/// the sound (as the file states its start).
 @Suite struct DecodingTimesOnlyTests {
     let directory = TestMedia.scratchDirectory()
 
@@ -29,6 +30,10 @@ import VRenderTestSupport
         return run.standardOutput.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
     }
 
+    private func startOf(_ path: String, _ stream: String) -> Double {
+        Double(ProgramRun.ffprobe(path, stream: stream, entries: "stream=start_time")) ?? .nan
+    }
+
     @Test(arguments: ["mov", "mp4", "mkv"])
     func anXVIDCopyShowsEachFrameAtItsOwnTime(container: String) throws {
         let input = try xvidTake()
@@ -41,5 +46,7 @@ import VRenderTestSupport
         #expect(times.count == 30 && summary.frames == 30, "\(times.count) frames, \(summary.frames) said")
         let steps = zip(times, times.dropFirst()).map { $1 - $0 }
         #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.002 }, "frame times \(times)")
+        // Where the file states its pictures start, with its sound (not a reorder delay later).
+        #expect(abs((times.first ?? 1) - startOf(options.output, "a")) < 0.002, "frame times \(times)")
     }
 }
