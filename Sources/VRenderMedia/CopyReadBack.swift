@@ -5,7 +5,9 @@ import VRenderCore
 /// that it then writes so that no demuxer can read them back (QuickTime Animation in Matroska
 /// loses its bits per pixel: ffprobe finds no pixel format, no player shows it). So a copy of
 /// the stream's setup and first packets is written into a small file in memory and read back
-/// as ffprobe reads a file; what does not come back as it went in refuses the copy.
+/// as ffprobe reads a file; what does not come back as it went in refuses the copy. That
+/// includes its packets one for one: an animated GIF's frames, in Matroska, read back as one
+/// packet (FFmpeg's GIF parser joins them), so a player shows its first picture only.
 extension OutputContainer {
     /// Packets written: from the first keyframe, enough for a decoder with some delay to give
     /// a picture (and so a pixel format), few enough to stay instant.
@@ -39,7 +41,8 @@ extension OutputContainer {
             var written = 0, read = 0
             while written < Self.readBackPackets, read < 1000, demuxer.read(into: packet) {
                 read += 1
-                guard packet.streamIndex == index, written > 0 || packet.isKeyframe else { continue }
+                // Empty packets (an AVI's dropped frames) are not counted: a muxer may skip them.
+                guard packet.streamIndex == index, written > 0 || packet.isKeyframe, packet.size > 0 else { continue }
                 packet.pointer.pointee.stream_index = 0
                 packet.pointer.pointee.pos = -1
                 av_packet_rescale_ts(packet.pointer, input.pointee.time_base, stream.pointee.time_base)
@@ -61,8 +64,27 @@ extension OutputContainer {
             guard avformat_find_stream_info(context, nil) >= 0, context.pointee.nb_streams == 1,
                   let back = context.pointee.streams[0]?.pointee.codecpar.pointee else { return unreadable }
             return Self.loss(source: source, back: back, decoded: packets > 0)
+                ?? Self.packetLoss(written: packets, readBack: Self.countPackets(context))
         }
         return loss ?? unreadable
+    }
+
+    /// The packets of `context`'s one stream a reader gets, read to the end.
+    private static func countPackets(_ context: UnsafeMutablePointer<AVFormatContext>) -> Int {
+        let packet = Packet()
+        var count = 0
+        while av_read_frame(context, packet.pointer) >= 0 {
+            if packet.size > 0 { count += 1 }
+            packet.unref()
+        }
+        return count
+    }
+
+    /// Fewer packets read back than written: frames merged into one (or lost), so a player
+    /// shows fewer pictures than the take has.
+    private static func packetLoss(written: Int, readBack: Int) -> String? {
+        guard readBack < written else { return nil }
+        return "its first \(written) frames read back as \(readBack) packet(s) (a player would show \(readBack))"
     }
 
     /// What of `source` did not come back in `back`: a size, rate or channel count, or the

@@ -11,6 +11,9 @@ public final class Demuxer {
     let claimedSizes: [(width: Int, height: Int)]
     /// What FFmpeg calls back through while the context is open (released after `deinit` closes it).
     private let input: LocalInput
+    /// Ticks taken off a video stream's timestamps as read, where `AVFMT_FLAG_GENPTS` filled its
+    /// presentation times in (`storesDecodingTimesOnly`): its decoder's reorder delay.
+    private var reorderShift: [Int: Int64] = [:]
 
     /// How much `init` reads before returning.
     public enum StreamInfo: Sendable {
@@ -35,6 +38,7 @@ public final class Demuxer {
         input = LocalInput(path: path, readingFirst: length)
         let opened = try input.open()
         CorruptPacketLog.watch(opened)
+        if Self.storesDecodingTimesOnly(opened) { opened.pointee.flags |= AVFMT_FLAG_GENPTS }
         claimedSizes = (0..<Int(opened.pointee.nb_streams)).map { index in
             // FFmpeg fills `streams[0..<nb_streams]`, each with its `codecpar`.
             let parameters = opened.pointee.streams[index]!.pointee.codecpar.pointee
@@ -51,6 +55,25 @@ public final class Demuxer {
         self.context = opened
     }
 
+    /// Filled in, an AVI's presentation times start one frame per reordered picture after its
+    /// decoding times (XVID's first picture at 1/30 s, its sound at 0), though the file states
+    /// both streams start at 0 and FFmpeg's `start_time` says so. The first video packet read
+    /// (a keyframe) says by how much; every later one is shifted back as much, so the pictures
+    /// keep the place the file states for them.
+    private func shiftReordered(_ packet: Packet) {
+        let index = packet.streamIndex
+        guard context.pointee.flags & AVFMT_FLAG_GENPTS != 0,
+              stream(index).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { return }
+        let shift = reorderShift[index] ?? {
+            let first = packet.isKeyframe ? Swift.max((packet.pts ?? 0) - (packet.dts ?? 0), 0) : 0
+            reorderShift[index] = first
+            return first
+        }()
+        guard shift > 0 else { return }
+        packet.pts = packet.pts.map { $0 - shift }
+        packet.dts = packet.dts.map { $0 - shift }
+    }
+
     /// `avformat_find_stream_info`, which decodes a few pictures of each stream: with the
     /// decoders' `max_pixels` at the budget, so that a header stating a huge picture fails
     /// there instead of allocating it.
@@ -60,6 +83,15 @@ public final class Demuxer {
         defer { for index in options.indices { av_dict_free(&options[index]) } }
         try check(options.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) },
                   "avformat_find_stream_info")
+    }
+
+    /// Containers that give a video packet only its decoding time: AVI states none for a
+    /// reordered stream's I- and P-frames. A muxer given such a packet sets its presentation time
+    /// to its decoding time, so a copy of XVID with B-frames showed its frames out of order
+    /// (two at one time). With `AVFMT_FLAG_GENPTS` (`ffmpeg -fflags +genpts`) reading fills
+    /// them in from the next packets' decoding times; packets that have one are untouched.
+    private static func storesDecodingTimesOnly(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        String(cString: context.pointee.iformat.pointee.name) == "avi"
     }
 
     /// A QuickTime/MP4 header that lists every stream's samples (not fragmented: each stream
@@ -131,6 +163,7 @@ public final class Demuxer {
             hitReadError = true
             return false
         }
+        shiftReordered(packet)
         return true
     }
 

@@ -108,6 +108,28 @@ import VRenderTestSupport
         }
     }
 
+    /// Export correctness 3: the trial's VP9 WebM cut mid-GOP (`make-trial-media.sh`'s
+    /// `vp9_cut`: `-ss 0.6 -c copy -copyinkf` of 1.6 s with a keyframe each second),
+    /// transcoded, held its first good picture for the 0.4 s before it (30 frames for 18) and
+    /// its sound ran 0.4 s late. It starts at the keyframe: ffmpeg's 18 frames, the sound with them.
+    @Test func aVP9CutMidGOPIsTranscodedFromItsKeyframe() throws {
+        let path = directory + "/vp9.webm"
+        let made = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=192x108:rate=30:duration=1.6",
+                                                       "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1.6",
+                                                       "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-g", "30",
+                                                       "-keyint_min", "30", "-pix_fmt", "yuv420p", "-c:a", "libopus", path])
+        try #require(made.status == 0, "\(made.standardError)")
+        let cut = directory + "/vp9_cut.webm"
+        let cutting = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-ss", "0.6", "-map", "0", "-c", "copy", "-copyinkf", cut])
+        try #require(cutting.status == 0, "\(cutting.standardError)")
+        let (summary, plan, output) = try export([cut], to: "vp9_cut.mp4", codec: .encode(.h264))
+        #expect(plan.mode == .transcode)
+        expectClean(output, summary, plan, take: cut)
+        #expect(summary.frames == 18)
+        let length = Double(ProgramRun.ffprobe(output, stream: "a", entries: "stream=duration")) ?? 0
+        #expect(abs(length - 0.6) < 0.025, "the sound lasts \(length) s")
+    }
+
     /// A join whose second take starts with P-frames, and trims of such takes: an in point
     /// measured from the first picture that decodes (on a keyframe there, so still a copy), and
     /// an in point at the start of an HEVC open-GOP cut, whose CRA the copy starts cleanly.

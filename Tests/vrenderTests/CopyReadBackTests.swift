@@ -95,3 +95,27 @@ import VRenderTestSupport
         #expect(ProgramRun.ffprobe(output, stream: "v", entries: "stream=codec_name") != "mpeg2video")
     }
 }
+
+/// Export correctness 3: an animated GIF copied into .mkv read back as one packet (FFmpeg's
+/// GIF parser joins Matroska's blocks), so players showed 1 of its 10 frames for 0.1 s. The
+/// read-back now counts packets, and such a copy is transcoded, saying why.
+@Suite struct GIFIntoMatroskaTests {
+    let folder = TestMedia.scratchDirectory()
+
+    @Test func anAnimatedGIFIntoMatroskaIsTranscodedFrameForFrame() {
+        let input = folder + "/anim.gif", output = folder + "/anim.mkv"
+        // A palette per file, as users make GIFs: its frames are what Matroska joins.
+        let made = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=1",
+                                                      "-vf", "split[a][b];[a]palettegen[p];[b][p]paletteuse", input])
+        #expect(made.status == 0, "\(made.standardError)")
+        let run = GuardedRun.vrender(["concat", input, "-o", output, "--progress", "none"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("plan: transcode: a .mkv file (matroska) cannot hold gif as it is"),
+                "\(run.standardError)")
+        #expect(ProgramRun.decodeErrors(output) == "")
+        #expect(ProgramRun.decodedFrames(output) == 10)
+        #expect(ProgramRun.ffprobe(output, stream: "v", entries: "stream=r_frame_rate") == "10/1")
+        let length = Double(ProgramRun.ffprobe(output, stream: "v", entries: "format=duration")) ?? 0
+        #expect(abs(length - 1) < 0.01, "the export lasts \(length) s")
+    }
+}
