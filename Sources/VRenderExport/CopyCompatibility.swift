@@ -55,6 +55,15 @@ enum CopyCompatibility {
     /// Why a copy cannot start a take at its first decodable keyframe (`UndecodableStart`), or
     /// nil: the pictures after it still name frames cut away, so even from there a copy would
     /// decode with errors (x264's open-GOP I-frames do), and the take is re-encoded instead.
+    /// A take whose packets carry no times (a raw .h264/.hevc stream) is encoded: a copy would
+    /// give the output's packets no times either, or one time for all (a muxer stacked 30
+    /// frames into 0.033 s of a .mov). Only a decoder's output can be placed frame by frame.
+    static func untimedMismatch(_ takes: [MediaInfo]) -> String? {
+        guard let index = takes.firstIndex(where: { $0.video.untimedFrames != nil }) else { return nil }
+        return "take \(index + 1) (\(takes[index].path)) is a raw \(takes[index].video.codecName) stream whose pictures carry "
+            + "no times, so it is decoded and encoded again at \(takes[index].video.frameRate) fps"
+    }
+
     static func undecodableStartMismatch(_ takes: [MediaInfo]) -> String? {
         for (index, take) in takes.enumerated() {
             guard let start = take.video.undecodableStart, !start.decodesCleanly else { continue }

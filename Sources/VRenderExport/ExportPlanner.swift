@@ -57,7 +57,8 @@ package enum ExportPlanner {
             builder.notices.append("output \(target.output): a .\((options.output as NSString).pathExtension) file cannot hold these takes as they are")
         }
         let copyBlocker = videoMismatch ?? CopyCompatibility.hiddenFramesMismatch(takes, container: target.container)
-            ?? CopyCompatibility.undecodableStartMismatch(takes) ?? target.refusal?.video ?? TrimCopy.refusal(takes)
+            ?? CopyCompatibility.undecodableStartMismatch(takes) ?? CopyCompatibility.untimedMismatch(takes)
+            ?? target.refusal?.video ?? TrimCopy.refusal(takes)
         if let copy = try copyPlan(builder, takes: takes, options: options, copyBlocker: copyBlocker,
                                    audioBlocker: audioMismatch ?? target.refusal?.audio, wantsChange: wantsChange) {
             return copy

@@ -36,6 +36,10 @@ struct PacketRetimer {
         /// decoded (`UndecodableStart`) starts at its first keyframe: the pictures before it
         /// and its leading ones show before it, and nothing from the keyframe on refers to them.
         var videoWindow: Range<Double>?
+        /// Seconds the first picture's decoding time moves later: the leading pictures dropped
+        /// after it (`UndecodableStart.leading`) each left a frame's gap in decoding order, and a
+        /// .mov/.mp4 track counts that gap into its length (30 frames in 1.067 s: 28.1 fps).
+        var firstDecodeDelay = 0.0
 
         init(takeOffset: Double, videoStart: Double, takeDuration: Double) {
             self.takeOffset = takeOffset
@@ -49,8 +53,9 @@ struct PacketRetimer {
             let halfFrame = 0.5 / take.video.frameRate.doubleValue
             if take.trim != nil {
                 videoWindow = -halfFrame..<(take.duration - halfFrame)
-            } else if take.video.undecodableStart != nil {
+            } else if let start = take.video.undecodableStart {
                 videoWindow = -halfFrame..<Double.infinity
+                firstDecodeDelay = Double(start.leading) / take.video.frameRate.doubleValue
             }
         }
     }
@@ -64,6 +69,11 @@ struct PacketRetimer {
                          audioFrameDuration: Int64? = nil) -> Bool {
         let seconds = { (ticks: Int64) in Double(ticks) * timeBase.doubleValue - placement.videoStart }
         if !isAudio, let window = placement.videoWindow, let pts = packet.pts, !window.contains(seconds(pts)) { return false }
+        // The first picture (its window starts half a frame before it).
+        if !isAudio, placement.firstDecodeDelay > 0, let window = placement.videoWindow, let pts = packet.pts,
+           let dts = packet.dts, abs(seconds(pts)) < -window.lowerBound {
+            packet.dts = Swift.min(pts, dts + Int64((placement.firstDecodeDelay / timeBase.doubleValue).rounded()))
+        }
         if isAudio, let pts = packet.pts {
             let start = seconds(pts), end = seconds(pts + Swift.max(packet.duration, 0))
             if start >= placement.takeDuration { return false }          // after the last picture

@@ -38,6 +38,10 @@ public struct VideoStreamInfo: Sendable, Equatable, Codable {
     /// The container stores each packet's decoding time (QuickTime, MPEG-TS); Matroska stores
     /// presentation times only, and FFmpeg's made-up dts say nothing (`PresentationCheck`).
     public var decodingTimesStored = true
+    /// Frames counted in a stream whose packets carry no times at all (a raw .h264/.hevc
+    /// elementary stream): its length is that count at its rate, and its packets cannot be
+    /// copied (a muxer would stack them at one time). Nil for a timed stream.
+    public var untimedFrames: Int?
     /// The display matrix flips the turned picture left-right (a mirrored selfie).
     public var mirrored = false
     /// Width:height of one stored pixel (DV 16:9 is 64:45, HDV 4:3); square when the file

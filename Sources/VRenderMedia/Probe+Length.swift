@@ -22,18 +22,18 @@ extension Demuxer {
     /// Also counts the frames read whose pts was an outlier (`damagedTimestamps`), and returns
     /// the pts of the video packets read (for `nominalRate`).
     func measuredDuration(of video: VideoStreamInfo, in stream: UnsafeMutablePointer<AVStream>)
-        -> (duration: Double, damagedTimestamps: Int, videoPts: [Int64]) {
+        -> (duration: Double, damagedTimestamps: Int, videoPts: [Int64], untimedFrames: Int?) {
         if stream.pointee.start_time == vr_nopts_value(), let frames = untimedFrames(ofStream: video.index) {
-            return (Double(frames) / video.frameRate.doubleValue, 0, [])
+            return (Double(frames) / video.frameRate.doubleValue, 0, [], frames)
         }
-        guard let ends = packetEnds(video: video) else { return (video.duration, 0, []) }
+        guard let ends = packetEnds(video: video) else { return (video.duration, 0, [], nil) }
         guard String(cString: context.pointee.iformat.pointee.name).hasPrefix("mov,") else {
-            return (Swift.max(ends.video - video.startTime, 0), ends.outliers, ends.videoPts)
+            return (Swift.max(ends.video - video.startTime, 0), ends.outliers, ends.videoPts, nil)
         }
         let ownLength = stream.pointee.duration > 0 && stream.pointee.duration != vr_nopts_value()
         let measured = Swift.max((ownLength ? ends.video : ends.any) - video.startTime, 0)
         let tolerance = Swift.max(0.25, 2 / video.frameRate.doubleValue)
-        return (abs(measured - video.duration) > tolerance ? measured : video.duration, ends.outliers, ends.videoPts)
+        return (abs(measured - video.duration) > tolerance ? measured : video.duration, ends.outliers, ends.videoPts, nil)
     }
 
     /// Where the last video packet and the last packet of any audio or video stream end, in

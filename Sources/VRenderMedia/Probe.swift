@@ -105,6 +105,7 @@ extension Demuxer {
             let undecodable = undecodableStart(of: video)
             let measured = measuredDuration(of: video, in: stream(videoIndex))
             (video.duration, video.damagedTimestamps) = (measured.duration, measured.damagedTimestamps)
+            video.untimedFrames = measured.untimedFrames
             if let undecodable { video.startAtDecodableKeyframe(undecodable.start, pts: undecodable.keyframePts) }
             let guessed = stream(videoIndex).pointee.r_frame_rate
             let average = video.frameRate

@@ -53,6 +53,23 @@ import VRenderTestSupport
         }
     }
 
+    /// A raw .h264 stream's packets carry no times: a copy into .mov stacked its 30 frames into
+    /// 0.033 s (at 899 fps). It is encoded instead, every frame in its place, and the plan says why.
+    @Test func aRawH264StreamIsEncodedFrameByFrame() throws {
+        let raw = try folder.ffmpeg("raw.h264", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=1", "-c:v", "libx264"])
+        for name in ["raw.mov", "raw.mp4", "raw.mkv"] {
+            let output = folder.path + "/" + name
+            let summary = try Exporter(options: ExportOptions(inputs: [raw], output: output)).export()
+            #expect(summary.mode == "transcode", "\(name)")
+            #expect(summary.reason.contains("raw h264 stream whose pictures carry no times"), "\(name): \(summary.reason)")
+            #expect(frameCount(output) == 30, "\(name)")
+            let duration = ProgramRun.ffprobe(output, stream: "v", entries: "stream=duration")
+            #expect(abs((Double(duration) ?? 0) - 1.0) < 0.05 || name.hasSuffix(".mkv"), "\(name): \(duration) s")
+            let check = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"])
+            #expect(check.standardError.isEmpty, "\(name): \(check.standardError)")
+        }
+    }
+
     /// Joined, the second take starts right after the first one's 25 frames: transcoded, its
     /// first frame is output frame 25; copied (into Matroska), it starts at 1.000 s.
     @Test func aJoinedWmvTakeIsNotShiftedByAFrame() throws {

@@ -106,6 +106,12 @@ import VRenderTestSupport
             #expect(plan.mode == .streamCopy, "\(name): \(plan.reason)")
             expectClean(output, summary, plan, take: input)
         }
+        // Into .mp4 the RASL picture dropped after the CRA must leave no gap in decoding order:
+        // the track counted it into its length (30 fps read as 28.1 fps by ffprobe and players).
+        let (summary, plan, output) = try export([cases[4]], to: "hevc_cut.mp4")
+        #expect(plan.mode == .streamCopy, "\(plan.reason)")
+        expectClean(output, summary, plan, take: cases[4])
+        #expect(ProgramRun.ffprobe(output, stream: "v", entries: "stream=avg_frame_rate") == "30/1")
     }
 
     /// Export correctness 3: the trial's VP9 WebM cut mid-GOP (`make-trial-media.sh`'s
