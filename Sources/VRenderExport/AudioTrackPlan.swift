@@ -76,7 +76,8 @@ package struct AudioTrackPlan: Sendable, Equatable {
             let fed = zip(takes.indices, takes).compactMap { index, take in
                 source(take: take, takeIndex: index, track: track).map { ((take.path as NSString).lastPathComponent, $0.label) }
             }
-            let merged = TrackLabelMerge.merge(fed, track: trackCount > 1 ? "audio track \(track + 1)" : "audio")
+            let merged = TrackLabelMerge.merge(fed, track: trackCount > 1 ? "audio track \(track + 1)" : "audio",
+                                                sole: trackCount == 1)
             var label = merged.label
             if single, !label.dispositions.contains("default") { label.dispositions.insert("default", at: 0) }
             labelNotices += merged.notices.filter { !single || !$0.contains("not marked default") }

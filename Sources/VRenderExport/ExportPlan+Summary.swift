@@ -16,12 +16,14 @@ extension ExportPlan {
     }
 
     /// "tracks: video (default); audio 1 eng (default), 2 deu \"Commentary\"; subtitles fra (forced)":
-    /// the language, title and dispositions each output track is written with; nil when no
-    /// track has any.
+    /// the language, title and dispositions each output track is written with; nil when that
+    /// says nothing a user would not assume (no languages or titles, each kind's one track its
+    /// default: what every ordinary take has).
     private var tracksLine: String? {
         let audioLabels = (0..<audio.trackCount).map { audio.label(ofTrack: $0) }
         let subtitles = side.subtitleCodec == nil ? nil : side.subtitleLabel
-        guard !videoLabel.isEmpty || audioLabels.contains(where: { !$0.isEmpty }) || subtitles.map({ !$0.isEmpty }) == true else { return nil }
+        guard audioLabels.count > 1 || !videoLabel.isOrdinary || audioLabels.contains(where: { !$0.isOrdinary })
+                || subtitles.map({ !$0.isOrdinary }) == true else { return nil }
         var parts = ["video \(videoLabel.description)"]
         if audioLabels.count == 1 {
             parts.append("audio \(audioLabels[0].description)")

@@ -20,7 +20,7 @@ struct PlanBuilder {
         self.output = output
         self.container = container
         notices += audio.dropped.map { "audio: \($0) (keep another with --audio-track N)" }
-        let video = TrackLabelMerge.merge(takes.map { (($0.path as NSString).lastPathComponent, $0.video.label) }, track: "video")
+        let video = TrackLabelMerge.merge(takes.map { (($0.path as NSString).lastPathComponent, $0.video.label) }, track: "video", sole: true)
         let fittedVideo = TrackLabelMerge.fitted(video.label, into: container, track: "video")
         videoLabel = fittedVideo.label
         notices += video.notices + audio.labelNotices + fittedVideo.notices

@@ -8,8 +8,12 @@ import VRenderMedia
 /// disposition (default, forced, commentary, ...) is kept when every take's track has it.
 enum TrackLabelMerge {
     /// The output label of `track` ("audio track 2") from each take's (the take's file name
-    /// and label), and the notices of what takes disagreed on.
-    static func merge(_ labels: [(take: String, label: TrackLabel)], track: String) -> (label: TrackLabel, notices: [String]) {
+    /// and label), and the notices of what takes disagreed on. `sole`: the output's only video
+    /// or audio track, which players play whatever its default flag says: it is marked default
+    /// when any take's is, and takes that differ on it are not worth a note. (Not subtitles:
+    /// their default flag is what shows them unasked.)
+    static func merge(_ labels: [(take: String, label: TrackLabel)], track: String,
+                      sole: Bool = false) -> (label: TrackLabel, notices: [String]) {
         guard !labels.isEmpty else { return (TrackLabel(), []) }
         var notices: [String] = []
         let language = agreed(labels, \.language, track: track, what: "language", notices: &notices)
@@ -20,7 +24,7 @@ enum TrackLabelMerge {
         for flag in flags {
             let holders = labels.filter { $0.label.dispositions.contains(flag) }
             let others = labels.filter { !$0.label.dispositions.contains(flag) }
-            if others.isEmpty {
+            if others.isEmpty || (sole && flag == "default") {
                 kept.append(flag)
             } else {
                 notices.append("\(track): not marked \(flag) (\(names(holders)) mark\(holders.count == 1 ? "s" : "") it so, "

@@ -20,6 +20,8 @@ public struct TrackLabel: Sendable, Equatable, Codable {
     }
 
     public var isEmpty: Bool { language.isEmpty && title.isEmpty && dispositions.isEmpty }
+    /// No language, no title, at most the default flag: what every ordinary take's tracks have.
+    public var isOrdinary: Bool { language.isEmpty && title.isEmpty && dispositions.allSatisfy { $0 == "default" } }
 
     /// `eng "Commentary" (default, forced)`, as the plan names a track; "unlabelled" when it
     /// has no language, title or flag.

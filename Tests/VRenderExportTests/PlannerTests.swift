@@ -244,6 +244,18 @@ private func coloured(_ info: MediaInfo, _ colour: ColourDescription, pixelForma
         #expect(!plan.notices.contains { $0.contains("not marked") }, "\(plan.notices)")
     }
 
+    /// An ordinary join of a .mov (its tracks marked default) and a .mkv (not marked): the
+    /// output's one video and one audio track are marked default, with no note and no tracks
+    /// line (every export of ordinary takes printed both).
+    @Test func theSoleTracksDefaultFlagIsNotWorthANote() throws {
+        let marked = TrackLabel(language: "", title: "", dispositions: ["default"])
+        let takes = [labelled("a.mov", [marked]), labelled("b.mkv", [TrackLabel()])]
+        let plan = try ExportPlanner.plan(takes: takes, options: try options(output: "out.mkv"))
+        #expect(plan.audio.labels == [marked])
+        #expect(!plan.notices.contains { $0.contains("not marked") }, "\(plan.notices)")
+        #expect(!plan.summaryLines.contains { $0.hasPrefix("plan: tracks:") }, "\(plan.summaryLines)")
+    }
+
     @Test func languagesTitlesAndFlagsTakesDisagreeOnAreLeftOutAndNamed() throws {
         let french = TrackLabel(language: "fra", title: "Kommentar", dispositions: ["forced"])
         let plan = try ExportPlanner.plan(takes: [labelled("a.mkv", [english, german]), labelled("b.mkv", [english, french]),
