@@ -77,16 +77,7 @@ struct PacketRetimer {
         if isAudio, let pts = packet.pts {
             let start = seconds(pts), end = seconds(pts + Swift.max(packet.duration, 0))
             if start >= placement.takeDuration { return false }          // after the last picture
-            if end < 0 { return false }                                   // before the first
-            if !containerTrimsStart && start < -0.0005 {
-                // A container that cannot cut into a packet (Matroska): one that starts less
-                // than half its length before the first picture starts with it instead of being
-                // lost whole (a WMV's sound starts 43 ms before its video, in 42 ms packets).
-                guard -start < (end - start) / 2 else { return false }
-                let snap = Int64((placement.videoStart / timeBase.doubleValue).rounded()) - pts
-                packet.pts = pts + snap
-                packet.dts = packet.dts.map { $0 + snap }
-            }
+            if end < 0 || (!containerTrimsStart && start < -0.0005) { return false }  // before the first
         }
         let shift = Int64(((placement.takeOffset - placement.videoStart) / timeBase.doubleValue).rounded())
         packet.pts = packet.pts.map { $0 + shift }

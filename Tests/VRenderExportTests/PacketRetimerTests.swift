@@ -47,24 +47,6 @@ import VRenderMedia
         #expect(try join(takes: 1, trimsStart: false).first == 0)      // .mkv: would shift the whole file
     }
 
-    /// A WMV's sound starts 43 ms before its video, in 42 ms packets (ms time base): into
-    /// Matroska the packet that starts 1 ms before the first picture starts with it, and the
-    /// one a whole packet before is dropped. (Dropping both left 0.939 s of sound to 1 s of video.)
-    @Test func audioStartingJustBeforeTheFirstPictureStartsWithIt() throws {
-        var retimer = PacketRetimer(containerTrimsStart: false)
-        let placement = PacketRetimer.Placement(takeOffset: 0, videoStart: 0.043, takeDuration: 1)
-        var kept: [Int64] = []
-        for start in stride(from: Int64(0), through: 982, by: 42) {
-            let packet = Packet()
-            (packet.pts, packet.dts, packet.duration) = (start, start, 42)
-            if retimer.retime(packet, stream: 1, isAudio: true, timeBase: Rational(1, 1000), placement, audioFrameDuration: 42) {
-                kept.append(try #require(packet.pts))
-            }
-        }
-        #expect(kept.first == 0, "the packet at 42 ms starts with the picture at 43 ms: \(kept.prefix(3))")
-        #expect(kept.count == 23)   // 0 ms dropped (it ends before the picture), 42 … 966 kept
-    }
-
     @Test func videoTimestampsStayStrictlyIncreasingAcrossJoins() throws {
         var retimer = PacketRetimer(containerTrimsStart: true)
         var last: Int64 = .min
