@@ -82,7 +82,8 @@ class Media:
                 d = q.get("duration_time")
                 ts.append((float(t), float(d) if d not in (None, "N/A") and float(d) > 0 else default_duration))
         if not ts:
-            return 0.0, 0.0
+            # a raw elementary stream (.h264) has no times at all: its packets at the rate
+            return 0.0, len(pkts) * default_duration
         start = min(t for t, _ in ts)
         return start, max(t + d for t, d in ts) - start
 

@@ -193,15 +193,18 @@ def _spans(idx):
 
 def check_list_frames(j, listfile):
     """The export of a one-file ffconcat list shows exactly the frames FFmpeg's concat demuxer
-    gives from the inpoint to the outpoint (times on the file's clock; the frames it decodes from
-    the keyframe before the inpoint, timed before 0, are not shown): compared by content, each
+    gives from the inpoint to the outpoint (times on the file's clock; of the frames it decodes
+    from the keyframe before the inpoint, timed before 0, only the one on screen at the inpoint
+    is shown): compared by content, each
     frame matched to the nearest frame of ffmpeg's decode of the file."""
     names = [m.group(1).strip("'") for m in re.finditer(r"^\s*file\s+(.+?)\s*$", open(listfile).read(), re.M)]
     src = os.path.join(os.path.dirname(listfile), names[0])
     src_h = [h for _, h in _hashes(["-i", src])]
-    # -copyts keeps the demuxer's times: the file's pts less the inpoint
-    ref = [src_h.index(h) if h in src_h else None
-           for pts, h in _hashes(["-copyts", "-f", "concat", "-safe", "0", "-i", listfile]) if pts >= 0]
+    # -copyts keeps the demuxer's times: the file's pts less the inpoint. Kept: the frame on
+    # screen at the inpoint (the last at or before 0) and every one after it.
+    listed = sorted(_hashes(["-copyts", "-f", "concat", "-safe", "0", "-i", listfile]), key=lambda f: f[0])
+    first = max((i for i, (pts, _) in enumerate(listed) if pts <= 0), default=0)
+    ref = [src_h.index(h) if h in src_h else None for _, h in listed[first:]]
     s_grey, o_grey = _grey_frames(src), _grey_frames(j.out.path)
     if not s_grey or not o_grey or None in ref:
         return j.report("list-frames", "cannot read the frames (list's file %d, export %d, ffmpeg's %d)" % (
