@@ -92,6 +92,9 @@ test-hostile: release
 test-audio: release
 	python3 -m unittest discover -s scripts/tests
 	VRENDER=$(BIN_RELEASE) scripts/audio-device-tests.sh
+	@# The PulseAudio microphone's times against a private server: a measurement, run alone here
+	@# (under `make test`'s parallel suites a busy machine moves them).
+	VRENDER_AUDIO_TIMING=1 $(SWIFT) test --filter 'PulseMicrophoneServerTests/periodTimesFollowTheSamples'
 
 # The docs' runnable examples (README.md, docs/*.md: a `<!-- doc-test -->` line above a console
 # block) run with the release binary and compared with what the docs show, times, sizes and

@@ -121,7 +121,8 @@ import VRenderTestSupport
     /// A monitor's times count its sink's latency as capture delay, and the first low-latency
     /// recorder re-times the sink (from paplay's 2 s down to 10 ms, over about 0.6 s), which no
     /// microphone does: a first recorder settles the sink before the one measured opens.
-    @Test func recordsEveryClickWithTimesThatFollowTheSamples() throws {
+    /// The left channel and each period's (time, first sample), recorded from the monitor.
+    private func recordClicks() throws -> (left: [Int16], periods: [(time: Double, start: Int)]) {
         let pulse = try server()
         let scratch = ScratchFolder()
         let track = scratch.path + "/claps.wav"
@@ -146,16 +147,30 @@ import VRenderTestSupport
         microphone.stop()
         #expect(try microphone.read() == nil)
         #expect(microphone.endReason == nil)
+        return (left, periods)
+    }
 
+    @Test func recordsEveryClickSampleExactly() throws {
+        let onsets = Self.onsets(try recordClicks().left)
+        #expect(onsets.count == 3, "clicks at samples \(onsets)")
+        for (earlier, later) in zip(onsets, onsets.dropFirst()) {
+            #expect(later - earlier == Self.rate, "clicks \(later - earlier) samples apart")
+        }
+    }
+
+    /// A measurement of the server's times, which a loaded machine moves (11 ms with `swift
+    /// test`'s other suites encoding beside it): `make test-audio` runs it alone, in CI too.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["VRENDER_AUDIO_TIMING"] == "1",
+                   "a timing measurement: make test-audio runs it with VRENDER_AUDIO_TIMING=1"))
+    func periodTimesFollowTheSamples() throws {
+        let (left, periods) = try recordClicks()
         // Times follow the sample count: none off the line by 4 ms (measured: under 1 ms idle, 2.3 ms on a busy host).
         let first = try #require(periods.first)
         let worst = periods.map { abs($0.time - first.time - Double($0.start - first.start) / Double(Self.rate)) }.max() ?? 0
         #expect(worst < 0.004, "a period's time strays \(worst * 1000) ms from its sample count")
-
         let onsets = Self.onsets(left)
-        #expect(onsets.count == 3, "clicks at samples \(onsets)")
+        try #require(onsets.count == 3, "clicks at samples \(onsets)")
         for (earlier, later) in zip(onsets, onsets.dropFirst()) {
-            #expect(later - earlier == Self.rate, "clicks \(later - earlier) samples apart")
             let spacing = Self.time(of: later, periods) - Self.time(of: earlier, periods)
             #expect(abs(spacing - 1) < 0.002, "clicks \(spacing) s apart by the periods' times")
         }
