@@ -193,11 +193,8 @@ check_names_file() { say "$1:names-file" "$(grep -qF "$3" "$2" || echo "stderr d
 
 # Known wrong, and open: each check here still runs and prints, as `known NAME:CHECK: why`, and
 # is counted apart; one that passes fails the trial, so the list goes when the fix lands.
-#   A WMV's sound starts 43 ms before its video. A copy into Matroska, which cannot cut into a
-#   packet, drops the packet before the first picture, and WMA's decoder then spends the next
-#   packet warming up: 42 ms less sound at the take's start (.mov/.mp4 keep both and trim them
-#   by an edit list, and are right). Issue 38's note says what a fix needs.
-export KNOWN="wmv2.alone.mkv:audio-duration wmv_late.alone.mkv:audio-duration"
+#   (none now: list entries as NAME:CHECK, separated by spaces)
+export KNOWN=""
 mark_known() {
   local known
   for known in $KNOWN; do

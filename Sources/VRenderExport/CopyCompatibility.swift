@@ -108,6 +108,32 @@ enum CopyCompatibility {
         return nil
     }
 
+    /// Audio codecs whose FFmpeg decoder gives nothing for the first packet it is fed: it only
+    /// primes the overlap of the next (measured: a WMA stream of 22 packets decodes to 21).
+    static let warmUpCodecs: Set<String> = ["wmav1", "wmav2"]
+
+    /// Why a copy into `container` would lose a take's first sound, or nil. A copy drops the
+    /// audio packets before a take's first picture (or its trim); a QuickTime-family output
+    /// keeps the last of them and trims it with its edit list, but another container has no
+    /// way to, and a decoder that warms up on its first packet then swallows the first packet
+    /// that plays (an ASF take whose sound begins 43 ms before its picture kept 0.939 s of
+    /// sound for 1 s of video). Such audio is re-encoded from the decoded take instead.
+    static func audioWarmUpMismatch(_ takes: [MediaInfo], tracks: AudioTrackPlan, container: OutputContainer) -> String? {
+        guard !container.isQuickTimeFamily else { return nil }
+        for (index, take) in takes.enumerated() {
+            for track in 0..<tracks.trackCount {
+                guard let audio = tracks.source(take: take, takeIndex: index, track: track),
+                      warmUpCodecs.contains(audio.codecName),
+                      take.trim != nil || audio.startTime < take.video.startTime - 0.0005 else { continue }
+                let cut = take.trim != nil ? "is trimmed" : String(
+                    format: "has sound from %.3f s, before its first picture at %.3f s", audio.startTime, take.video.startTime)
+                return "take \(index + 1) (\(take.path)) \(cut), and a .\(container.path.fileExtension) file cannot keep "
+                    + "the \(audio.codecName) packet its decoder needs to warm up"
+            }
+        }
+        return nil
+    }
+
     static func describe(_ audio: AudioStreamInfo) -> String {
         "\(audio.codecName) \(audio.sampleRate) Hz \(audio.channels) ch"
     }

@@ -59,8 +59,10 @@ package enum ExportPlanner {
         let copyBlocker = videoMismatch ?? CopyCompatibility.hiddenFramesMismatch(takes, container: target.container)
             ?? CopyCompatibility.undecodableStartMismatch(takes) ?? CopyCompatibility.untimedMismatch(takes)
             ?? target.refusal?.video ?? TrimCopy.refusal(takes)
+        let warmUp = CopyCompatibility.audioWarmUpMismatch(takes, tracks: audio, container: target.container)
         if let copy = try copyPlan(builder, takes: takes, options: options, copyBlocker: copyBlocker,
-                                   audioBlocker: audioMismatch ?? target.refusal?.audio, wantsChange: wantsChange) {
+                                   audioBlocker: audioMismatch ?? target.refusal?.audio, warmUp: warmUp,
+                                   wantsChange: wantsChange) {
             return copy
         }
         return try builder.transcode(reason: transcodeReason(takes, options: options, copyBlocker: copyBlocker))
@@ -99,14 +101,19 @@ package enum ExportPlanner {
 
     /// The copy's plan when the takes are copied: always under --codec copy (or an error
     /// saying why they cannot be), under auto when nothing blocks it; nil for a transcode.
+    /// `warmUp` (a copy would lose each such take's first sound) re-encodes the audio under
+    /// auto; under --codec copy the plan says what is lost.
     private static func copyPlan(_ builder: PlanBuilder, takes: [MediaInfo], options: ExportOptions,
-                                 copyBlocker: String?, audioBlocker: String?, wantsChange: Bool) throws -> ExportPlan? {
+                                 copyBlocker: String?, audioBlocker: String?, warmUp: String?,
+                                 wantsChange: Bool) throws -> ExportPlan? {
+        var builder = builder
         switch options.codec {
         case .copy:
             try checkStreamCopy(options, blocker: copyBlocker ?? audioBlocker, wantsChange: wantsChange)
+            if let warmUp { builder.notices.append("audio: \(warmUp): its first sound is lost (--codec copy keeps packets as they are)") }
             return builder.copy(.streamCopy, reason: "stream copy: every take is \(CopyCompatibility.describe(takes[0])) (--codec copy)")
         case .auto where copyBlocker == nil && !wantsChange:
-            if let audioBlocker {
+            if let audioBlocker = audioBlocker ?? warmUp {
                 return builder.copy(.copyVideo, reason: "video copied, audio re-encoded: \(audioBlocker)")
             }
             if options.loudness != nil, builder.audio.trackCount > 0 {

@@ -79,12 +79,36 @@ import VRenderTestSupport
         #expect(frameNumbers(of: transcoded, in: take) == Array(0..<25) + Array(0..<25))
 
         let copied = folder.path + "/join.mkv"
-        let summary = try Exporter(options: ExportOptions(inputs: [take, take], output: copied)).export()
+        let summary = try Exporter(options: ExportOptions(inputs: [take, take], output: copied, codec: .copy)).export()
         #expect(summary.mode == "stream-copy")
         #expect(frameCount(copied) == 50)
         let times = ProgramRun.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=pts_time",
                                                         "-of", "csv=p=0", copied]).standardOutput.split(separator: "\n")
         #expect(times.count == 50 && times[24] == "0.960000" && times[25] == "1.000000", "\(times)")
+    }
+
+    /// The WMV's sound starts 43 ms before its picture. A copy drops the packet before the
+    /// picture, and FFmpeg's WMA decoder swallows the first packet it is fed: copied into
+    /// Matroska (which cannot trim a packet as a .mov's edit list does) the sound decoded to
+    /// 0.939 s for 1 s of video. The audio is re-encoded from the decoded take instead, the video
+    /// still copied; --codec copy still copies, and the plan says what it loses.
+    @Test func aWmaTakeCopiedIntoMatroskaKeepsAllItsSound() throws {
+        let take = try wmv()
+        let output = folder.path + "/wma.mkv"
+        let summary = try Exporter(options: ExportOptions(inputs: [take], output: output)).export()
+        #expect(summary.mode == "video-copy")
+        #expect(summary.reason.contains("cannot keep the wmav2 packet its decoder needs to warm up"), "\(summary.reason)")
+        let samples = ProgramRun.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a", "-show_frames",
+                                                          "-show_entries", "frame=nb_samples", "-of", "csv=p=0", output])
+            .standardOutput.split(separator: "\n").compactMap { Int($0) }.reduce(0, +)
+        let seconds = Double(samples) / 48000
+        #expect(seconds > 0.98 && seconds < 1.05, "\(seconds) s of sound")
+        #expect(frameCount(output) == 25)
+
+        let copied = folder.path + "/wma-copy.mkv"
+        let plan = try ExportPlanner.plan(takes: [try Probe.probe(take)], options: ExportOptions(inputs: [take], output: copied, codec: .copy))
+        #expect(plan.mode == .streamCopy)
+        #expect(plan.notices.contains { $0.contains("its first sound is lost (--codec copy keeps packets as they are)") }, "\(plan.notices)")
     }
 
     /// A list's points are on the file's clock, as FFmpeg reads them: in the WMV whose video
