@@ -44,38 +44,14 @@ public final class VulkanContext {
         let chosen = try PhysicalDevice.select(from: PhysicalDevice.all(of: instance), preference: preference)
         guard let family = chosen.computeQueueFamily else { preconditionFailure("select returns compute devices") }
 
-        var device: VkDevice?
-        var priority: Float = 1
-        let created = withUnsafePointer(to: &priority) { priorityPointer in
-            var queueInfo = VkDeviceQueueCreateInfo()
-            queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
-            queueInfo.queueFamilyIndex = family
-            queueInfo.queueCount = 1
-            queueInfo.pQueuePriorities = priorityPointer
-            return withUnsafePointer(to: &queueInfo) { queuePointer in
-                // No features or extensions: the shaders use 32-bit integer storage buffers only.
-                var create = VkDeviceCreateInfo()
-                create.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
-                create.queueCreateInfoCount = 1
-                create.pQueueCreateInfos = queuePointer
-                return vkCreateDevice(chosen.handle, &create, nil, &device)
-            }
-        }
-        try check(created, "vkCreateDevice")
-        guard let device else { throw VulkanError(call: "vkCreateDevice", reason: "returned no device") }
+        let device = try Self.createDevice(chosen.handle, queueFamily: family)
         teardown.add { vkDestroyDevice(device, nil) }
 
         var queue: VkQueue?
         vkGetDeviceQueue(device, family, 0, &queue)
         guard let queue else { throw VulkanError(call: "vkGetDeviceQueue", reason: "returned no queue") }
 
-        var poolInfo = VkCommandPoolCreateInfo()
-        poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
-        // No RESET flag: engines record each command buffer once and submit it for every frame.
-        poolInfo.queueFamilyIndex = family
-        var pool: VkCommandPool?
-        try check(vkCreateCommandPool(device, &poolInfo, nil, &pool), "vkCreateCommandPool")
-        guard let pool else { throw VulkanError(call: "vkCreateCommandPool", reason: "returned no pool") }
+        let pool = try Self.createCommandPool(device, queueFamily: family)
         teardown.add { vkDestroyCommandPool(device, pool, nil) }
 
         var memoryProperties = VkPhysicalDeviceMemoryProperties()
@@ -93,6 +69,42 @@ public final class VulkanContext {
         self.memoryProperties = memoryProperties
         self.limits = properties.limits
         self.teardown = teardown
+    }
+
+    /// A logical device on `physicalDevice` with one queue of `queueFamily`.
+    private static func createDevice(_ physicalDevice: VkPhysicalDevice, queueFamily: UInt32) throws -> VkDevice {
+        var device: VkDevice?
+        var priority: Float = 1
+        let created = withUnsafePointer(to: &priority) { priorityPointer in
+            var queueInfo = VkDeviceQueueCreateInfo()
+            queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
+            queueInfo.queueFamilyIndex = queueFamily
+            queueInfo.queueCount = 1
+            queueInfo.pQueuePriorities = priorityPointer
+            return withUnsafePointer(to: &queueInfo) { queuePointer in
+                // No features or extensions: the shaders use 32-bit integer storage buffers only.
+                var create = VkDeviceCreateInfo()
+                create.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
+                create.queueCreateInfoCount = 1
+                create.pQueueCreateInfos = queuePointer
+                return vkCreateDevice(physicalDevice, &create, nil, &device)
+            }
+        }
+        try check(created, "vkCreateDevice")
+        guard let device else { throw VulkanError(call: "vkCreateDevice", reason: "returned no device") }
+        return device
+    }
+
+    /// The command pool every engine on this context records from.
+    private static func createCommandPool(_ device: VkDevice, queueFamily: UInt32) throws -> VkCommandPool {
+        var poolInfo = VkCommandPoolCreateInfo()
+        poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
+        // No RESET flag: engines record each command buffer once and submit it for every frame.
+        poolInfo.queueFamilyIndex = queueFamily
+        var pool: VkCommandPool?
+        try check(vkCreateCommandPool(device, &poolInfo, nil, &pool), "vkCreateCommandPool")
+        guard let pool else { throw VulkanError(call: "vkCreateCommandPool", reason: "returned no pool") }
+        return pool
     }
 
     deinit {

@@ -52,6 +52,17 @@ extension VulkanFilterEngine {
             lastWriteAccess = VK_ACCESS_SHADER_WRITE_BIT.rawValue
         }
 
+        recordHandBack(commandBuffer, frame: frame, staging: staging, byteCount: layout.byteCount,
+                       lastWrite: (lastWriteStage, lastWriteAccess), programCount: programCount)
+        try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer")
+    }
+
+    /// Records what makes the filtered frame readable by the host once the fence signals: the
+    /// download copy into `staging` (after the frame's last write, `lastWrite`), or, with no
+    /// staging buffer, a barrier on the frame itself.
+    private static func recordHandBack(_ commandBuffer: OpaquePointer, frame: DeviceBuffer, staging: DeviceBuffer?,
+                                       byteCount: Int, lastWrite: (stage: UInt32, access: UInt32), programCount: Int) {
+        let (lastWriteStage, lastWriteAccess) = lastWrite
         if let staging {
             if lastWriteStage != VK_PIPELINE_STAGE_HOST_BIT.rawValue {
                 // Orders the last write of the frame (the final program, or the upload when there
@@ -59,7 +70,7 @@ extension VulkanFilterEngine {
                 memoryBarrier(commandBuffer, from: lastWriteStage, lastWriteAccess,
                               to: VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_READ_BIT.rawValue)
             }
-            copy(commandBuffer, from: frame, to: staging, byteCount: layout.byteCount)
+            copy(commandBuffer, from: frame, to: staging, byteCount: byteCount)
             // Makes the download copy's writes to the staging buffer available to host reads
             // once the fence has signalled (`collect` reads right after vkWaitForFences).
             memoryBarrier(commandBuffer, from: VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue,
@@ -72,7 +83,6 @@ extension VulkanFilterEngine {
                           VK_ACCESS_SHADER_WRITE_BIT.rawValue,
                           to: VK_PIPELINE_STAGE_HOST_BIT.rawValue, VK_ACCESS_HOST_READ_BIT.rawValue)
         }
-        try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer")
     }
 
     /// Records a copy of the first `byteCount` bytes of `source` into `destination`.

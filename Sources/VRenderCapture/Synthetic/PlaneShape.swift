@@ -51,70 +51,85 @@ struct PlaneShape: Sendable {
         guard row >= top, row <= bottom, !span.isEmpty else { return }
         switch outline {
         case .disc(_, let radiusSquared, let innerSquared, let outerSquared, let inverseTwoRadius):
-            let dy = row * 256 + 128 - centreY
-            let dy2 = dy * dy
-            guard let (first, last) = columns(within: outerSquared - dy2, span: span) else { return }
-            @inline(__always) func distanceSquared(_ x: Int) -> Int {
-                let dx = x &* 256 &+ 128 &- centreX
-                return dx &* dx &+ dy2
-            }
-            @inline(__always) func paintEdge(_ x: Int) {
-                let d2 = distanceSquared(x)
-                if d2 <= innerSquared {
-                    destination[x] = UInt8(truncatingIfNeeded: value)
-                } else if d2 < outerSquared {
-                    let coverage = 128 &+ (((radiusSquared &- d2) &* inverseTwoRadius) >> 32)
-                    blend(destination + x, coverage: Int32(Swift.min(Swift.max(coverage, 0), 256)))
-                }
-            }
-            // The solid run: pixels whose centre is within radius − ½ pixel of the centre. The
-            // square root only guesses its ends; the integer test settles them exactly.
-            var solidFirst = last + 1, solidLast = last
-            if let (guessFirst, guessLast) = columns(within: innerSquared - dy2, span: first..<(last + 1)) {
-                solidFirst = guessFirst
-                solidLast = guessLast
-                while solidFirst <= solidLast && distanceSquared(solidFirst) > innerSquared { solidFirst += 1 }
-                while solidFirst > first && distanceSquared(solidFirst - 1) <= innerSquared { solidFirst -= 1 }
-                while solidLast >= solidFirst && distanceSquared(solidLast) > innerSquared { solidLast -= 1 }
-                while solidLast < last && distanceSquared(solidLast + 1) <= innerSquared { solidLast += 1 }
-            }
-            if solidFirst > solidLast {
-                for x in first...last { paintEdge(x) }
-                return
-            }
-            for x in first..<solidFirst { paintEdge(x) }
-            (destination + solidFirst).update(repeating: UInt8(truncatingIfNeeded: value), count: solidLast - solidFirst + 1)
-            if solidLast < last {
-                for x in (solidLast + 1)...last { paintEdge(x) }
-            }
+            drawDisc(row: row, into: destination, span: span, radiusSquared: radiusSquared, innerSquared: innerSquared,
+                     outerSquared: outerSquared, inverseTwoRadius: inverseTwoRadius)
         case .box(let halfWidth, let halfHeight):
-            let rowTop = row * 256
-            let coverageY = Swift.min(Swift.min(rowTop + 256, centreY + halfHeight) - Swift.max(rowTop, centreY - halfHeight), 256)
-            guard coverageY > 0 else { return }
-            let left = centreX - halfWidth, right = centreX + halfWidth
-            let first = Swift.max(span.lowerBound, left >> 8)
-            let last = Swift.min(span.upperBound - 1, (right - 1) >> 8)
-            guard first <= last else { return }
-            // Columns wholly inside the box horizontally: x·256 ≥ left and x·256 + 256 ≤ right.
-            let fullFirst = Swift.max(first, (left + 255) >> 8), fullLast = Swift.min(last, (right >> 8) - 1)
-            @inline(__always) func paintEdge(_ x: Int) {
-                let columnLeft = x * 256
-                let coverageX = Swift.min(columnLeft + 256, right) - Swift.max(columnLeft, left)
-                blend(destination + x, coverage: Int32((coverageX * coverageY) >> 8))
+            drawBox(row: row, into: destination, span: span, halfWidth: halfWidth, halfHeight: halfHeight)
+        }
+    }
+
+    /// `draw` for a disc: a solid run between two anti-aliased edges.
+    @inline(__always)
+    private func drawDisc(row: Int, into destination: UnsafeMutablePointer<UInt8>, span: Range<Int>, radiusSquared: Int,
+                          innerSquared: Int, outerSquared: Int, inverseTwoRadius: Int) {
+        let dy = row * 256 + 128 - centreY
+        let dy2 = dy * dy
+        guard let (first, last) = columns(within: outerSquared - dy2, span: span) else { return }
+        @inline(__always) func distanceSquared(_ x: Int) -> Int {
+            let dx = x &* 256 &+ 128 &- centreX
+            return dx &* dx &+ dy2
+        }
+        @inline(__always) func paintEdge(_ x: Int) {
+            let d2 = distanceSquared(x)
+            if d2 <= innerSquared {
+                destination[x] = UInt8(truncatingIfNeeded: value)
+            } else if d2 < outerSquared {
+                let coverage = 128 &+ (((radiusSquared &- d2) &* inverseTwoRadius) >> 32)
+                blend(destination + x, coverage: Int32(Swift.min(Swift.max(coverage, 0), 256)))
             }
-            guard fullFirst <= fullLast else {
-                for x in first...last { paintEdge(x) }
-                return
-            }
-            for x in first..<fullFirst { paintEdge(x) }
-            if coverageY == 256 {
-                (destination + fullFirst).update(repeating: UInt8(truncatingIfNeeded: value), count: fullLast - fullFirst + 1)
-            } else {
-                for x in fullFirst...fullLast { blend(destination + x, coverage: Int32(coverageY)) }
-            }
-            if fullLast < last {
-                for x in (fullLast + 1)...last { paintEdge(x) }
-            }
+        }
+        // The solid run: pixels whose centre is within radius − ½ pixel of the centre. The
+        // square root only guesses its ends; the integer test settles them exactly.
+        var solidFirst = last + 1, solidLast = last
+        if let (guessFirst, guessLast) = columns(within: innerSquared - dy2, span: first..<(last + 1)) {
+            solidFirst = guessFirst
+            solidLast = guessLast
+            while solidFirst <= solidLast && distanceSquared(solidFirst) > innerSquared { solidFirst += 1 }
+            while solidFirst > first && distanceSquared(solidFirst - 1) <= innerSquared { solidFirst -= 1 }
+            while solidLast >= solidFirst && distanceSquared(solidLast) > innerSquared { solidLast -= 1 }
+            while solidLast < last && distanceSquared(solidLast + 1) <= innerSquared { solidLast += 1 }
+        }
+        if solidFirst > solidLast {
+            for x in first...last { paintEdge(x) }
+            return
+        }
+        for x in first..<solidFirst { paintEdge(x) }
+        (destination + solidFirst).update(repeating: UInt8(truncatingIfNeeded: value), count: solidLast - solidFirst + 1)
+        if solidLast < last {
+            for x in (solidLast + 1)...last { paintEdge(x) }
+        }
+    }
+
+    /// `draw` for a box: whole columns filled (or blended on a partly covered row), edges blended.
+    @inline(__always)
+    private func drawBox(row: Int, into destination: UnsafeMutablePointer<UInt8>, span: Range<Int>,
+                         halfWidth: Int, halfHeight: Int) {
+        let rowTop = row * 256
+        let coverageY = Swift.min(Swift.min(rowTop + 256, centreY + halfHeight) - Swift.max(rowTop, centreY - halfHeight), 256)
+        guard coverageY > 0 else { return }
+        let left = centreX - halfWidth, right = centreX + halfWidth
+        let first = Swift.max(span.lowerBound, left >> 8)
+        let last = Swift.min(span.upperBound - 1, (right - 1) >> 8)
+        guard first <= last else { return }
+        // Columns wholly inside the box horizontally: x·256 ≥ left and x·256 + 256 ≤ right.
+        let fullFirst = Swift.max(first, (left + 255) >> 8), fullLast = Swift.min(last, (right >> 8) - 1)
+        @inline(__always) func paintEdge(_ x: Int) {
+            let columnLeft = x * 256
+            let coverageX = Swift.min(columnLeft + 256, right) - Swift.max(columnLeft, left)
+            blend(destination + x, coverage: Int32((coverageX * coverageY) >> 8))
+        }
+        guard fullFirst <= fullLast else {
+            for x in first...last { paintEdge(x) }
+            return
+        }
+        for x in first..<fullFirst { paintEdge(x) }
+        if coverageY == 256 {
+            (destination + fullFirst).update(repeating: UInt8(truncatingIfNeeded: value), count: fullLast - fullFirst + 1)
+        } else {
+            for x in fullFirst...fullLast { blend(destination + x, coverage: Int32(coverageY)) }
+        }
+        if fullLast < last {
+            for x in (fullLast + 1)...last { paintEdge(x) }
         }
     }
 

@@ -33,67 +33,89 @@ struct ReaderStage {
             audio.forEach { $0.finish() }
         }
         for (index, take) in plan.takes.enumerated() where fillsFrames(take: index) {
-            timer?.begin()
-            // A chunk starts a take that began before it at a keyframe near its first frame; a
-            // run without video reads the sound from where one pass does.
-            let (demuxer, firstPacket) = video == nil ? (try TakeSeek.openForSound(take, takeIndex: index, plan: plan), nil)
-                : try TakeSeek.open(take, takeIndex: index, plan: plan, firstFrame: max(0, frames.lowerBound - leadIn),
-                                    packets: packets)
-            let videoDecoder = plan.mode == .transcode && video != nil
-                ? try Decoder(demuxer: demuxer, streamIndex: take.video.index, threads: videoDecoderThreads) : nil
-            timer?.otherDone()
-            if let video, !video.push(.takeStart(index: index, decoder: videoDecoder.map(OwnershipTransfer.init))) { return }
-            var routes: [Int: BoundedQueue<PacketEvent>] = [:]
-            if let video { routes[take.video.index] = video }
-            for (track, queue) in audio.enumerated() {
-                let source = plan.audio.source(take: take, takeIndex: index, track: track)
-                let decoder = try source.map { try Decoder(demuxer: demuxer, streamIndex: $0.index, threads: 1) }
-                if let source { routes[source.index] = queue }
-                guard queue.push(.takeStart(index: index, decoder: decoder.map(OwnershipTransfer.init))) else { return }
-            }
-            var check = PresentationCheck(for: take.video)
-            if let firstPacket, let video {
-                check.repair(firstPacket)
-                guard video.push(.packet(firstPacket)) else { return }
-            }
-            let end = TakeSeek.End(take, takeIndex: index, plan: plan,
-                                   frames: max(0, frames.lowerBound - leadIn)..<frames.upperBound + leadOut)
-            // Video copied unchanged (`.copyVideo`) is checked as a stream copy checks it: damage
-            // stops the copy and the export is transcoded (`Exporter.run`). Decoded video conceals it.
-            var inspector = plan.mode == .copyVideo ? try CopyInspector(take: take, demuxer: demuxer, audioStreams: []) : nil
-            // Past the part's end the video is done; a run with sound reads on until the sound is too.
-            var videoDone = false
-            while true {
-                let packet = try packets.obtain()
-                let read = timer.timedRead(demuxer, into: packet, video: take.video.index)
-                if read, end?.isPast(packet) == true { videoDone = true }
-                let soundDone = audio.isEmpty
-                    || end?.isSoundPast(packet, timeBase: demuxer.timeBase(ofStream: packet.streamIndex)) == true
-                guard read, !(videoDone && soundDone) else {
-                    packet.unref()
-                    packets.recycle(packet)
-                    break
-                }
-                guard let target = routes[packet.streamIndex], !(videoDone && packet.streamIndex == take.video.index) else {
-                    packet.unref()
-                    packets.recycle(packet)
-                    continue
-                }
-                if packet.streamIndex == take.video.index {
-                    check.repair(packet)
-                    try inspector?.check(packet, of: demuxer)
-                }
-                guard target.push(.packet(packet)) else { return }  // cancelled downstream
-            }
-            damage.noteDamagedTimestamps(check.outliers, in: take.path)
-            if demuxer.hitReadError { try inspector?.checkEnd(demuxer) }
-            if demuxer.hitReadError {
-                damage.add(1, in: take.path)
-                damage.warn("\(take.path): reading stopped early at damaged data; the rest of the take is black or silent")
-            }
+            guard let opened = try open(take, index: index), try read(take, index: index, opened) else { return }
             if let video, !video.push(.takeEnd(index: index)) { return }
             for queue in audio where !queue.push(.takeEnd(index: index)) { return }
         }
+    }
+
+    /// A take open for reading: its demuxer, the stage each stream's packets go to, and the
+    /// video packet a seek already read.
+    private struct OpenTake {
+        let demuxer: Demuxer
+        let routes: [Int: BoundedQueue<PacketEvent>]
+        let firstPacket: Packet?
+    }
+
+    /// Opens take `index` where this run starts reading it and tells every stage it starts,
+    /// handing over its decoders; nil when a stage was cancelled.
+    private func open(_ take: MediaInfo, index: Int) throws -> OpenTake? {
+        timer?.begin()
+        // A chunk starts a take that began before it at a keyframe near its first frame; a
+        // run without video reads the sound from where one pass does.
+        let (demuxer, firstPacket) = video == nil ? (try TakeSeek.openForSound(take, takeIndex: index, plan: plan), nil)
+            : try TakeSeek.open(take, takeIndex: index, plan: plan, firstFrame: max(0, frames.lowerBound - leadIn),
+                                packets: packets)
+        let videoDecoder = plan.mode == .transcode && video != nil
+            ? try Decoder(demuxer: demuxer, streamIndex: take.video.index, threads: videoDecoderThreads) : nil
+        timer?.otherDone()
+        if let video, !video.push(.takeStart(index: index, decoder: videoDecoder.map(OwnershipTransfer.init))) { return nil }
+        var routes: [Int: BoundedQueue<PacketEvent>] = [:]
+        if let video { routes[take.video.index] = video }
+        for (track, queue) in audio.enumerated() {
+            let source = plan.audio.source(take: take, takeIndex: index, track: track)
+            let decoder = try source.map { try Decoder(demuxer: demuxer, streamIndex: $0.index, threads: 1) }
+            if let source { routes[source.index] = queue }
+            guard queue.push(.takeStart(index: index, decoder: decoder.map(OwnershipTransfer.init))) else { return nil }
+        }
+        return OpenTake(demuxer: demuxer, routes: routes, firstPacket: firstPacket)
+    }
+
+    /// Routes the take's packets to their stages until its part (and its sound) is read, then
+    /// notes its damage; false when cancelled downstream.
+    private func read(_ take: MediaInfo, index: Int, _ open: OpenTake) throws -> Bool {
+        let demuxer = open.demuxer
+        var check = PresentationCheck(for: take.video)
+        if let firstPacket = open.firstPacket, let video {
+            check.repair(firstPacket)
+            guard video.push(.packet(firstPacket)) else { return false }
+        }
+        let end = TakeSeek.End(take, takeIndex: index, plan: plan,
+                               frames: max(0, frames.lowerBound - leadIn)..<frames.upperBound + leadOut)
+        // Video copied unchanged (`.copyVideo`) is checked as a stream copy checks it: damage
+        // stops the copy and the export is transcoded (`Exporter.run`). Decoded video conceals it.
+        var inspector = plan.mode == .copyVideo ? try CopyInspector(take: take, demuxer: demuxer, audioStreams: []) : nil
+        // Past the part's end the video is done; a run with sound reads on until the sound is too.
+        var videoDone = false
+        while true {
+            let packet = try packets.obtain()
+            let read = timer.timedRead(demuxer, into: packet, video: take.video.index)
+            if read, end?.isPast(packet) == true { videoDone = true }
+            let soundDone = audio.isEmpty
+                || end?.isSoundPast(packet, timeBase: demuxer.timeBase(ofStream: packet.streamIndex)) == true
+            guard read, !(videoDone && soundDone) else {
+                packet.unref()
+                packets.recycle(packet)
+                break
+            }
+            guard let target = open.routes[packet.streamIndex], !(videoDone && packet.streamIndex == take.video.index) else {
+                packet.unref()
+                packets.recycle(packet)
+                continue
+            }
+            if packet.streamIndex == take.video.index {
+                check.repair(packet)
+                try inspector?.check(packet, of: demuxer)
+            }
+            guard target.push(.packet(packet)) else { return false }  // cancelled downstream
+        }
+        damage.noteDamagedTimestamps(check.outliers, in: take.path)
+        if demuxer.hitReadError { try inspector?.checkEnd(demuxer) }
+        if demuxer.hitReadError {
+            damage.add(1, in: take.path)
+            damage.warn("\(take.path): reading stopped early at damaged data; the rest of the take is black or silent")
+        }
+        return true
     }
 
     /// True when take `index` fills some of `frames` (a take of no frames only in a whole run,

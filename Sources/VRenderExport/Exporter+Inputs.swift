@@ -1,0 +1,84 @@
+import Foundation
+import VRenderCore
+import VRenderMedia
+import VRenderTakes
+
+/// The export's inputs: takes folders, concat lists and files resolved into takes with their
+/// trims, then probed (and cut where --trim-silence/--cut-pauses ask).
+extension Exporter {
+    /// One take to join: its file, and the part of it to use.
+    package struct Input: Sendable, Equatable {
+        package var path: String
+        package var trim: TakeTrim?
+        /// A concat list's entry, whose in and out points are on the file's clock: its trim is
+        /// known once the file is probed (`ConcatList.Entry.trim(of:)`).
+        package var listEntry: ConcatList.Entry?
+
+        package init(path: String, trim: TakeTrim?, listEntry: ConcatList.Entry? = nil) {
+            (self.path, self.trim, self.listEntry) = (path, trim, listEntry)
+        }
+
+        /// How the plan's note names the part used: "0.500–3.500 s", "inpoint 0.200 s outpoint 0.800 s".
+        var trimText: String? {
+            listEntry.flatMap { $0.isTrimmed ? $0.pointsText : nil } ?? trim?.description
+        }
+    }
+
+    /// Inputs as files: a takes folder becomes its takes in recording order (with the trims
+    /// takes.json gives them), a concat list (`ConcatList`) its files with their in and out
+    /// points. Notices say how a folder or a list was read.
+    package func resolveInputs() throws -> (takes: [Input], notices: [String]) {
+        var takes: [Input] = []
+        var notices: [String] = []
+        if let trims = options.inputTrims {
+            guard trims.count == options.inputs.count else {
+                throw VRenderError.option("inputs", "\(trims.count) trims for \(options.inputs.count) inputs")
+            }
+            return (zip(options.inputs, trims).map { Input(path: $0, trim: $1) }, [])
+        }
+        for input in options.inputs {
+            if let status = FileNames.status(input), status.st_mode & S_IFMT == S_IFDIR {
+                let folder = try TakesFolder.takeInputs(in: input)
+                takes += folder.takes.map { Input(path: $0.path, trim: $0.trim) }
+                if folder.order == .fileNames {
+                    notices.append("\(input): no takes.json, so its \(folder.takes.count) video file(s) are joined in file-name order")
+                }
+            } else if ConcatList.isList(input) {
+                let list = try ConcatList(path: input)
+                takes += list.entries.map { Input(path: $0.path, trim: nil, listEntry: $0) }
+                notices += list.notices
+            } else {
+                takes.append(Input(path: input, trim: nil))
+            }
+        }
+        if takes.contains(where: { $0.trimText != nil }) {
+            notices.append("trims: " + takes.enumerated().compactMap { index, take in
+                take.trimText.map { "take \(index + 1) \($0)" }
+            }.joined(separator: ", "))
+        }
+        return (takes, notices)
+    }
+
+    /// Probes every input (on the budget's processors, `options.threads`, `InOrderMap`), trims
+    /// it and cuts its silences; the first unusable one, in order, stops everything before any
+    /// output exists.
+    func probeInputs() throws -> (takes: [MediaInfo], notices: [String]) {
+        let inputs = try resolveInputs()
+        let options = self.options
+        let read = try InOrderMap.map(inputs.takes.count, threads: options.threads.processors) { index in
+            let input = inputs.takes[index]
+            let info = try Probe.probe(input.path)
+            let trim = try input.listEntry?.trim(of: info) ?? input.trim
+            guard let silence = options.silence else {
+                return (parts: [try trim.map { try info.trimmed($0) } ?? info], note: String?.none)
+            }
+            return try SilenceCuts.apply(silence, to: info, trim: trim, number: index + 1, audioTrack: options.audioTrack)
+        }
+        let notes = read.compactMap(\.note)
+        var notices = inputs.notices + notes
+        if let silence = options.silence, notes.isEmpty {
+            notices.append("silence: no take has silence below \(ValueSyntax.text(silence.threshold)) dBFS to cut")
+        }
+        return (read.flatMap(\.parts), notices)
+    }
+}
