@@ -14,6 +14,31 @@ package enum ExportPlanner {
         container.refusalToCopy(stream: index, of: path)
     }
 
+    /// The whole plan of an export of `takes` (probed, trimmed and cut): how they are written,
+    /// the prompter's overlay, and with `measuringLoudness` the `--loudness` gains, measured by
+    /// a pass over the takes' sound (a chunk worker, which writes no sound, skips it). The
+    /// notices begin with `inputNotices` (how folders and lists were read).
+    package static func plan(takes: [MediaInfo], inputNotices: [String], options: ExportOptions,
+                             measuringLoudness: Bool) throws -> ExportPlan {
+        var plan = try plan(takes: takes, options: options)
+        plan.notices = inputNotices + plan.notices
+        if let request = options.prompter {
+            let prompter = PrompterPlan.make(request: request, plan: plan, names: options.inputNames)
+            plan.prompter = prompter.plan
+            plan.notices += prompter.notices
+        }
+        if let target = options.loudness, measuringLoudness {
+            if plan.hasAudio {
+                plan.loudness = try LoudnessMeasurement.plan(for: plan, target: target)
+            } else {
+                plan.notices.append("--loudness: the takes have no sound; nothing to measure or change")
+            }
+        }
+        return plan
+    }
+
+    /// How `takes` are written (copy or transcode, container, canvas, colours, tracks, side
+    /// streams): reads nothing but what the container's dry run asks (`copyCheck`).
     package static func plan(takes: [MediaInfo], options: ExportOptions,
                             copyCheck: CopyCheck = muxerCopyCheck) throws -> ExportPlan {
         var plan = try choose(takes: takes, options: options, copyCheck: copyCheck)

@@ -80,21 +80,8 @@ public final class Exporter: Sendable {
         }
         try checkTimingsOutput()
         let probed = try takes.map { (takes: $0, notices: [String]()) } ?? probeInputs()
-        var plan = try ExportPlanner.plan(takes: probed.takes, options: options)
-        plan.notices = probed.notices + plan.notices
-        if let request = options.prompter {
-            let prompter = PrompterPlan.make(request: request, plan: plan, names: options.inputNames)
-            plan.prompter = prompter.plan
-            plan.notices += prompter.notices
-        }
-        if let target = options.loudness, measuringLoudness {
-            if plan.hasAudio {
-                plan.loudness = try LoudnessMeasurement.plan(for: plan, target: target)
-            } else {
-                plan.notices.append("--loudness: the takes have no sound; nothing to measure or change")
-            }
-        }
-        return plan
+        return try ExportPlanner.plan(takes: probed.takes, inputNotices: probed.notices, options: options,
+                                      measuringLoudness: measuringLoudness)
     }
 
     /// Executes `plan`. The output appears only on success. A copy that finds damage in a take
