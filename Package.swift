@@ -9,7 +9,8 @@
 //   CRowKernels       the colour filters' AVX-512 row kernels (C intrinsics, chosen at run time)
 //   VRenderCore       pure Swift: errors, parsing, geometry, chroma geometry, picture views and
 //                     ops, bounded queues/locks, pools, stage threads, atomic file writes, the
-//                     camera position
+//                     camera position, checks of the fields of files read back (FieldCheck),
+//                     Slurm's commands on PATH
 //   CFreeType         FreeType (the teleprompter's text)
 //   CEBUR128          libebur128 (an export's loudness, `concat --loudness`)
 //   CCrypto           OpenSSL's libcrypto (the SHA-256 of chunk files)
@@ -38,7 +39,7 @@
 //   VRenderVerify     golden frames: per-frame hash lines, reference PNGs, PSNR/SSIM,
 //                     heat-map diffs (record, check, diff)                         <- Media, Imaging, Core
 //   VRenderDoctor     `vrender doctor` (encoders, Vulkan, V4L2, audio, Slurm, fonts, disk) and
-//                     `vrender --version` (the build, FFmpeg, Vulkan loader, FreeType) <- Media, Vulkan, Capture, Scale
+//                     `vrender --version` (the build, FFmpeg, Vulkan loader, FreeType) <- Media, Vulkan, Capture
 //   VRenderBench      `vrender bench`: runs concat/capture/filter with stage timings,
 //                     renders the report (JSON schema, SVG plot)                   <- Export, Recording, Demo
 //   VRenderStudio     `vrender studio`'s session: capture job, live preview, takes,
@@ -146,7 +147,7 @@ let package = Package(
         // `vrender doctor` and `vrender --version`: what this machine can do, and what it runs with.
         .target(name: "VRenderDoctor",
                 dependencies: ["CBuildInfo", "VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
-                               "VRenderCapture", "VRenderScale"]),
+                               "VRenderCapture"]),
         // `vrender bench`: the real pipelines, run with stage timings, and their report.
         .target(name: "VRenderBench",
                 dependencies: ["VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderCapture", "VRenderTakes", "VRenderRecording",
@@ -168,7 +169,7 @@ let package = Package(
         .executableTarget(
             name: "vrender",
             dependencies: [
-                "VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderTakes", "VRenderRecording",
+                "VRenderCore", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderTakes", "VRenderRecording",
                 "VRenderDemo", "VRenderVulkan", "VRenderVerify", "VRenderBench", "VRenderPrompter", "VRenderScale", "VRenderStudio", "VRenderStudioServer",
                 "VRenderDoctor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

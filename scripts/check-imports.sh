@@ -14,6 +14,12 @@
 # 3. Imports and dependencies agree: every `import` of one of the package's modules in
 #    Sources/T/ is a dependency T declares, and every module T declares is imported there
 #    (a dependency nothing imports still links; test targets and Tests/Support are not checked).
+# 4. C modules stay inside the module that imports them: every import of one in Sources/ is
+#    `internal`, `fileprivate` or `private`, so no C type shows in a public or package declaration
+#    and no client of a library product needs the C headers.
+# 5. The command line only parses and calls the libraries: Sources/vrender imports nothing but
+#    the modules in `cli_allowed` (not VRenderMedia, VRenderImaging or a C module; what it needs
+#    from them comes through the library it calls).
 #
 # Reads the manifest with `swift package dump-package` (seconds; nothing is built) and the sources
 # with python3. Run by `make test` before the tests.
@@ -130,6 +136,51 @@ for name in modules:
     for dep in deps:
         if dep not in imported and targets[dep]["type"] != "system":
             failures.append(f"Package.swift: {name} depends on {dep}, which nothing in {folder} imports")
+
+def swift_imports(folder):
+    """(path, line number, access word or "", module) of every import in folder's Swift files."""
+    found = []
+    for directory, subfolders, files in os.walk(folder):
+        subfolders[:] = sorted(d for d in subfolders if not d.endswith(".docc"))
+        for file in sorted(f for f in files if f.endswith(".swift")):
+            path = os.path.join(directory, file)
+            for number, line in enumerate(open(path, encoding="utf-8"), 1):
+                match = re.match(r"^\s*(?:@\w+\s+)*(?:(public|package|internal|fileprivate|private)\s+)?"
+                                 r"import\s+(?:(?:struct|class|enum|protocol|typealias|func|var|let)\s+)?([A-Za-z0-9_]+)", line)
+                if match:
+                    found.append((path, number, match.group(1) or "", match.group(2)))
+    return found
+
+# 4. Imports of C modules are internal (or narrower).
+def check_c_imports():
+    def is_c(name):
+        """A system library, or a target whose folder holds no Swift file (C sources)."""
+        t = targets[name]
+        if t["type"] == "system":
+            return True
+        folder = t.get("path") or os.path.join("Sources", name)
+        return t["type"] == "regular" and os.path.isdir(folder) and not any(
+            f.endswith(".swift") for _, _, files in os.walk(folder) for f in files)
+    c_modules = {n for n in targets if is_c(n)}
+    for path, number, access, module in swift_imports("Sources"):
+        if module in c_modules and access not in ("internal", "fileprivate", "private"):
+            failures.append(f"{path}:{number}: imports the C module {module} as `{access or 'import'}`; "
+                            f"write `internal import {module}` so no C type leaks into the module's API")
+
+# 5. The command line imports only the libraries it calls.
+def check_cli_imports():
+    cli_allowed = {"Foundation", "Glibc", "Darwin", "Dispatch", "Synchronization", "ArgumentParser",
+                   "VRenderCore", "VRenderFilters", "VRenderPrompter", "VRenderTakes", "VRenderCapture",
+                   "VRenderRecording", "VRenderExport", "VRenderVerify", "VRenderVulkan", "VRenderScale",
+                   "VRenderDemo", "VRenderBench", "VRenderDoctor", "VRenderStudio", "VRenderStudioServer"}
+    for path, number, _, module in swift_imports(os.path.join("Sources", "vrender")):
+        if module not in cli_allowed:
+            failures.append(f"{path}:{number}: the command line imports {module}; it only parses and calls one "
+                            "library entry point, so what it needs from that module comes through the library "
+                            "(or add the module to cli_allowed in scripts/check-imports.sh, saying why)")
+
+check_c_imports()
+check_cli_imports()
 
 for failure in failures:
     print("check-imports: " + failure, file=sys.stderr)

@@ -2,21 +2,21 @@
 /// timecode strip and the filter preview's labels. Each row's five bits read left to right from
 /// 0x10. Unknown characters draw as blanks. The glyphs are part of the synthetic camera's
 /// golden frames: change one and those hashes change.
-public enum BitmapFont {
-    public static let glyphWidth = 5
-    public static let glyphHeight = 7
+package enum BitmapFont {
+    package static let glyphWidth = 5
+    package static let glyphHeight = 7
 
-    public static func glyph(_ character: Character) -> [UInt8] {
+    package static func glyph(_ character: Character) -> [UInt8] {
         glyphs[character] ?? blank
     }
 
     /// Pixels from one glyph's left edge to the next's: the glyph and a one-dot gap.
-    public static func advance(scale: Int) -> Int { (glyphWidth + 1) * scale }
+    package static func advance(scale: Int) -> Int { (glyphWidth + 1) * scale }
 
     /// Calls `body` with the offset from the text's top-left corner of every lit dot of `text`,
     /// each dot a `scale`×`scale` block, left to right. The one place that walks the glyph bits,
     /// so every drawing of this font (RGB labels, the synthetic camera's luma strip) agrees.
-    public static func forEachDot(of text: String, scale: Int, _ body: (_ x: Int, _ y: Int) -> Void) {
+    package static func forEachDot(of text: String, scale: Int, _ body: (_ x: Int, _ y: Int) -> Void) {
         var penX = 0
         for character in text {
             for (row, bits) in glyph(character).enumerated() {

@@ -9,7 +9,7 @@ import Glibc
 ///
 /// Paths enter through `string(fromPlatformBytes:)` (the command line's arguments), reach
 /// the system through `withPlatformPath`/`status`, and are shown to people with `display`.
-public enum FileNames {
+package enum FileNames {
     /// Byte b (0x80…0xFF) is kept as U+10FE00 + b.
     private static let escapeBase: UInt32 = 0x10_FE00
 
@@ -23,7 +23,7 @@ public enum FileNames {
 
     /// A platform path (bytes, no NUL) as a `String`: valid UTF-8 as it is, every other byte
     /// escaped.
-    public static func string(fromPlatformBytes bytes: some Collection<UInt8>) -> String {
+    package static func string(fromPlatformBytes bytes: some Collection<UInt8>) -> String {
         let bytes = Array(bytes)
         var scalars = String.UnicodeScalarView()
         var index = 0
@@ -57,14 +57,14 @@ public enum FileNames {
 
     /// The name in a `readdir` record, read in place: a record may be shorter than
     /// `sizeof(dirent)` (glibc packs them), so copying `entry.pointee` would read past it.
-    public static func name(of entry: UnsafePointer<dirent>) -> String {
+    package static func name(of entry: UnsafePointer<dirent>) -> String {
         let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
         return string(fromPlatformBytes: UnsafeRawBufferPointer(start: start, count: strlen(start)))
     }
 
     /// The bytes the system knows `path` by (escapes turned back into their bytes), no NUL.
-    public static func platformBytes(_ path: String) -> [UInt8] {
+    package static func platformBytes(_ path: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(path.utf8.count)
         for scalar in path.unicodeScalars {
@@ -78,7 +78,7 @@ public enum FileNames {
     }
 
     /// Calls `body` with `path` as the C string the system knows it by.
-    public static func withPlatformPath<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
+    package static func withPlatformPath<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
         guard path.unicodeScalars.contains(where: isEscape) else { return try path.withCString(body) }
         let bytes = platformBytes(path) + [0]
         return try bytes.withUnsafeBufferPointer { buffer in
@@ -87,7 +87,7 @@ public enum FileNames {
     }
 
     /// `stat(2)` of `path`, nil when it fails (`errno` says why).
-    public static func status(_ path: String) -> stat? {
+    package static func status(_ path: String) -> stat? {
         var info = stat()
         return withPlatformPath(path) { stat($0, &info) } == 0 ? info : nil
     }
@@ -95,7 +95,7 @@ public enum FileNames {
     /// The folder ("." for a bare name, "/" at the root) and the file name of `path`: one
     /// home for it, as Foundation's `deletingLastPathComponent` traps on a one-character
     /// relative path on Linux (`--out q` crashed).
-    public static func split(_ path: String) -> (directory: String, name: String) {
+    package static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let directory = String(path[..<slash])
         return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
@@ -104,7 +104,7 @@ public enum FileNames {
     /// `path` made absolute against the current directory, with `.`, `..` and repeated slashes
     /// taken out by their spelling (symbolic links stay): how a path is written down for other
     /// processes and machines (a chunk plan), or shown as where a result is.
-    public static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         let full = fromCurrentDirectory(path) ?? "/" + path
         var parts: [Substring] = []
         for part in full.split(separator: "/") where part != "." {
@@ -116,7 +116,7 @@ public enum FileNames {
     /// `path` with the current directory before it when it is relative, spelled otherwise as it
     /// is (`..` after a symbolic link stays, so it names the file the system would open); nil
     /// when the current directory cannot be found (removed, or too long).
-    public static func fromCurrentDirectory(_ path: String) -> String? {
+    package static func fromCurrentDirectory(_ path: String) -> String? {
         guard !path.hasPrefix("/") else { return path }
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
         let found = buffer.withUnsafeMutableBufferPointer { pointer in
@@ -127,7 +127,7 @@ public enum FileNames {
 
     /// `path` as people should read it: escaped bytes and control characters (a newline in a
     /// name would break a one-line error) as `\xNN`, everything else as it is.
-    public static func display(_ path: String) -> String {
+    package static func display(_ path: String) -> String {
         var text = ""
         for scalar in path.unicodeScalars {
             if isEscape(scalar) {
@@ -148,7 +148,7 @@ public enum FileNames {
 
     /// The longest prefix of `name` whose platform bytes fit in `maxBytes`, cut between
     /// characters' scalars (never inside one's UTF-8 sequence).
-    public static func prefix(_ name: String, maxBytes: Int) -> String {
+    package static func prefix(_ name: String, maxBytes: Int) -> String {
         var kept = String.UnicodeScalarView()
         var used = 0
         for scalar in name.unicodeScalars {

@@ -54,10 +54,10 @@ public enum Rotation: Int, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
-public enum Fit {
+package enum Fit {
     /// The largest rectangle with the source's aspect ratio that fits in the canvas, centred,
     /// with even offsets and sizes so 4:2:0 chroma planes line up (letterbox or pillarbox).
-    public static func aspectFit(sourceWidth: Int, sourceHeight: Int,
+    package static func aspectFit(sourceWidth: Int, sourceHeight: Int,
                                  canvasWidth: Int, canvasHeight: Int) -> PixelRect {
         precondition(sourceWidth > 0 && sourceHeight > 0 && canvasWidth > 0 && canvasHeight > 0)
         var width = canvasWidth

@@ -44,20 +44,20 @@ public struct YUVImage16: PlanarYUV, Sendable {
 
 /// `ImageOps` for 16-bit canvases (10-bit HDR exports): bars and quarter turns, by the same
 /// generic plane code.
-public enum ImageOps16 {
+package enum ImageOps16 {
     /// Paints everything outside `rect` (even origin and size) limited-range black.
-    public static func fillBlack(_ image: YUVImage16, outside rect: PixelRect) {
+    package static func fillBlack(_ image: YUVImage16, outside rect: PixelRect) {
         let black = UInt16(16 << (image.bitDepth - 8)), neutral = UInt16(128 << (image.bitDepth - 8))
         ImageOps.fillBlack(image, outside: rect, black: black, neutral: neutral)
     }
 
     /// Writes `source` turned clockwise by `rotation` into `destination` at (`x`, `y`) (even).
-    public static func rotate(_ source: YUVImage16, by rotation: Rotation, into destination: YUVImage16, x: Int, y: Int) {
+    package static func rotate(_ source: YUVImage16, by rotation: Rotation, into destination: YUVImage16, x: Int, y: Int) {
         ImageOps.rotatePlanes(source, by: rotation, into: destination, x: x, y: y)
     }
 
     /// Writes `source` turned and flipped as `orientation` says into `destination` at (`x`, `y`) (even).
-    public static func orient(_ source: YUVImage16, by orientation: Orientation, into destination: YUVImage16, x: Int, y: Int) {
+    package static func orient(_ source: YUVImage16, by orientation: Orientation, into destination: YUVImage16, x: Int, y: Int) {
         ImageOps.rotatePlanes(source, by: orientation.rotation, mirrored: orientation.mirrored, into: destination, x: x, y: y)
     }
 }

@@ -1,15 +1,15 @@
 /// Whole-picture operations the export's normalize stage needs besides scaling.
-public enum ImageOps {
+package enum ImageOps {
     /// Limited-range black: Y' 16, neutral chroma.
-    public static let blackLuma: UInt8 = 16
-    public static let neutralChroma: UInt8 = 128
+    package static let blackLuma: UInt8 = 16
+    package static let neutralChroma: UInt8 = 128
 
     /// Paints everything outside `rect` black (the letterbox or pillarbox bars). `rect` should
     /// have its origin and size on chroma block boundaries (even for 4:2:0), so chroma samples are
     /// either inside or outside it; a chroma sample that covers luma on both sides (an odd-sized
     /// `rect`) counts as inside and is left alone, like the last chroma column of an odd-sized
     /// picture. Odd-sized pictures keep their 2x2 blocks: the chroma block size rounds up.
-    public static func fillBlack(_ image: YUVImage, outside rect: PixelRect) {
+    package static func fillBlack(_ image: YUVImage, outside rect: PixelRect) {
         fillBlack(image, outside: rect, black: blackLuma, neutral: neutralChroma)
     }
 
@@ -43,13 +43,13 @@ public enum ImageOps {
 
     /// Writes `source` turned clockwise by `rotation` into `destination` with its top-left corner
     /// at (`x`, `y`) (even). The rotated source must fit inside the destination.
-    public static func rotate(_ source: YUVImage, by rotation: Rotation, into destination: YUVImage, x: Int, y: Int) {
+    package static func rotate(_ source: YUVImage, by rotation: Rotation, into destination: YUVImage, x: Int, y: Int) {
         rotatePlanes(source, by: rotation, into: destination, x: x, y: y)
     }
 
     /// Writes `source` turned clockwise and then, when `orientation` is mirrored, flipped
     /// left-right, into `destination` at (`x`, `y`) (even), as a player shows it.
-    public static func orient(_ source: YUVImage, by orientation: Orientation, into destination: YUVImage, x: Int, y: Int) {
+    package static func orient(_ source: YUVImage, by orientation: Orientation, into destination: YUVImage, x: Int, y: Int) {
         rotatePlanes(source, by: orientation.rotation, mirrored: orientation.mirrored, into: destination, x: x, y: y)
     }
 

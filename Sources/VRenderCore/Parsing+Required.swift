@@ -17,7 +17,7 @@ public struct ValueSyntaxError: Error, CustomStringConvertible, Sendable, Equata
 
 extension ValueSyntax {
     /// `size(_:)`, or why not.
-    public static func requireSize(_ text: String) throws(ValueSyntaxError) -> (width: Int, height: Int) {
+    package static func requireSize(_ text: String) throws(ValueSyntaxError) -> (width: Int, height: Int) {
         guard let size = size(text) else {
             throw ValueSyntaxError(value: text, expected: "WxH with even, positive sides (e.g. 1280x720)")
         }
@@ -25,7 +25,7 @@ extension ValueSyntax {
     }
 
     /// `frameRate(_:)`, or why not.
-    public static func requireFrameRate(_ text: String) throws(ValueSyntaxError) -> Rational {
+    package static func requireFrameRate(_ text: String) throws(ValueSyntaxError) -> Rational {
         guard let rate = frameRate(text) else {
             throw ValueSyntaxError(value: text, expected: "a frame rate between 0 and 1000 (e.g. 30, 29.97, 30000/1001)")
         }
@@ -33,7 +33,7 @@ extension ValueSyntax {
     }
 
     /// `seconds(_:)`, or why not; `positive`: 0 is refused too (a length, not an instant).
-    public static func requireSeconds(_ text: String, positive: Bool = false) throws(ValueSyntaxError) -> Double {
+    package static func requireSeconds(_ text: String, positive: Bool = false) throws(ValueSyntaxError) -> Double {
         guard let seconds = seconds(text), !positive || seconds > 0 else {
             throw ValueSyntaxError(value: text, expected: (positive ? "a positive time" : "a time") + " (e.g. 1.5s, 1500ms)")
         }

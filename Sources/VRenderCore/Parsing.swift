@@ -1,15 +1,15 @@
 /// Parsers for the value syntaxes every command shares: durations (`4s`, `1500ms`, `2.5`),
 /// sizes (`1280x720`) and frame rates (`30`, `29.97`, `30000/1001`).
-public enum ValueSyntax {
+package enum ValueSyntax {
     /// Parses a duration in seconds. Accepts `4s`, `1.5s`, `1500ms`, `2m`, or a bare number of
     /// seconds. Returns nil for anything else, including negative values.
     /// A number as people type it, the shortest text that parses back to it: `10`, not
     /// `10.0`; `40.5`; `inf`. What notices and reports quote values with.
-    public static func text(_ value: Double) -> String {
+    package static func text(_ value: Double) -> String {
         value.isFinite && value == value.rounded() && Swift.abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 
-    public static func seconds(_ text: String) -> Double? {
+    package static func seconds(_ text: String) -> Double? {
         let trimmed = text.trimmingWhitespace().lowercased()
         let units: [(suffix: String, scale: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         var number = trimmed
@@ -26,7 +26,7 @@ public enum ValueSyntax {
 
     /// Parses a time as FFmpeg writes one (`[HH:]MM:SS[.m...]`) or as `seconds(_:)` does
     /// (`90`, `1.5s`, `1500ms`). Returns nil for anything else, including negative times.
-    public static func clockSeconds(_ text: String) -> Double? {
+    package static func clockSeconds(_ text: String) -> Double? {
         let parts = text.trimmingWhitespace().split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count > 1 else { return seconds(text) }
         guard parts.count <= 3, let last = Double(parts[parts.count - 1]), last >= 0, last < 60 else { return nil }
@@ -39,7 +39,7 @@ public enum ValueSyntax {
     }
 
     /// Parses `WxH` with both sides positive and even (4:2:0 video needs even sizes).
-    public static func size(_ text: String) -> (width: Int, height: Int)? {
+    package static func size(_ text: String) -> (width: Int, height: Int)? {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
               w > 0, h > 0, w % 2 == 0, h % 2 == 0, w <= 16384, h <= 16384 else { return nil }
@@ -47,7 +47,7 @@ public enum ValueSyntax {
     }
 
     /// Parses a frame rate as an integer, a decimal or a fraction; nil unless 0 < rate <= 1000.
-    public static func frameRate(_ text: String) -> Rational? {
+    package static func frameRate(_ text: String) -> Rational? {
         let trimmed = text.trimmingWhitespace()
         if let slash = trimmed.firstIndex(of: "/") {
             guard let n = Int(trimmed[..<slash]), let d = Int(trimmed[trimmed.index(after: slash)...]),

@@ -3,7 +3,7 @@ import Synchronization
 /// A free list of reusable objects (frame shells, canvas frames, packets), so the steady state
 /// of a pipeline allocates nothing per frame. Thread-safe: one stage takes, another gives back.
 /// The pool never holds more than `limit` idle objects; extra ones are released.
-public final class ObjectPool<Object: AnyObject>: Sendable {
+package final class ObjectPool<Object: AnyObject>: Sendable {
     private struct State {
         var idle: [Object] = []
         var created = 0
@@ -13,7 +13,7 @@ public final class ObjectPool<Object: AnyObject>: Sendable {
     private let limit: Int
     private let make: @Sendable () throws -> Object
 
-    public init(limit: Int = 64, make: @escaping @Sendable () throws -> Object) {
+    package init(limit: Int = 64, make: @escaping @Sendable () throws -> Object) {
         self.limit = limit
         self.make = make
         var initial = State()
@@ -22,7 +22,7 @@ public final class ObjectPool<Object: AnyObject>: Sendable {
     }
 
     /// An idle object, or a new one when none is idle.
-    public func obtain() throws -> Object {
+    package func obtain() throws -> Object {
         let idle = state.withLock { state -> UncheckedObject? in
             if let object = state.idle.popLast() { return UncheckedObject(object) }
             state.created += 1
@@ -32,7 +32,7 @@ public final class ObjectPool<Object: AnyObject>: Sendable {
     }
 
     /// Gives an object back for reuse; the caller must not touch it afterwards.
-    public func recycle(_ object: Object) {
+    package func recycle(_ object: Object) {
         let returned = UncheckedObject(object)
         state.withLock { state in
             if state.idle.count < limit { state.idle.append(returned.object) }
@@ -40,7 +40,7 @@ public final class ObjectPool<Object: AnyObject>: Sendable {
     }
 
     /// Objects made so far: stays flat in the steady state (the pool test checks this).
-    public var createdCount: Int { state.withLock { $0.created } }
+    package var createdCount: Int { state.withLock { $0.created } }
 
     /// Carries a pooled object (which need not be Sendable) into and out of the lock.
     // @unchecked Sendable: an object is held by the pool or by the one stage that obtained it,
@@ -54,9 +54,9 @@ public final class ObjectPool<Object: AnyObject>: Sendable {
 /// Moves a value that is not `Sendable` (a class owning C handles) to another thread.
 /// The sender gives up the value: only the receiving thread may use it afterwards.
 // @unchecked Sendable: the sender gives the value up, so only one thread ever uses it.
-public struct OwnershipTransfer<Value>: @unchecked Sendable {
+package struct OwnershipTransfer<Value>: @unchecked Sendable {
     private let value: Value
-    public init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
     /// Takes the value on the receiving thread.
-    public func take() -> Value { value }
+    package func take() -> Value { value }
 }

@@ -6,27 +6,27 @@
 /// Every member except `finish()` and `cancel(discarding:)` is for use inside `withLock` or
 /// `update`: `isFinished` and `isCancelled` are guarded by the lock.
 // @unchecked Sendable: `finished` and `cancelled` are only read or written with `lock` held.
-public final class QueueLock: @unchecked Sendable {
+package final class QueueLock: @unchecked Sendable {
     private let lock = ConditionLock()
     private var finished = false
     private var cancelled = false
 
-    public init() {}
+    package init() {}
 
     /// True once the producer said it will add nothing more. Read with the lock held.
-    public var isFinished: Bool { finished }
+    package var isFinished: Bool { finished }
 
     /// True once either side cancelled. Read with the lock held.
-    public var isCancelled: Bool { cancelled }
+    package var isCancelled: Bool { cancelled }
 
     /// Runs `body` with the lock held.
-    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         try lock.withLock(body)
     }
 
     /// Runs `body` with the lock held, then wakes every waiter: for a change of the queue's
     /// contents that a waiter on the other side may be waiting for.
-    public func update<T>(_ body: () throws -> T) rethrows -> T {
+    package func update<T>(_ body: () throws -> T) rethrows -> T {
         try lock.withLock {
             defer { lock.broadcast() }
             return try body()
@@ -35,27 +35,27 @@ public final class QueueLock: @unchecked Sendable {
 
     /// Waits, with the lock held, while `blocked()` holds and the queue has neither finished
     /// nor been cancelled. The caller then checks which of the three ended the wait.
-    public func wait(while blocked: () -> Bool) {
+    package func wait(while blocked: () -> Bool) {
         while blocked() && !finished && !cancelled { lock.wait() }
     }
 
     /// Waits once for a change, with the lock held; the caller re-checks its own condition
     /// (for a side that must keep waiting after the producer finished).
-    public func waitForChange() { lock.wait() }
+    package func waitForChange() { lock.wait() }
 
     /// As `waitForChange()`, giving up at `deadline` (`MonotonicClock.now()` nanoseconds).
     /// Returns false once the deadline passed.
     @discardableResult
-    public func waitForChange(untilNanoseconds deadline: UInt64) -> Bool { lock.wait(untilNanoseconds: deadline) }
+    package func waitForChange(untilNanoseconds deadline: UInt64) -> Bool { lock.wait(untilNanoseconds: deadline) }
 
     /// The producer will add nothing more: the consumer drains what is left.
-    public func finish() {
+    package func finish() {
         update { finished = true }
     }
 
     /// Stops both sides: `discard` empties the queue's contents with the lock held, and every
     /// waiter returns.
-    public func cancel(discarding discard: () -> Void = {}) {
+    package func cancel(discarding discard: () -> Void = {}) {
         update {
             cancelled = true
             discard()

@@ -2,12 +2,12 @@
 /// one integer, so a seed fully determines its output on every platform. The synthetic camera's
 /// scenes and the tests' random pictures and programs come from it (Swift's
 /// `SystemRandomNumberGenerator` is neither seedable nor reproducible).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,13 +17,13 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
     /// A whole number in `range`, from the top bits (modulo bias is irrelevant at these sizes).
     /// Unlike `Int.random(in:using:)`, its algorithm is fixed here, so scenes never change.
-    public mutating func next(in range: ClosedRange<Int>) -> Int {
+    package mutating func next(in range: ClosedRange<Int>) -> Int {
         let span = UInt64(range.upperBound - range.lowerBound + 1)
         return range.lowerBound + Int((next() >> 11) % span)
     }
 
     /// A fraction in [0, 1) with 53 random bits: an exact binary fraction, the same everywhere.
-    public mutating func nextUnit() -> Double {
+    package mutating func nextUnit() -> Double {
         Double(next() >> 11) * 0x1p-53
     }
 }

@@ -47,22 +47,22 @@ public struct OccupancyHistogram: Sendable, Equatable {
 /// ⌈p·n/100⌉ of the sorted values. It is always one of the values (never interpolated), p100 is
 /// the maximum, and for [1, 2, 3, 4]: p50 = 2, p75 = 3, p95 = p99 = 4. Computed in integers, so
 /// no rounding of p·n can move a rank.
-public enum Percentile {
+package enum Percentile {
     /// The 1-based rank of the p-th percentile among `count` values (`count` ≥ 1, p in 1...100).
-    public static func rank(_ percent: Int, of count: Int) -> Int {
+    package static func rank(_ percent: Int, of count: Int) -> Int {
         precondition((1...100).contains(percent) && count > 0, "percentile \(percent) of \(count) values")
         return Swift.max(1, (percent * count + 99) / 100)
     }
 
     /// The p-th percentile of values sorted in ascending order; 0 when there are none.
-    public static func nearestRank(_ percent: Int, ofSorted sorted: [UInt64]) -> UInt64 {
+    package static func nearestRank(_ percent: Int, ofSorted sorted: [UInt64]) -> UInt64 {
         guard !sorted.isEmpty else { return 0 }
         return sorted[rank(percent, of: sorted.count) - 1]
     }
 
     /// The p-th percentile of a histogram, `counts[v]` being how often value `v` occurred;
     /// 0 when it is empty.
-    public static func nearestRank(_ percent: Int, counts: [Int]) -> Int {
+    package static func nearestRank(_ percent: Int, counts: [Int]) -> Int {
         let total = counts.reduce(0, +)
         guard total > 0 else { return 0 }
         let wanted = rank(percent, of: total)

@@ -30,16 +30,16 @@ struct ProcessUsage: Sendable {
 
 /// What this process holds now, from /proc/self: open file descriptors, threads, resident
 /// memory (what a leak makes grow; `vrender bench soak` watches them).
-public enum ProcessCensus {
-    public static func openFiles() -> Int { entries("/proc/self/fd") }
-    public static func threads() -> Int { entries("/proc/self/task") }
+package enum ProcessCensus {
+    package static func openFiles() -> Int { entries("/proc/self/fd") }
+    package static func threads() -> Int { entries("/proc/self/task") }
     /// `VmRSS`, in bytes (0 where /proc is not mounted).
-    public static func residentBytes() -> Int { statusBytes("VmRSS") ?? 0 }
+    package static func residentBytes() -> Int { statusBytes("VmRSS") ?? 0 }
 
     /// `VmRSS` after handing malloc's free pages back to the kernel (`malloc_trim(0)`): what the
     /// process still holds, without the pages freed blocks left resident, which move single
     /// rounds of `bench soak` by several MB up or down and are not a leak.
-    public static func residentBytesAfterTrim() -> Int {
+    package static func residentBytesAfterTrim() -> Int {
         // Glibc's Swift module leaves out malloc_trim (malloc.h); it is looked up instead.
         typealias MallocTrim = @convention(c) (Int) -> Int32
         if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
@@ -68,7 +68,7 @@ public enum ProcessCensus {
 }
 
 /// Process-wide settings vrender's entry point makes before any work.
-public enum ProcessTuning {
+package enum ProcessTuning {
     /// glibc's malloc gives threads up to 8 arenas per core and keeps what each arena once
     /// held. vrender starts fresh threads for every take and export, so a long-running process
     /// crept from 110 to 180 MB over 20 record-and-export rounds (`vrender bench soak`) without
@@ -78,7 +78,7 @@ public enum ProcessTuning {
     /// `av_malloc` is `posix_memalign`, which always takes the arena's lock), and with two
     /// arenas it often shared the copying thread's: 11,000-35,000 futex calls in an hour's
     /// copy instead of 4,500. The soak stays flat with three (20 rounds within 84.8-88.1 MB).
-    public static func limitMallocArenas() {
+    package static func limitMallocArenas() {
         // Glibc's Swift module leaves out mallopt (malloc.h); it is looked up instead.
         typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }

@@ -126,17 +126,17 @@ public final class StageTimings: Sendable {
 /// directly (about 120 ns a read on this project's VMs, where the kernel has no vDSO fast path;
 /// `DispatchTime.now()` costs two to three times that). Stamps compare only with stamps from
 /// this clock.
-public enum MonotonicClock {
+package enum MonotonicClock {
     @inline(__always)
-    public static func now() -> UInt64 {
+    package static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 
     /// `now()` in seconds, for stamps compared with other seconds (an audio device's clock).
-    public static var nowSeconds: Double { Double(now()) / 1e9 }
+    package static var nowSeconds: Double { Double(now()) / 1e9 }
 
     /// Seconds from `start` (a `now()` stamp) until now: a wall-clock duration.
-    public static func seconds(since start: UInt64) -> Double { Double(now() &- start) / 1e9 }
+    package static func seconds(since start: UInt64) -> Double { Double(now() &- start) / 1e9 }
 }

@@ -30,30 +30,30 @@ public final class StopSignal: Sendable {
 ///
 /// A stage that throws raises `stop` and runs its `onFailure` so the queues around it are
 /// cancelled and its neighbours return instead of waiting forever.
-public final class StageGroup: Sendable {
+package final class StageGroup: Sendable {
     private let group = DispatchGroup()
-    public let stop: StopSignal
+    package let stop: StopSignal
     private let cancelHandlers = Mutex<[@Sendable () -> Void]>([])
 
-    public init(stop: StopSignal = StopSignal()) {
+    package init(stop: StopSignal = StopSignal()) {
         self.stop = stop
     }
 
     /// Registers what to do when any stage fails or the group is cancelled: typically
     /// `queue.cancel()` for every queue of the pipeline.
-    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    package func onCancel(_ handler: @escaping @Sendable () -> Void) {
         cancelHandlers.withLock { $0.append(handler) }
     }
 
     /// Stops every stage: raises the signal and runs the cancel handlers.
-    public func cancel(_ error: (any Error)? = nil) {
+    package func cancel(_ error: (any Error)? = nil) {
         stop.raise(error)
         let handlers = cancelHandlers.withLock { $0 }
         for handler in handlers { handler() }
     }
 
     /// Starts `body` on a thread of its own named `name` (visible in `top -H` and debuggers).
-    public func start(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
+    package func start(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
         group.enter()
         let thread = Thread { [self] in
             defer { group.leave() }
@@ -69,7 +69,7 @@ public final class StageGroup: Sendable {
     }
 
     /// Waits for every stage, then rethrows the first error any of them raised.
-    public func wait() throws {
+    package func wait() throws {
         group.wait()
         if let error = stop.firstError { throw error }
         if stop.isRaised { throw VRenderError.cancelled }

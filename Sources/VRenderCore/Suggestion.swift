@@ -1,11 +1,11 @@
 /// "Did you mean …?" for a name someone typed: the known name closest to it by edit distance,
 /// as ArgumentParser suggests for a mistyped option (`--fliter`), so that a mistyped value
 /// (`--filter sepai`) gets the same help.
-public enum Suggestion {
+package enum Suggestion {
     /// The known name nearest to `typed` (letters compared in any case, so `Mono` finds
     /// `mono`), when at most a third of its letters (at least one) are wrong; nil when none is
     /// that close, or `typed` is known as typed.
-    public static func closest(to typed: String, among known: [String]) -> String? {
+    package static func closest(to typed: String, among known: [String]) -> String? {
         let word = Array(typed.lowercased())
         let limit = Swift.max(1, word.count / 3)
         var best: (name: String, distance: Int)?
@@ -18,7 +18,7 @@ public enum Suggestion {
     }
 
     /// `message` with "; did you mean 'NAME'?" when a known name is close to `typed`.
-    public static func appended(to message: String, typed: String, among known: [String]) -> String {
+    package static func appended(to message: String, typed: String, among known: [String]) -> String {
         closest(to: typed, among: known).map { "\(message); did you mean '\($0)'?" } ?? message
     }
 

@@ -13,12 +13,12 @@ import Glibc
 /// outside VRenderCore is ambiguous here, so let such types be inferred. It offers what vrender
 /// uses: `init` and `withLock`. Normal builds never compile it.
 // @unchecked Sendable: `value` is only touched inside `withLock`, with `mutex` held.
-public final class Mutex<Value>: @unchecked Sendable {
+package final class Mutex<Value>: @unchecked Sendable {
     // Heap-allocated so its address never moves (pthread objects must not be copied).
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value
 
-    public init(_ initialValue: consuming sending Value) {
+    package init(_ initialValue: consuming sending Value) {
         value = initialValue
         pthread_mutex_init(mutex, nil)
     }
@@ -28,7 +28,7 @@ public final class Mutex<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func withLock<Result, Failure: Error>(
+    package func withLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         pthread_mutex_lock(mutex)

@@ -4,7 +4,6 @@ import VRenderCore
 import VRenderFilters
 import VRenderImaging
 import VRenderMedia
-import VRenderScale
 import VRenderVulkan
 
 /// `vrender doctor`: what this machine can do and what to install for the rest. Every check

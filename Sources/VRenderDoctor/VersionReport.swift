@@ -1,4 +1,4 @@
-import CBuildInfo
+internal import CBuildInfo
 import VRenderImaging
 import VRenderMedia
 import VRenderVulkan

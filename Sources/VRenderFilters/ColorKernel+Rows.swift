@@ -1,4 +1,4 @@
-import CRowKernels
+internal import CRowKernels
 import VRenderCore
 
 /// The row kernels. Each reads a whole group of input samples into registers before it

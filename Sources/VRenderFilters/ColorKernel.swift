@@ -1,4 +1,4 @@
-import CRowKernels
+internal import CRowKernels
 import VRenderCore
 
 /// A `ColorProgram` prepared for the CPU: its exact result, computed with tables built once

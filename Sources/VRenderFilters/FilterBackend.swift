@@ -28,22 +28,22 @@ public protocol FilterExecutor: AnyObject {
 /// gains from every core. So the first pictures are a trial (`BandTrial`): they alternate
 /// between `threads` bands and one band, and the faster by median time is kept. The bytes are
 /// the same either way (`RowBands`), so only the speed depends on the choice.
-public final class CPUFilterExecutor: FilterExecutor {
-    public let chain: FilterChain
-    public let threads: Int
-    public let backendName = "cpu"
+package final class CPUFilterExecutor: FilterExecutor {
+    package let chain: FilterChain
+    package let threads: Int
+    package let backendName = "cpu"
     /// Bands per picture once the trial has chosen (`threads` until then).
-    public private(set) var bands: Int
+    package private(set) var bands: Int
     private var trial: BandTrial?
 
-    public init(chain: FilterChain, threads: Int) {
+    package init(chain: FilterChain, threads: Int) {
         self.chain = chain
         self.threads = max(1, threads)
         bands = max(1, threads)
         trial = threads > 1 ? BandTrial(candidates: [max(1, threads), 1]) : nil
     }
 
-    public func run(source: YUVImage, destination: YUVImage) throws {
+    package func run(source: YUVImage, destination: YUVImage) throws {
         guard var trial else {
             return chain.run(source: source, destination: destination, threads: bands)
         }

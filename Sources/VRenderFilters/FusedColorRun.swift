@@ -1,4 +1,4 @@
-import CRowKernels
+internal import CRowKernels
 import VRenderCore
 
 /// Consecutive colour programs whose luma reads only luma (every look's), run as one pass with

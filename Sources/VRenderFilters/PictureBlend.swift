@@ -7,16 +7,16 @@ import VRenderCore
 /// weight of 128 gives the average of the two, rounded, and the same inputs give the same
 /// bytes on every machine and in every band split (chunked exports compare by framemd5).
 /// Black is limited-range black: 16 and 128 at 8 bits, scaled by the bit depth above.
-public enum PictureBlend {
-    public static let scale = 256
+package enum PictureBlend {
+    package static let scale = 256
 
     /// The fixed-point weight of `fraction` (0...1).
-    public static func weight(_ fraction: Double) -> Int {
+    package static func weight(_ fraction: Double) -> Int {
         Swift.min(scale, Swift.max(0, Int((fraction * Double(scale)).rounded())))
     }
 
     /// `destination = a·(1−w) + b·w`, with `b` nil meaning black. `destination` may be `a` or `b`.
-    public static func blend(_ a: YUVImage, _ b: YUVImage?, weight: Int, into destination: YUVImage, threads: Int) {
+    package static func blend(_ a: YUVImage, _ b: YUVImage?, weight: Int, into destination: YUVImage, threads: Int) {
         let planes: [(PlaneView, PlaneView?, PlaneView, Int)] = [
             (a.luma, b?.luma, destination.luma, 16), (a.cb, b?.cb, destination.cb, 128), (a.cr, b?.cr, destination.cr, 128)
         ]
@@ -38,7 +38,7 @@ public enum PictureBlend {
     }
 
     /// The high-bit-depth form of `blend` (10- or 12-bit samples in 16-bit words).
-    public static func blend(_ a: YUVImage16, _ b: YUVImage16?, weight: Int, into destination: YUVImage16, threads: Int) {
+    package static func blend(_ a: YUVImage16, _ b: YUVImage16?, weight: Int, into destination: YUVImage16, threads: Int) {
         let shift = a.bitDepth - 8
         let planes: [(PlaneView16, PlaneView16?, PlaneView16, Int)] = [
             (a.luma, b?.luma, destination.luma, 16 << shift), (a.cb, b?.cb, destination.cb, 128 << shift),

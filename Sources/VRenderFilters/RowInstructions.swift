@@ -1,4 +1,4 @@
-import CRowKernels
+internal import CRowKernels
 import Foundation
 
 /// Which row kernels `ColorKernel` runs: the portable Swift ones (any x86-64 or ARM machine),

@@ -5,8 +5,8 @@ import VRenderCore
 /// (`png_image_begin_read_from_file` / `png_image_finish_read`), which turns any PNG (grey,
 /// palette, 16-bit, interlaced) into 8-bit RGB. Alpha is composited onto black. For golden
 /// frames and tests that check what `PNGWriter` wrote.
-public enum PNGReader {
-    public static func read(_ path: String) throws -> RGBImage {
+package enum PNGReader {
+    package static func read(_ path: String) throws -> RGBImage {
         var control = png_image()
         control.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&control) }

@@ -6,22 +6,22 @@ import VRenderCore
 ///
 /// libpng reports errors by `longjmp`, which Swift cannot survive; its simplified API catches
 /// them itself and returns a status instead, so only that API is used here.
-public enum PNGWriter {
+package enum PNGWriter {
     /// Writes `image` to `path` as an 8-bit RGB PNG.
-    public static func write(_ image: RGBImage, to path: String) throws {
+    package static func write(_ image: RGBImage, to path: String) throws {
         let encoded = try encode(image, path: path)
         try encoded.withUnsafeBytes { try AtomicFile.write($0, to: path) }
     }
 
     /// Writes `image` to `name` directly in `folder`, through the folder's descriptor.
-    public static func write(_ image: RGBImage, in folder: FolderHandle, name: String) throws {
+    package static func write(_ image: RGBImage, in folder: FolderHandle, name: String) throws {
         let encoded = try encode(image, path: folder.join(name))
         try encoded.withUnsafeBytes { try AtomicFile.write($0, in: folder, name: name) }
     }
 
     /// `image` as PNG file bytes, for a caller that sends them instead of writing a file (the
     /// studio's filter grid); errors name `subject`.
-    public static func bytes(of image: RGBImage, subject: String = "PNG picture") throws -> [UInt8] {
+    package static func bytes(of image: RGBImage, subject: String = "PNG picture") throws -> [UInt8] {
         try encode(image, path: subject)
     }
 

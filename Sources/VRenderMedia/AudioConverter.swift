@@ -6,9 +6,9 @@ import VRenderCore
 ///
 /// Owns a `SwrContext` (re-created when the input format changes, i.e. per take), an
 /// `AVAudioFifo` and one scratch frame. Confined to one thread.
-public final class AudioConverter {
-    public let sampleRate: Int
-    public let channels: Int
+package final class AudioConverter {
+    package let sampleRate: Int
+    package let channels: Int
     /// The output sample format: `AV_SAMPLE_FMT_FLTP`, or `AV_SAMPLE_FMT_FLT` when interleaved.
     private let format: AVSampleFormat
     /// Buffers per frame (one per channel when planar) and bytes per sample in each.
@@ -22,9 +22,9 @@ public final class AudioConverter {
     private let outputFrame = Frame()
     /// Called with every block of samples about to be buffered (converted, silence,
     /// interleaved), which it may change in place: a transition's fade or cross-fade. nil: none.
-    public var shaper: ((SampleBlock) -> Void)?
+    package var shaper: ((SampleBlock) -> Void)?
 
-    public init(sampleRate: Int = 48_000, channels: Int = 2, interleaved: Bool = false) {
+    package init(sampleRate: Int = 48_000, channels: Int = 2, interleaved: Bool = false) {
         self.sampleRate = sampleRate
         self.channels = channels
         format = interleaved ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP
@@ -42,12 +42,12 @@ public final class AudioConverter {
     }
 
     /// Samples waiting for the encoder.
-    public var buffered: Int { Int(av_audio_fifo_size(fifo)) }
+    package var buffered: Int { Int(av_audio_fifo_size(fifo)) }
 
     /// Converts `frame` and appends it, after dropping its first `dropFirst` converted samples
     /// and keeping at most `limit`. Returns how many samples were dropped and appended.
     @discardableResult
-    public func append(_ frame: Frame, dropFirst: Int = 0, limit: Int = .max) throws -> (dropped: Int, kept: Int) {
+    package func append(_ frame: Frame, dropFirst: Int = 0, limit: Int = .max) throws -> (dropped: Int, kept: Int) {
         try prepareResampler(for: frame)
         let source = frame.pointer.pointee
         // A decoded audio frame: `extended_data` points at its planes (at `data` for few channels).
@@ -58,7 +58,7 @@ public final class AudioConverter {
 
     /// Drains what the resampler still holds (its filter delay) at the end of a take.
     @discardableResult
-    public func flushResampler(limit: Int = .max) throws -> Int {
+    package func flushResampler(limit: Int = .max) throws -> Int {
         guard resampler != nil else { return 0 }
         let converted = try convert(input: nil, count: 0)
         let appended = try appendScratch(count: converted, dropFirst: 0, limit: limit).kept
@@ -70,7 +70,7 @@ public final class AudioConverter {
     /// Appends interleaved float samples already at the output's rate and channel count (a
     /// microphone's sound, aligned by the recorder): no resampling, only de-interleaving for
     /// a planar encoder.
-    public func appendInterleaved(_ samples: UnsafeBufferPointer<Float>) throws {
+    package func appendInterleaved(_ samples: UnsafeBufferPointer<Float>) throws {
         let count = samples.count / channels
         guard count > 0 else { return }
         try ensureScratch(capacity: count)
@@ -87,7 +87,7 @@ public final class AudioConverter {
     }
 
     /// Appends `count` samples of silence.
-    public func appendSilence(_ count: Int) throws {
+    package func appendSilence(_ count: Int) throws {
         var remaining = count
         while remaining > 0 {
             let chunk = Swift.min(remaining, 4096)
@@ -102,7 +102,7 @@ public final class AudioConverter {
     /// Takes up to `count` samples out as a frame stamped `pts` (in samples). The frame is
     /// reused between calls: the caller must be done with it (e.g. have sent it to an encoder,
     /// which copies or references it) before calling again.
-    public func pop(count: Int, pts: Int64) throws -> Frame? {
+    package func pop(count: Int, pts: Int64) throws -> Frame? {
         let available = Swift.min(count, buffered)
         guard available > 0 else { return nil }
         let frame = outputFrame.pointer
@@ -120,7 +120,7 @@ public final class AudioConverter {
     /// Takes up to `count` samples out as interleaved floats, appended to `samples` (the
     /// loudness shaper and meter work on them in Swift). Returns how many were taken.
     @discardableResult
-    public func popInterleaved(count: Int, into samples: inout [Float]) throws -> Int {
+    package func popInterleaved(count: Int, into samples: inout [Float]) throws -> Int {
         let available = Swift.min(count, buffered)
         guard available > 0 else { return 0 }
         try ensureScratch(capacity: available)
@@ -144,7 +144,7 @@ public final class AudioConverter {
 
     /// Takes the last `count` buffered samples out (fewer when fewer are buffered), one array
     /// per channel; the ones before them stay buffered, in order.
-    public func removeTail(_ count: Int) throws -> [[Float]] {
+    package func removeTail(_ count: Int) throws -> [[Float]] {
         let total = buffered
         let tail = Swift.min(count, total)
         guard tail > 0 else { return Array(repeating: [], count: channels) }
@@ -161,7 +161,7 @@ public final class AudioConverter {
 
     /// Appends samples given one array per channel (all of one length), as they are: `shaper`
     /// does not see them.
-    public func appendUnshaped(_ samples: [[Float]]) throws {
+    package func appendUnshaped(_ samples: [[Float]]) throws {
         let count = samples.first?.count ?? 0
         guard count > 0, samples.count == channels else { return }
         try ensureScratch(capacity: count)

@@ -8,10 +8,10 @@ import VRenderCore
 ///
 /// Owns one `SwrContext` and one output buffer, reused for every period. Confined to the
 /// audio thread.
-public final class DriftResampler {
-    public let inputRate: Int
-    public let outputRate: Int
-    public let outputChannels: Int
+package final class DriftResampler {
+    package let inputRate: Int
+    package let outputRate: Int
+    package let outputChannels: Int
     private let inputChannels: Int
     private let bytesPerInputFrame: Int
     private var context: OpaquePointer?
@@ -19,7 +19,7 @@ public final class DriftResampler {
     private var output = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     private var outputCapacity = 0
 
-    public init(inputRate: Int, inputChannels: Int, inputFormat: AudioSampleFormat,
+    package init(inputRate: Int, inputChannels: Int, inputFormat: AudioSampleFormat,
                 outputRate: Int, outputChannels: Int) throws {
         self.inputRate = inputRate
         self.outputRate = outputRate
@@ -49,19 +49,19 @@ public final class DriftResampler {
 
     /// Output samples (per channel) still inside the resampler's filter: what a period's output
     /// lags its input by.
-    public var delay: Double {
+    package var delay: Double {
         Double(swr_get_delay(context, Int64(outputRate)))
     }
 
     /// Asks the resampler to stretch (`samples` > 0) or squeeze its output by `samples` output
     /// samples spread over the next `distance` output samples. Replaces any earlier request.
-    public func compensate(samples: Int, over distance: Int) throws {
+    package func compensate(samples: Int, over distance: Int) throws {
         try check(swr_set_compensation(context, Int32(samples), Int32(Swift.max(distance, 1))), "swr_set_compensation")
     }
 
     /// Converts `frames` interleaved input frames. Returns the output, interleaved float,
     /// valid until the next call.
-    public func convert(_ input: UnsafeRawBufferPointer, frames: Int) throws -> UnsafeBufferPointer<Float> {
+    package func convert(_ input: UnsafeRawBufferPointer, frames: Int) throws -> UnsafeBufferPointer<Float> {
         precondition(input.count >= frames * bytesPerInputFrame, "a period shorter than its frame count")
         // Generous room: the ratio may move by a few per mille, and the filter releases its delay.
         let capacity = Int(swr_get_out_samples(context, Int32(frames))) + 64

@@ -8,10 +8,10 @@ import VRenderCore
 /// swscale wrapper (`SwscaleContext`) into a frame kept for the next picture. The codec
 /// context is opened once per picture size, and the packet is reused: `encode` hands its
 /// bytes to the caller without copying them. Confined to one thread.
-public final class JPEGEncoder {
+package final class JPEGEncoder {
     /// The mjpeg quantiser scale, 2 (best, largest) to 31 (worst, smallest).
-    public let quality: Int
-    public static let qualities = 2...31
+    package let quality: Int
+    package static let qualities = 2...31
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private var openSize = (width: 0, height: 0)
     private let packet = Packet()
@@ -20,9 +20,9 @@ public final class JPEGEncoder {
     private let scaler = SwscaleContext()
     private var nextTimestamp: Int64 = 0
     /// Codec contexts opened so far: one per change of picture size (tests check the reuse).
-    public private(set) var contextsOpened = 0
+    package private(set) var contextsOpened = 0
 
-    public init(quality: Int = 5) throws {
+    package init(quality: Int = 5) throws {
         guard Self.qualities.contains(quality) else {
             throw VRenderError.option("quality", "JPEG quality \(quality) is out of range: it must be \(Self.qualities.lowerBound) (best) to \(Self.qualities.upperBound)")
         }
@@ -34,7 +34,7 @@ public final class JPEGEncoder {
 
     /// Encodes `frame` (planar 8-bit 4:2:0, limited range) and hands the JPEG to `body`; the
     /// bytes are valid only inside `body`.
-    public func encode<T>(_ frame: Frame, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+    package func encode<T>(_ frame: Frame, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         guard frame.pixelFormat == AV_PIX_FMT_YUV420P, !frame.isFullRange else {
             throw VRenderError(.input, subject: "JPEG encoder",
                                reason: "takes 8-bit 4:2:0 limited-range pictures, not \(pixelFormatName(frame.pixelFormat))\(frame.isFullRange ? " full range" : "")")
@@ -44,7 +44,7 @@ public final class JPEGEncoder {
 
     /// Encodes the planes `image` views (8-bit 4:2:0, limited range) and hands the JPEG to
     /// `body`; the bytes are valid only inside `body`.
-    public func encode<T>(_ image: YUVImage, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+    package func encode<T>(_ image: YUVImage, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         let chroma = ChromaGeometry.yuv420.chromaSize(lumaWidth: image.width, lumaHeight: image.height)
         guard image.cb.width == chroma.width, image.cb.height == chroma.height else {
             throw VRenderError(.input, subject: "JPEG encoder",
@@ -58,7 +58,7 @@ public final class JPEGEncoder {
     }
 
     /// The JPEG of `frame` as an array of its own (`encode` without the copy is cheaper).
-    public func jpeg(of frame: Frame) throws -> [UInt8] {
+    package func jpeg(of frame: Frame) throws -> [UInt8] {
         try encode(frame) { Array($0) }
     }
 

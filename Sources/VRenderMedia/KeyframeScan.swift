@@ -2,10 +2,10 @@
 /// pictures. A keyframe is clean when no packet after it in decoding order, up to the next
 /// keyframe, shows before it (open-GOP leading pictures refer to the group before, so a copy
 /// starting there would show broken or missing frames). Reads packets only, decodes nothing.
-public enum KeyframeScan {
+package enum KeyframeScan {
     /// Presentation times (seconds, the file's own clock) of the clean keyframes of stream
     /// `stream`, in order.
-    public static func cleanKeyframes(path: String, stream: Int) throws -> [Double] {
+    package static func cleanKeyframes(path: String, stream: Int) throws -> [Double] {
         let demuxer = try Demuxer(path: path)
         let base = demuxer.timeBase(ofStream: stream).doubleValue
         let packet = Packet()

@@ -7,17 +7,17 @@ import VRenderCore
 ///
 /// Owns an `AVCodecContext` (`avcodec_alloc_context3` / `avcodec_free_context`), a packet
 /// shell, a decoded-frame shell and a scaler. Confined to one thread (the capture thread).
-public final class MJPEGDecoder {
+package final class MJPEGDecoder {
     private let context: UnsafeMutablePointer<AVCodecContext>
     private let packet = Packet()
     private let decoded = Frame()
     private let scaler = PictureScaler()
     /// Pictures the decoder rejected or flagged as damaged (a webcam's truncated JPEGs).
-    public private(set) var damaged = 0
+    package private(set) var damaged = 0
 
     /// `avcodec_find_decoder(AV_CODEC_ID_MJPEG)` + `avcodec_open2`, single-threaded so every
     /// packet in gives its picture out at once (no frame-thread delay).
-    public init() throws {
+    package init() throws {
         FFmpegLog.applyDefault()
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_MJPEG) else {
             throw VRenderError(.runtime, subject: "mjpeg", reason: "this FFmpeg has no MJPEG decoder")
@@ -40,7 +40,7 @@ public final class MJPEGDecoder {
     ///
     /// The packet points at `bytes` without a reference-counted buffer, so libavcodec copies
     /// the data before it returns: `bytes` may be reused (re-queued to the driver) right after.
-    public func decode(_ bytes: UnsafeRawBufferPointer, crop: PixelRect? = nil, into destination: Frame) throws -> Bool {
+    package func decode(_ bytes: UnsafeRawBufferPointer, crop: PixelRect? = nil, into destination: Frame) throws -> Bool {
         guard let base = bytes.baseAddress, bytes.count > 0, bytes.count <= Int(Int32.max) else {
             damaged += 1
             return false

@@ -8,17 +8,17 @@ import VRenderCore
 ///
 /// Unlike `StreamCopy` (VRenderExport), which joins finished takes and shifts their timestamps,
 /// this keeps one file's packets exactly as they were; both write through `Muxer`.
-public enum PacketSalvage {
-    public struct Outcome: Sendable, Equatable {
+package enum PacketSalvage {
+    package struct Outcome: Sendable, Equatable {
         /// Packets copied, every stream.
-        public var packets = 0
+        package var packets = 0
         /// Of those, video packets (a frame each, for the codecs vrender records).
-        public var videoPackets = 0
+        package var videoPackets = 0
         /// Packets dropped because the end of the file cut them short.
-        public var cutPackets = 0
+        package var cutPackets = 0
         /// True when reading stopped at damaged data before the end of the file (what followed
         /// it is not in the copy).
-        public var stoppedAtDamage = false
+        package var stoppedAtDamage = false
     }
 
     /// Copies the whole packets of `source` into `destination`, a new file in the container that
@@ -30,7 +30,7 @@ public enum PacketSalvage {
     /// and the muxer's error when `destination` cannot be written; the caller removes it then.
     /// `destination` is written through its open descriptor (`AtomicFile.open()`); `named` is
     /// its name, for messages.
-    public static func copy(_ source: String, readingFirst length: Int64? = nil, to destination: Int32, named: String,
+    package static func copy(_ source: String, readingFirst length: Int64? = nil, to destination: Int32, named: String,
                             formatPath: String, headerOptions: [String: String]) throws -> Outcome {
         let demuxer: Demuxer
         do {

@@ -13,28 +13,28 @@ import VRenderCore
 /// decoding order's place). Without a dts, a pts more than `window` beyond the latest plausible
 /// pts before it is one, and follows that pts by a frame. A container that stores no decoding
 /// times at all (Matroska) is not checked: see `decodingTimesStored`.
-public struct PresentationCheck: Sendable {
+package struct PresentationCheck: Sendable {
 
     /// The check for a take's video stream.
-    public init(for video: VideoStreamInfo) {
+    package init(for video: VideoStreamInfo) {
         self.init(timeBase: video.timeBase, frameRate: video.frameRate, decodingTimesStored: video.decodingTimesStored)
     }
 
     /// How far a pts may lie from its reference, in the stream's ticks: 24 frame durations
     /// (far beyond any encoder's reordering), at least half a second.
-    public let window: Int64
+    package let window: Int64
     private let frameTicks: Int64
     /// The highest plausible pts so far.
     private var latest: Int64?
     /// Packets given another pts so far.
-    public private(set) var outliers = 0
+    package private(set) var outliers = 0
 
     /// False where the container stores no decoding times (Matroska, WebM): FFmpeg then makes
     /// dts up at a constant pace, and a variable-frame-rate take's pts runs ahead of them by
     /// every frame it held (a screen recording still for a second): nothing can be told from them.
     private let decodingTimesStored: Bool
 
-    public init(timeBase: Rational, frameRate: Rational, decodingTimesStored: Bool = true) {
+    package init(timeBase: Rational, frameRate: Rational, decodingTimesStored: Bool = true) {
         self.decodingTimesStored = decodingTimesStored
         let rate = frameRate.doubleValue > 0 ? frameRate.doubleValue : 30
         let ticksPerSecond = timeBase.doubleValue > 0 ? 1 / timeBase.doubleValue : 90_000
@@ -44,7 +44,7 @@ public struct PresentationCheck: Sendable {
 
     /// The pts a packet keeps: its own, or for an outlier its dts (else a frame after the
     /// latest plausible pts), counted in `outliers`.
-    public mutating func plausible(pts: Int64, dts: Int64?) -> Int64 {
+    package mutating func plausible(pts: Int64, dts: Int64?) -> Int64 {
         // Without stored decoding times a pts far ahead may be a held frame's successor as well
         // as damage: only a stored dts tells them apart.
         guard decodingTimesStored else { return pts }
@@ -61,7 +61,7 @@ public struct PresentationCheck: Sendable {
     }
 
     /// How plans and summaries name the damage: `count` frames of `path` found with such a pts.
-    public static func damageNote(_ path: String, count: Int) -> String {
+    package static func damageNote(_ path: String, count: Int) -> String {
         "\(path): \(count) frame(s) with a damaged timestamp (a pts far from its neighbours', a damaged header?): "
             + "placed by decoding order, the take keeps its length"
     }
@@ -69,7 +69,7 @@ public struct PresentationCheck: Sendable {
     /// Checks a packet of the stream and gives an outlier its plausible pts. Returns true when
     /// the packet was one.
     @discardableResult
-    public mutating func repair(_ packet: Packet) -> Bool {
+    package mutating func repair(_ packet: Packet) -> Bool {
         guard let pts = packet.pts else { return false }
         let placed = plausible(pts: pts, dts: packet.dts)
         packet.pts = placed

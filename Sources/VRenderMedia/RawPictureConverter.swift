@@ -6,9 +6,9 @@ import VRenderCore
 /// the destination's size (digital zoom). One `sws_scale` pass; the source is only read.
 ///
 /// Owns its scaler (see `PictureScaler`). Confined to one thread (the capture thread).
-public final class RawPictureConverter {
+package final class RawPictureConverter {
     /// Memory layouts of the raw formats cameras deliver.
-    public enum Layout: String, Sendable, CaseIterable {
+    package enum Layout: String, Sendable, CaseIterable {
         /// Packed 4:2:2, Y0 U Y1 V (V4L2_PIX_FMT_YUYV).
         case yuyv
         /// A luma plane, then one plane of interleaved U/V at half height (V4L2_PIX_FMT_NV12).
@@ -19,10 +19,10 @@ public final class RawPictureConverter {
 
     private let scaler = PictureScaler()
 
-    public init() {}
+    package init() {}
 
     /// Bytes a picture of this layout needs in a buffer whose (luma) rows are `bytesPerLine` apart.
-    public static func requiredBytes(layout: Layout, width: Int, height: Int, bytesPerLine: Int) -> Int {
+    package static func requiredBytes(layout: Layout, width: Int, height: Int, bytesPerLine: Int) -> Int {
         let chromaRows = ChromaGeometry.yuv420.chromaSize(lumaWidth: width, lumaHeight: height).height
         switch layout {
         case .yuyv: return bytesPerLine * height
@@ -40,7 +40,7 @@ public final class RawPictureConverter {
     ///   - fullRange: the source uses full-range samples (V4L2_QUANTIZATION_FULL_RANGE).
     ///   - destination: a 4:2:0 frame; one without buffers gets a `width`×`height` picture.
     ///     If another owner still references its buffers it is made writable first.
-    public func convert(_ bytes: UnsafeRawBufferPointer, layout: Layout, width: Int, height: Int,
+    package func convert(_ bytes: UnsafeRawBufferPointer, layout: Layout, width: Int, height: Int,
                         bytesPerLine: Int, crop: PixelRect? = nil, fullRange: Bool = false,
                         into destination: Frame) throws {
         let needed = Self.requiredBytes(layout: layout, width: width, height: height, bytesPerLine: bytesPerLine)

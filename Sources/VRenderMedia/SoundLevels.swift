@@ -4,14 +4,14 @@ internal import CFFmpeg
 /// each 1 ms window, mixed to mono at 48 kHz, window 0 starting at a given time of the file
 /// (the take's first picture), so that silence and pictures are cut at the same instants.
 /// Peaks, not averages: a consonant's first millisecond counts, as auto-editor counts it.
-public enum SoundLevels {
-    public static let windowSeconds = 0.001
+package enum SoundLevels {
+    package static let windowSeconds = 0.001
     static let rate = 48_000
 
     /// Peak levels (linear, 0…1+) of audio stream `stream` of `path`, one per 1 ms window
     /// from `origin` (seconds on the file's clock) to the end of the sound; sound before
     /// `origin` is skipped, a late start is silence.
-    public static func windowPeaks(path: String, stream: Int, from origin: Double) throws -> [Float] {
+    package static func windowPeaks(path: String, stream: Int, from origin: Double) throws -> [Float] {
         let demuxer = try Demuxer(path: path)
         let decoder = try Decoder(demuxer: demuxer, streamIndex: stream, threads: 1)
         let converter = AudioConverter(sampleRate: rate, channels: 1, interleaved: true)

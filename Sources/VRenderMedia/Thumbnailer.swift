@@ -4,16 +4,16 @@ import VRenderImaging
 
 /// Turns a decoded or captured picture into a small RGB image (for thumbnails and contact
 /// sheets), keeping its aspect ratio. Owns a `SwscaleContext`; confined to one thread.
-public final class Thumbnailer {
+package final class Thumbnailer {
     private let scaler = SwscaleContext()
 
-    public init() {}
+    package init() {}
 
     /// The picture scaled to `width` pixels wide (height follows the aspect ratio, even).
     ///
     /// Colours are read as the frame is tagged (matrix and range), and as a player would guess
     /// where it is not: BT.709 for HD, BT.601 for SD, full range for the "J" formats.
-    public func thumbnail(of frame: Frame, width: Int) throws -> RGBImage {
+    package func thumbnail(of frame: Frame, width: Int) throws -> RGBImage {
         let height = Swift.max(2, Int((Double(width) * Double(frame.height) / Double(frame.width)).rounded()) & ~1)
         var image = RGBImage(width: width, height: height)
         try convert(frame, into: &image, filter: .bicubic)
@@ -24,7 +24,7 @@ public final class Thumbnailer {
     /// same way on every machine (`SwscaleContext.Filter.bitExact`): golden reference frames.
     /// `image` is reused when it already has the frame's size, so a loop over frames allocates
     /// once.
-    public func fullSizePicture(of frame: Frame, into image: inout RGBImage) throws {
+    package func fullSizePicture(of frame: Frame, into image: inout RGBImage) throws {
         if image.width != frame.width || image.height != frame.height {
             image = RGBImage(width: frame.width, height: frame.height)
         }
@@ -51,16 +51,16 @@ public final class Thumbnailer {
 }
 
 /// Reads the first picture at or after a time in a video file, for thumbnails of finished takes.
-public enum FrameGrabber {
+package enum FrameGrabber {
     /// Decodes from the start until the first frame whose time is ≥ `seconds` (or the last
     /// frame, for a take shorter than that) and hands it to `body`.
-    public static func frame<T>(in path: String, atSeconds seconds: Double, _ body: (Frame) throws -> T) throws -> T {
+    package static func frame<T>(in path: String, atSeconds seconds: Double, _ body: (Frame) throws -> T) throws -> T {
         try frame(in: path, atSeconds: seconds) { frame, _, _ in try body(frame) }
     }
 
     /// As `frame(in:atSeconds:_:)`, also handing `body` the frame's own time (seconds from the
     /// video's start: less than asked when the take is shorter) and the probed file.
-    public static func frame<T>(in path: String, atSeconds seconds: Double,
+    package static func frame<T>(in path: String, atSeconds seconds: Double,
                                 _ body: (Frame, Double, MediaInfo) throws -> T) throws -> T {
         try Probe.checkReadableFile(path)   // "no such file", as every command says it
         let demuxer = try Demuxer(path: path)

@@ -6,17 +6,17 @@ import VRenderImaging
 /// scrolls while the take records and resumes on the next take where the last one left it, as
 /// it did for the presenter. A take recorded with `--prompter` replays its recorded anchors
 /// (speed changes, holds, size changes included); the others scroll with the export's settings.
-public struct PrompterTimeline: Sendable {
+package struct PrompterTimeline: Sendable {
     /// One take, as the export sees it.
-    public struct Take: Sendable {
+    package struct Take: Sendable {
         /// Seconds of pre-roll before the take started recording.
-        public var preroll: Double
+        package var preroll: Double
         /// Seconds the take lasts in the export.
-        public var duration: Double
+        package var duration: Double
         /// What takes.json recorded of the prompter during the take, if anything.
-        public var record: PrompterTakeRecord?
+        package var record: PrompterTakeRecord?
 
-        public init(preroll: Double, duration: Double, record: PrompterTakeRecord?) {
+        package init(preroll: Double, duration: Double, record: PrompterTakeRecord?) {
             self.preroll = preroll
             self.duration = duration
             self.record = record
@@ -24,11 +24,11 @@ public struct PrompterTimeline: Sendable {
     }
 
     /// Where the scroll is on a frame: the offset (points) and the font size it is laid out at.
-    public struct Position: Sendable, Equatable {
-        public var offset: Double
-        public var fontSize: Double
+    package struct Position: Sendable, Equatable {
+        package var offset: Double
+        package var fontSize: Double
 
-        public init(offset: Double, fontSize: Double) {
+        package init(offset: Double, fontSize: Double) {
             self.offset = offset
             self.fontSize = fontSize
         }
@@ -42,7 +42,7 @@ public struct PrompterTimeline: Sendable {
     private let anchors: [[PrompterScroll.Anchor]]
     private let endings: [PrompterEnding]
 
-    public init(takes: [Take], settings: PrompterSettings, maxOffset: @escaping @Sendable (Double) -> Double) {
+    package init(takes: [Take], settings: PrompterSettings, maxOffset: @escaping @Sendable (Double) -> Double) {
         self.takes = takes
         self.settings = settings
         self.maxOffset = maxOffset
@@ -70,7 +70,7 @@ public struct PrompterTimeline: Sendable {
 
     /// Where the scroll is `seconds` into take `take` (from the take's first frame, pre-roll
     /// included).
-    public func position(take: Int, seconds: Double) -> Position {
+    package func position(take: Int, seconds: Double) -> Position {
         let recording = seconds - takes[take].preroll
         let takeAnchors = anchors[take]
         var anchor = takeAnchors[0]

@@ -8,6 +8,10 @@ import VRenderTakes
 
 /// What to record.
 public struct RecordingPlan: Sendable {
+    /// The takes' video codec, under a name the command line reaches without importing
+    /// VRenderMedia (it calls this library, not the media layer).
+    package typealias Codec = VideoCodecChoice
+
     public var outputDirectory: String
     /// Takes to record in batch mode.
     public var takes: Int

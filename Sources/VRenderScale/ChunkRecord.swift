@@ -53,39 +53,3 @@ public struct ChunkRecord: Codable, Sendable, Equatable {
         }
     }
 }
-
-/// The check of one field of a file vrender wrote and reads back: the error names the file and
-/// the field, and exits 1 (an input error), whatever the value would have broken further on.
-struct FieldCheck {
-    let file: String
-
-    func require(_ condition: Bool, _ field: String, _ why: @autoclosure () -> String) throws {
-        guard condition else {
-            throw VRenderError.input(file, "field '\(field)' \(why()): not what vrender writes there (damaged or edited?)")
-        }
-    }
-
-    /// `data` decoded as `type`, or an error naming the file and the field that did not decode.
-    func decode<T: Decodable>(_ type: T.Type, from data: Data, what: String) throws -> T {
-        do { return try JSONDecoder().decode(type, from: data) } catch let error as DecodingError {
-            throw VRenderError.input(file, "is not \(what) vrender can read (\(Self.describe(error)))")
-        } catch {
-            throw VRenderError.input(file, "is not \(what) vrender can read (\(error))")
-        }
-    }
-
-    /// A decoding error as one line naming the field ("chunks[2].frameCount: expected Int").
-    private static func describe(_ error: DecodingError) -> String {
-        func field(_ path: [any CodingKey]) -> String {
-            path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: ["."])
-        }
-        switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            return "field '\(field(context.codingPath))': \(context.debugDescription)"
-        case .keyNotFound(let key, let context):
-            return "field '\(field(context.codingPath + [key]))' is missing"
-        @unknown default:
-            return "\(error)"
-        }
-    }
-}

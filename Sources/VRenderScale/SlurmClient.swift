@@ -92,19 +92,3 @@ struct SlurmClient: Sendable {
         text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " | ")
     }
 }
-
-/// The Slurm commands the engine runs, looked up on PATH.
-package enum SlurmCommands {
-    package static let names = ["sbatch", "scontrol", "scancel"]
-
-    /// Those of `names` not found on PATH (`vrender doctor` names them).
-    package static func missing() -> [String] {
-        names.filter { find($0) == nil }
-    }
-
-    /// The executable `command` runs as, or nil when no folder on PATH has it.
-    package static func find(_ command: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(command)" }.first { access($0, X_OK) == 0 }
-    }
-}

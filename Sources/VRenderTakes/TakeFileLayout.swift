@@ -6,7 +6,7 @@ import VRenderCore
 /// (`creation_time`), and in `comment` ("vrender take; fps=30; encoder=libx264; device=NAME",
 /// the device last as it may hold anything) the nominal rate (a take with dropped frames
 /// averages less), the encoder and the camera.
-public enum TakeFileTags {
+package enum TakeFileTags {
     package static let commentPrefix = "vrender take; "
 
     package static func tags(device: String, frameRate: Rational, encoder: String, created: Date) -> [String: String] {
@@ -18,7 +18,7 @@ public enum TakeFileTags {
 
     /// A field of a take's `comment` tag ("fps", "encoder", "device"); nil when the tag is not
     /// vrender's or lacks the field.
-    public static func field(_ name: String, inComment comment: String?) -> String? {
+    package static func field(_ name: String, inComment comment: String?) -> String? {
         guard let comment, comment.hasPrefix(commentPrefix) else { return nil }
         var rest = Substring(comment.dropFirst(commentPrefix.count))
         while !rest.isEmpty {

@@ -4,14 +4,14 @@ import VRenderMedia
 /// Reads a take back from disk, decoding every video frame, so that a take that is empty or
 /// broken is found when it ends rather than when someone tries to use it. One decoder thread:
 /// it runs beside a live capture and must not take the encoder's cores.
-public enum TakeVerifier {
+package enum TakeVerifier {
     /// Checks the take at `path`. `expectedFrames`: frames the writer gave the encoder (nil
     /// when unknown, as for a recovered take); fewer decodable frames than that is a problem.
     /// Never throws: a file that cannot be read is a check with a problem.
     /// `streamsEndTogether`: a sound ending more than a frame away from the picture is a
     /// problem (a finished take); false for a take recovered after a kill, where the cut may
     /// have kept more of one stream's last fragment than of the other's.
-    public static func verify(path: String, expectedFrames: Int? = nil, streamsEndTogether: Bool = true) -> TakeCheck {
+    package static func verify(path: String, expectedFrames: Int? = nil, streamsEndTogether: Bool = true) -> TakeCheck {
         let counted: Counted
         do {
             counted = try count(path)

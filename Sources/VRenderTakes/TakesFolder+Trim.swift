@@ -45,3 +45,10 @@ extension TakesFolder {
         return TakeTrim(start: first, end: last)
     }
 }
+
+extension TakeEntry {
+    /// Seconds of the take an export uses: its trimmed part, or the whole take (`takes list`).
+    package var usedDuration: Double {
+        trim?.length(ofTakeLasting: duration) ?? duration
+    }
+}

@@ -91,7 +91,7 @@ private struct EntryCheck {
         if parts.contains(where: { $0.isEmpty || $0 == "." }) {
             throw refuse("\(field) '\(name)' is not written plainly (a '.' or empty part); each file is named once, as 'segment_….mov'")
         }
-        if name.unicodeScalars.contains(where: Self.isControl) {
+        if name.unicodeScalars.contains(where: FieldCheck.isControl) {
             throw refuse("\(field) contains a control character")
         }
         if name.utf8.count >= Int(PATH_MAX) || parts.contains(where: { $0.utf8.count > Int(NAME_MAX) }) {
@@ -183,12 +183,6 @@ private struct EntryCheck {
 
     private func text(_ field: String, _ value: String, max: Int = maxText) throws {
         guard value.utf8.count <= max else { throw refuse("\(field) is longer than \(max) bytes") }
-        guard !value.unicodeScalars.contains(where: Self.isControl) else { throw refuse("\(field) contains a control character") }
-    }
-
-    /// C0 and C1 controls and DEL: a name or a text holding one could rewrite the terminal
-    /// `takes list` prints to.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        guard !value.unicodeScalars.contains(where: FieldCheck.isControl) else { throw refuse("\(field) contains a control character") }
     }
 }

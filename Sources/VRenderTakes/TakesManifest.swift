@@ -187,7 +187,8 @@ public struct TakesManifest: Sendable, Codable, Equatable {
         do {
             manifest = try TakesManifest(json: data)
         } catch {
-            throw VRenderError.input(path, "is not a valid takes manifest: " + recoverHint(folder.path) + " (\(error))")
+            throw VRenderError.input(path, "is not a valid takes manifest: " + recoverHint(folder.path)
+                                     + " (\(FieldCheck.reason(error)))")
         }
         try manifest.requireNamesInside(path: path)
         do {

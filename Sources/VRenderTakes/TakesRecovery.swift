@@ -15,10 +15,10 @@ import VRenderMedia
 ///
 /// Running it again finds nothing to do. Safe beside a capture into the same folder: a file
 /// another process has open is left alone.
-public enum TakesRecovery {
+package enum TakesRecovery {
     /// Holds the folder's lock throughout: what it writes is worked out from `takes.json` and
     /// the files as they were when it started.
-    public static func recover(_ directory: String) throws -> TakesRecoveryReport {
+    package static func recover(_ directory: String) throws -> TakesRecoveryReport {
         let folder = try TakesFolder.openFolder(TakesFolder.trimmingTrailingSlashes(directory))
         return try FolderLock.with(folder, .exclusive, for: "vrender takes recover") { try recoverLocked(folder) }
     }
@@ -55,7 +55,7 @@ public enum TakesRecovery {
     /// that `takes.json` does not list (an unfinished take, a take whose entry was never
     /// written), suggesting `vrender takes recover`; nil when there are none. Throws
     /// `TakesManifest.load`'s error for a damaged `takes.json`, which suggests it too.
-    public static func pendingNotice(in directory: String) throws -> String? {
+    package static func pendingNotice(in directory: String) throws -> String? {
         let listed = Set(try TakesManifest.load(from: directory).takes.map(\.file))
         let unlisted = TakeFiles.names(in: directory).filter { !listed.contains($0) }
         let busy = OpenFiles.holders(of: unlisted.map { TakesFolder.join(directory, $0) })

@@ -4,19 +4,19 @@ import VRenderImaging
 
 /// Where a golden keeps its files: `frames.txt`, a reference `frame-NNNNNN.png` per chosen
 /// frame, and the `diff-NNNNNN.png` heat maps a failed check leaves beside them.
-public struct GoldenFolder: Sendable {
-    public let path: String
+package struct GoldenFolder: Sendable {
+    package let path: String
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
-    public var manifestPath: String { path + "/" + Self.manifestName }
+    package var manifestPath: String { path + "/" + Self.manifestName }
     static let manifestName = "frames.txt"
     /// 64 MiB: frames.txt is about 100 bytes a frame, so over half a million frames.
     static let manifestLimit = 64 << 20
-    public func referencePath(_ frame: Int) -> String { path + "/" + Self.name("frame", frame) }
-    public func diffPath(_ frame: Int) -> String { path + "/" + Self.name("diff", frame) }
+    package func referencePath(_ frame: Int) -> String { path + "/" + Self.name("frame", frame) }
+    package func diffPath(_ frame: Int) -> String { path + "/" + Self.name("diff", frame) }
 
     /// "frame-000015.png".
     static func name(_ kind: String, _ frame: Int) -> String {

@@ -4,11 +4,11 @@ import VRenderImaging
 /// difference over R, G and B, mapped through a colour ramp (black for none, then blue,
 /// magenta, red, yellow, white for the largest), with a scale bar and its range under it.
 /// The ramp spans 0 to the largest difference found, so faint differences still show.
-public enum HeatMap {
+package enum HeatMap {
     /// Height of the scale bar added under the picture.
     static let legendHeight = 12
 
-    public static func render(expected: RGBImage, got: RGBImage) -> RGBImage {
+    package static func render(expected: RGBImage, got: RGBImage) -> RGBImage {
         precondition(expected.width == got.width && expected.height == got.height, "a heat map needs pictures of one size")
         var differences = [UInt8](repeating: 0, count: expected.width * expected.height)
         for pixel in differences.indices {

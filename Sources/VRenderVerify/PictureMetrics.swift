@@ -15,16 +15,16 @@ import VRenderImaging
 /// integer sums are exact and floating-point ones are added in row order once the bands are
 /// done. Work buffers are kept between calls, so comparing every frame of a video allocates
 /// once. Confined to one thread (it uses others inside each call).
-public final class PictureMetrics {
+package final class PictureMetrics {
     /// Threads each call uses.
-    public let threads: Int
+    package let threads: Int
     /// Sums of each 4×4 block, per channel: what overlapping windows share.
     private var blocks: [BlockSums] = []
     private var rowScores: [Double] = []
     private var rowErrors: [UInt64] = []
 
     /// `threads` 0: one per processor, at most 8 (`ThreadBudget.machine.pictureBands`).
-    public init(threads: Int = 0) {
+    package init(threads: Int = 0) {
         self.threads = threads > 0 ? threads : ThreadBudget.machine.pictureBands
     }
 
@@ -35,7 +35,7 @@ public final class PictureMetrics {
     static let c2 = (0.03 * 255) * (0.03 * 255)
 
     /// PSNR in dB over the RGB samples; `.infinity` when the pictures are identical.
-    public func psnr(_ a: RGBImage, _ b: RGBImage) -> Double {
+    package func psnr(_ a: RGBImage, _ b: RGBImage) -> Double {
         precondition(a.width == b.width && a.height == b.height, "PSNR compares pictures of one size")
         let rowLength = a.width * 3
         Self.resize(&rowErrors, to: a.height, with: 0)
@@ -59,7 +59,7 @@ public final class PictureMetrics {
     }
 
     /// SSIM, 1 for identical pictures. Pictures under 8 pixels on a side are one window.
-    public func ssim(_ a: RGBImage, _ b: RGBImage) -> Double {
+    package func ssim(_ a: RGBImage, _ b: RGBImage) -> Double {
         precondition(a.width == b.width && a.height == b.height, "SSIM compares pictures of one size")
         let blockColumns = a.width / 4, blockRows = a.height / 4
         guard blockColumns >= 2, blockRows >= 2 else { return wholePictureSSIM(a, b) }

@@ -7,13 +7,13 @@ import VRenderCore
 /// Thrown by the one chokepoint, `check`, inside this module. At its public boundary with
 /// work a user asked for (`VulkanFilterExecutor`), `userError` turns it into the `VRenderError`
 /// the command line prints, hint included.
-public struct VulkanError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct VulkanError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The Vulkan function that failed, or the step that could not be done.
-    public let call: String
+    package let call: String
     /// The `VkResult` raw value, nil when the failure is not a call's result.
-    public let result: Int32?
+    package let result: Int32?
     /// What went wrong, in words.
-    public let reason: String
+    package let reason: String
 
     init(call: String, result: Int32) {
         self.call = call
@@ -27,11 +27,11 @@ public struct VulkanError: Error, Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String { "\(call): \(reason)" }
+    package var description: String { "\(call): \(reason)" }
 
     /// The error a user sees for `option` (`--gpu vulkan` or `--gpu auto`): what failed, and
     /// what to do about it. Every Vulkan failure has a way out: the CPU runs the same filters.
-    public func userError(option: String) -> VRenderError {
+    package func userError(option: String) -> VRenderError {
         switch result {
         case VK_ERROR_DEVICE_LOST.rawValue:
             return VRenderError(.runtime, subject: option, reason: "the Vulkan device was lost (\(description)); "

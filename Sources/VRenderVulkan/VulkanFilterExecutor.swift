@@ -9,8 +9,8 @@ import VRenderFilters
 /// naming the `--gpu` choice and the way out (`--gpu cpu`).
 ///
 /// Thread safety: none; like its context, one thread uses it at a time.
-public final class VulkanFilterExecutor: FilterExecutor {
-    public let backendName: String
+package final class VulkanFilterExecutor: FilterExecutor {
+    package let backendName: String
     /// The option that chose Vulkan (`--gpu vulkan`, `--gpu auto`), named in errors.
     private let option: String
     private let makeEngine: (VulkanFrameGeometry) throws -> VulkanFilterEngine
@@ -20,13 +20,13 @@ public final class VulkanFilterExecutor: FilterExecutor {
     ///
     /// - Throws: `VRenderError` naming `--gpu vulkan` or `--gpu auto` when no device fits or
     ///   the device cannot be opened.
-    public convenience init(preference: VulkanDevicePreference, programs: [ColorProgram]) throws {
+    package convenience init(preference: VulkanDevicePreference, programs: [ColorProgram]) throws {
         let context = try reportingToUser(option: preference.option) { try VulkanContext(preference: preference) }
         self.init(context: context, programs: programs, option: preference.option)
     }
 
     /// Runs `programs` on an open `context`; `option` is what errors name.
-    public convenience init(context: VulkanContext, programs: [ColorProgram], option: String = "--gpu vulkan") {
+    package convenience init(context: VulkanContext, programs: [ColorProgram], option: String = "--gpu vulkan") {
         self.init(backendName: "vulkan: \(context.deviceInfo.name)", option: option) { geometry in
             // One slot: the caller waits for each frame (the stages around it overlap with it).
             try VulkanFilterEngine(context: context, geometry: geometry, programs: programs, depth: 1)
@@ -43,7 +43,7 @@ public final class VulkanFilterExecutor: FilterExecutor {
     /// The colour programs of `chain`, the form its filters take on the GPU.
     ///
     /// - Throws: `VRenderError` naming `--gpu` for a filter that has no GPU kernel.
-    public static func programs(for chain: FilterChain) throws -> [ColorProgram] {
+    package static func programs(for chain: FilterChain) throws -> [ColorProgram] {
         try chain.filters.filter { !($0 is IdentityFilter) }.map { filter in
             guard let colour = filter as? any ColorProgramFilter else {
                 throw VRenderError.option("--gpu", "filter '\(filter.descriptor.name)' has no GPU kernel")
@@ -52,7 +52,7 @@ public final class VulkanFilterExecutor: FilterExecutor {
         }
     }
 
-    public func run(source: YUVImage, destination: YUVImage) throws {
+    package func run(source: YUVImage, destination: YUVImage) throws {
         try reportingToUser(option: option) {
             try engine(for: VulkanFrameGeometry(of: source)).process(source: source, into: destination)
         }

@@ -23,6 +23,10 @@ import Testing
              why: "take a job's thread counts from its ThreadBudget (ThreadBudget.machine for the whole machine)"),
         Rule(pattern: #"concurrentPerform"#, home: ["VRenderCore/RowBands.swift"],
              why: "split rows with RowBands"),
+        Rule(pattern: #"\.keyNotFound\b"#, home: ["VRenderCore/FieldCheck.swift"],
+             why: "name the field of a file that did not decode with FieldCheck.reason"),
+        Rule(pattern: #"0x7F\.\.\.0x9F"#, home: ["VRenderCore/FieldCheck.swift"],
+             why: "tell control characters in text read back with FieldCheck.isControl"),
     ]
 
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -50,6 +50,17 @@ import VRenderTestSupport
         #expect(error?.reason.contains("'vrender takes recover \(directory)' rebuilds it") == true)
     }
 
+    /// A field of the wrong type is named the way a chunk's record names one (`FieldCheck`),
+    /// not as Swift's decoding error dumps its coding path.
+    @Test func aFieldOfTheWrongTypeIsNamed() throws {
+        var bad = try object(entry("segment_0002_B.mov"))
+        bad["frames"] = "ten"
+        try write([try object(entry("segment_0001_A.mov")), bad])
+        let error = vrenderError { try TakesManifest.load(from: directory) }
+        #expect(error?.reason.hasPrefix("is not a valid takes manifest: ") == true)
+        #expect(error?.reason.contains("(field 'takes[1].frames': ") == true, "\(String(describing: error))")
+    }
+
     @Test func nestedFieldsAreCheckedToo() throws {
         var take = entry("segment_0001_A.mov")
         take.timeline = [.init(time: 0, position: .back, lens: 1, zoom: 1, torch: 7, cause: "start")]

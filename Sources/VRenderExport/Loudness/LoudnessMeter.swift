@@ -1,4 +1,4 @@
-import CEBUR128
+internal import CEBUR128
 import Foundation
 import VRenderCore
 

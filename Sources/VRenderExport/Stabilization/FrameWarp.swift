@@ -1,4 +1,4 @@
-import CVidStab
+internal import CVidStab
 import Foundation
 import VRenderCore
 

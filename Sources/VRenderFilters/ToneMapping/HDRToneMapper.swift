@@ -63,21 +63,21 @@ public enum HDRToneMappingError: Error, Sendable, Equatable, CustomStringConvert
 /// With AVX-512 the lookups are gathered 16 pixels at a time (`CRowKernels`' tone_map.c).
 /// `convert` splits rows across `threads` with `RowBands.yuv420`; a converter is immutable and
 /// may run several conversions at once.
-public final class HDRToneMapper: Sendable {
+package final class HDRToneMapper: Sendable {
     /// The peak the tone curve assumes for both transfers, in cd/m²: HLG's nominal display
     /// and the mastering peak of most PQ content. Brighter PQ light clips to SDR white.
-    public static let sourcePeakLuminance = 1000.0
+    package static let sourcePeakLuminance = 1000.0
     /// BT.2408's HDR reference (diffuse) white in cd/m²: 75 % HLG, PQ signal ≈ 0.58.
-    public static let hdrReferenceWhiteLuminance = 203.0
+    package static let hdrReferenceWhiteLuminance = 203.0
     /// SDR reference white in cd/m²: output code 235 (R'G'B' = 1).
-    public static let sdrWhiteLuminance = 100.0
+    package static let sdrWhiteLuminance = 100.0
 
-    public let transfer: HDRTransfer
-    public let matrix: HDRMatrix
-    public let fullRange: Bool
-    public let bitDepth: Int
-    public let subsampling: ChromaGeometry
-    public let threads: Int
+    package let transfer: HDRTransfer
+    package let matrix: HDRMatrix
+    package let fullRange: Bool
+    package let bitDepth: Int
+    package let subsampling: ChromaGeometry
+    package let threads: Int
     let kernel: ToneMappingKernel
 
     /// - Parameters:
@@ -86,7 +86,7 @@ public final class HDRToneMapper: Sendable {
     ///   - threads: the most bands `convert` splits a picture into (at least 1).
     ///   - instructions: the kernel: AVX-512 where this machine has it (the same bytes, several
     ///     times faster), else the portable one.
-    public init(transfer: HDRTransfer, matrix: HDRMatrix = .bt2020NonConstantLuminance, fullRange: Bool,
+    package init(transfer: HDRTransfer, matrix: HDRMatrix = .bt2020NonConstantLuminance, fullRange: Bool,
                 bitDepth: Int, subsampling: ChromaGeometry, threads: Int,
                 instructions: RowInstructions = .detected) throws(HDRToneMappingError) {
         guard bitDepth == 10 || bitDepth == 12 else { throw .unsupportedBitDepth(bitDepth) }
@@ -104,7 +104,7 @@ public final class HDRToneMapper: Sendable {
     }
 
     /// Converts `input`, whose bit depth must be this converter's.
-    public func convert(_ input: YUVImage16, into output: YUVImage) {
+    package func convert(_ input: YUVImage16, into output: YUVImage) {
         precondition(input.bitDepth == bitDepth, "\(input.bitDepth)-bit input for a \(bitDepth)-bit converter")
         convert(y: input.luma, cb: input.cb, cr: input.cr, into: output)
     }
@@ -112,7 +112,7 @@ public final class HDRToneMapper: Sendable {
     /// Converts one picture. `y` is `width × height`, `cb` and `cr` have the sizes
     /// `subsampling` gives, and `output` is 4:2:0 of the same size (chroma `(w+1)/2 × (h+1)/2`).
     /// Every output sample is written; the input is only read.
-    public func convert(y: PlaneView16, cb: PlaneView16, cr: PlaneView16, into output: YUVImage) {
+    package func convert(y: PlaneView16, cb: PlaneView16, cr: PlaneView16, into output: YUVImage) {
         let width = y.width, height = y.height
         let chroma = subsampling.chromaSize(lumaWidth: width, lumaHeight: height)
         precondition(cb.width == chroma.width && cb.height == chroma.height

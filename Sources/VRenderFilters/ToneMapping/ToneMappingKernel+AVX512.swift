@@ -1,4 +1,4 @@
-import CRowKernels
+internal import CRowKernels
 
 extension ToneMappingKernel {
     /// This kernel's coefficients and tables as `vr_tone_map_blocks_avx512` reads them. Built

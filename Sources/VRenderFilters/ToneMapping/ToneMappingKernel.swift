@@ -1,4 +1,4 @@
-import CRowKernels
+internal import CRowKernels
 import VRenderCore
 
 /// `HDRToneMapper`'s per-pixel work over a band of rows: the coefficients folded for the input

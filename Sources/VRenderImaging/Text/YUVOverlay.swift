@@ -6,15 +6,15 @@ import VRenderCore
 /// chroma 128, scaled by `<< (bitDepth − 8)`) by an opacity; a chroma sample moves by the
 /// mean opacity over its luma block. Only samples under the shape are read or written, and
 /// the arithmetic is integer, so pictures are bit-identical on every run and thread count.
-public enum YUVOverlay {
+package enum YUVOverlay {
     /// Darkens `rect` (clipped to the picture) toward black by `opacity` (0…1), its corners
     /// rounded to `cornerRadius` pixels with anti-aliased edges.
-    public static func darken(_ image: YUVImage, roundedRect rect: PixelRect, cornerRadius: Double, opacity: Double) {
+    package static func darken(_ image: YUVImage, roundedRect rect: PixelRect, cornerRadius: Double, opacity: Double) {
         darken(image, rect, cornerRadius, opacity, bitDepth: 8)
     }
 
     /// Darkens `rect` of a 10- or 12-bit picture; see the 8-bit `darken`.
-    public static func darken(_ image: YUVImage16, roundedRect rect: PixelRect, cornerRadius: Double, opacity: Double) {
+    package static func darken(_ image: YUVImage16, roundedRect rect: PixelRect, cornerRadius: Double, opacity: Double) {
         darken(image, rect, cornerRadius, opacity, bitDepth: image.bitDepth)
     }
 
@@ -28,22 +28,22 @@ public enum YUVOverlay {
     /// `level` is the text's luma from black (0) to nominal white (1): 1 for SDR; an HDR
     /// picture passes its graphics white (`YUVOverlay.GraphicsWhite`), since nominal white is
     /// the brightest the format can show (10 000 cd/m² in PQ).
-    public static func drawText(_ layout: TextLayout, font: TextFont, into image: YUVImage,
+    package static func drawText(_ layout: TextLayout, font: TextFont, into image: YUVImage,
                                 left: Int, top: Int, offset: Double, clip: PixelRect, fadeHeight: Int, level: Double = 1) {
         drawText(layout, font, image, left, top, offset, clip, fadeHeight, level, bitDepth: 8)
     }
 
     /// Draws text onto a 10- or 12-bit picture; see the 8-bit `drawText`.
-    public static func drawText(_ layout: TextLayout, font: TextFont, into image: YUVImage16,
+    package static func drawText(_ layout: TextLayout, font: TextFont, into image: YUVImage16,
                                 left: Int, top: Int, offset: Double, clip: PixelRect, fadeHeight: Int, level: Double = 1) {
         drawText(layout, font, image, left, top, offset, clip, fadeHeight, level, bitDepth: image.bitDepth)
     }
 
     /// Text's level in an HDR picture: ITU-R BT.2408's graphics white, 203 cd/m², which is
     /// 58% of PQ's signal range and 75% of HLG's.
-    public enum GraphicsWhite {
-        public static let pq = 0.58
-        public static let hlg = 0.75
+    package enum GraphicsWhite {
+        package static let pq = 0.58
+        package static let hlg = 0.75
     }
 
     private static func darken<Image: PlanarYUV>(_ image: Image, _ rect: PixelRect, _ cornerRadius: Double,

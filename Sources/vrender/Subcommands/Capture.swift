@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import VRenderCapture
 import VRenderCore
-import VRenderMedia
 import VRenderPrompter
 import VRenderRecording
 import VRenderTakes
@@ -179,7 +178,7 @@ enum PositionArgument: String, ExpressibleByArgument, CaseIterable {
 enum CaptureCodecArgument: String, ExpressibleByArgument, CaseIterable {
     case auto, hevc, h264
 
-    var choice: VideoCodecChoice {
+    var choice: RecordingPlan.Codec {
         switch self {
         case .auto: .auto
         case .hevc: .hevc

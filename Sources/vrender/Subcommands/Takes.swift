@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import VRenderCore
-import VRenderMedia
 import VRenderRecording
 import VRenderTakes
 

@@ -1,5 +1,4 @@
 import Foundation
-import VRenderMedia
 import VRenderRecording
 import VRenderTakes
 
@@ -20,11 +19,11 @@ enum TakesTable {
         let rows = takes.enumerated().map { index, take in
             [String(index + 1), take.file, String(format: "%.2fs", take.duration), String(take.frames), String(take.dropped),
              "\(take.width)x\(take.height)", take.fps, take.codec, take.created]
-                + (trimmed ? [take.trim.map { "\($0) (\(String(format: "%.2f", $0.length(ofTakeLasting: take.duration))) s used)" } ?? ""] : [])
+                + (trimmed ? [take.trim.map { "\($0) (\(String(format: "%.2f", take.usedDuration)) s used)" } ?? ""] : [])
         }
         var total = String(format: "%d take(s), %.2f s", takes.count, takes.reduce(0) { $0 + $1.duration })
         if trimmed {
-            let used = takes.reduce(0) { sum, take in sum + (take.trim?.length(ofTakeLasting: take.duration) ?? take.duration) }
+            let used = takes.reduce(0) { $0 + $1.usedDuration }
             total += String(format: ", %.2f s after trims", used)
         }
         return (TextTable(columns: columns, rows: rows).lines(width: width) + [total]).joined(separator: "\n")

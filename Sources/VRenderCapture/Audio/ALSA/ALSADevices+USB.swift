@@ -9,7 +9,7 @@ extension ALSADevices {
     /// `class/video4linux/videoN/device` resolves to a USB interface ("1-2:1.0") whose parent
     /// folder is the USB device ("1-2"); a card is the camera's sibling when its
     /// `class/sound/cardN/device` resolves to an interface of that same USB device.
-    public static func usbSibling(ofCamera camera: String, sysfs: String = "/sys") -> String? {
+    package static func usbSibling(ofCamera camera: String, sysfs: String = "/sys") -> String? {
         let node = lastComponent(resolved(camera) ?? camera)
         guard let cameraInterface = resolved("\(sysfs)/class/video4linux/\(node)/device"),
               isUSBInterface(cameraInterface) else { return nil }

@@ -42,10 +42,10 @@ public struct ALSADeviceInfo: Sendable, Codable, Equatable {
 }
 
 /// Finds ALSA microphones: every card's capture PCMs, and a USB webcam's own microphone.
-public enum ALSADevices {
+package enum ALSADevices {
     /// Every capture PCM of every card (snd_card_next, then the card's control interface),
     /// opened briefly to read what it records. A PCM another program holds is listed as busy.
-    public static func captureDevices() -> [ALSADeviceInfo] {
+    package static func captureDevices() -> [ALSADeviceInfo] {
         vr_alsa_silence_library_errors()
         var devices: [ALSADeviceInfo] = []
         var card: Int32 = -1
@@ -56,7 +56,7 @@ public enum ALSADevices {
     }
 
     /// The lines `vrender devices` prints under its ALSA heading (two-space indented).
-    public static func listingLines(_ devices: [ALSADeviceInfo]) -> [String] {
+    package static func listingLines(_ devices: [ALSADeviceInfo]) -> [String] {
         guard !devices.isEmpty else { return ["  none: no ALSA card has a capture device (alsa:default may still open)"] }
         return devices.map { "  " + $0.listingLine }
     }

@@ -1,4 +1,4 @@
-import CPulse
+internal import CPulse
 import VRenderCore
 
 /// `pulse:SOURCE` / `pulse:default`: a PulseAudio (or PipeWire's pipewire-pulse) record stream.

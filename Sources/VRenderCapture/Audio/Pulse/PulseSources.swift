@@ -1,4 +1,4 @@
-import CPulse
+internal import CPulse
 import VRenderCore
 
 /// One PulseAudio source as `vrender devices` shows it.
@@ -26,8 +26,8 @@ public struct PulseListing: Sendable, Encodable {
 
 /// Lists PulseAudio sources with `pa_context_get_source_info_list` on a plain `pa_mainloop`
 /// run here, bounded by a deadline so a hung server cannot hang `vrender devices`.
-public enum PulseSources {
-    public static func list(server: String? = nil, timeout: Double = 2) -> PulseListing {
+package enum PulseSources {
+    package static func list(server: String? = nil, timeout: Double = 2) -> PulseListing {
         guard let mainloop = pa_mainloop_new() else {
             return PulseListing(sources: [], unavailable: "could not create a PulseAudio main loop")
         }
