@@ -45,9 +45,12 @@ test-media: deps
 	@scripts/make-test-media.sh $(TEST_MEDIA) >/dev/null
 
 # Tests find their media through VRENDER_TEST_MEDIA (and make it themselves when run alone).
-# First the module graph (seconds): exports and chunk workers must not link the capture stack.
+# First the module graph (seconds): exports and chunk workers must not link the capture stack,
+# C modules are imported internally, the CLI imports only the libraries it calls, system calls go
+# through Syscall; then the checks' own tests (a breach planted in a copy fails each).
 test: deps test-media
 	scripts/check-imports.sh
+	python3 -m unittest discover -s scripts/tests -p 'test_check_*.py'
 	VRENDER_TEST_MEDIA=$(abspath $(TEST_MEDIA)) $(SWIFT) test
 
 # Chunked exports against one pass (ChunkedEditPropertyTests) on 60 seeds instead of the six

@@ -20,6 +20,11 @@
 # 5. The command line only parses and calls the libraries: Sources/vrender imports nothing but
 #    the modules in `cli_allowed` (not VRenderMedia, VRenderImaging or a C module; what it needs
 #    from them comes through the library it calls).
+# 6. System calls go through `Syscall` (Sources/VRenderCore/Syscall.swift): no other Swift file
+#    calls Glibc's read, write, open, openat, pread or pwrite itself (`Glibc.read(...)`, or a bare
+#    call with the C function's unlabelled arguments), so every one retries EINTR and reads and
+#    writes to the end. Code only: comments and string literals are left out; Sources/C* (C
+#    modules) and DocC catalogs are not read.
 #
 # Reads the manifest with `swift package dump-package` (seconds; nothing is built) and the sources
 # with python3. Run by `make test` before the tests.
@@ -182,9 +187,105 @@ def check_cli_imports():
 check_c_imports()
 check_cli_imports()
 
+# 6. System calls through Syscall.
+SYSCALL_HOME = os.path.join("Sources", "VRenderCore", "Syscall.swift")
+# The C functions and how many arguments each takes (open and openat: the mode is optional).
+SYSCALL_ARITY = {"read": {3}, "write": {3}, "pread": {4}, "pwrite": {4}, "open": {2, 3}, "openat": {3, 4}}
+SYSCALL_CALL = re.compile(r"(?<![\w.])(Glibc\s*\.\s*)?(read|write|pread|pwrite|openat|open)\s*\(")
+
+def swift_code(text):
+    """`text` with comments and string literals' contents left out (an interpolation's code
+    kept), newlines kept so that offsets still give line numbers."""
+    out, i, n = [], 0, len(text)
+    # What is open: "code" (with its parenthesis depth, for an interpolation) or a string
+    # (its closing delimiter).
+    stack = [["code", 0]]
+    while i < n:
+        state = stack[-1]
+        if state[0] == "code":
+            if text.startswith("//", i):
+                end = text.find("\n", i)
+                i = n if end < 0 else end
+            elif text.startswith("/*", i):
+                depth, j = 1, i + 2
+                while j < n and depth:
+                    if text.startswith("/*", j): depth, j = depth + 1, j + 2
+                    elif text.startswith("*/", j): depth, j = depth - 1, j + 2
+                    else: j += 1
+                out.append("\n" * text.count("\n", i, j))
+                i = j
+            elif (m := re.match(r'(#*)("""|")', text[i:])) and (m.group(1) or text[i] == '"'):
+                stack.append(["string", m.group(2) + m.group(1), len(m.group(1))])
+                out.append('"')
+                i += m.end()
+            else:
+                if text[i] == "(": state[1] += 1
+                elif text[i] == ")":
+                    if state[1] == 0 and len(stack) > 1:   # the end of an interpolation
+                        stack.pop()
+                        i += 1
+                        continue
+                    state[1] -= 1
+                out.append(text[i])
+                i += 1
+        else:
+            closing, hashes = state[1], state[2]
+            if text.startswith(closing, i):
+                stack.pop()
+                out.append('"')
+                i += len(closing)
+            elif text.startswith("\\" + "#" * hashes + "(", i):
+                stack.append(["code", 0])
+                i += 2 + hashes
+            elif text[i] == "\\" and not hashes:
+                i += 2
+            else:
+                if text[i] == "\n": out.append("\n")
+                i += 1
+    return "".join(out)
+
+def call_arguments(code, start):
+    """The top-level arguments of the call whose "(" is at `start`; None when it never closes."""
+    depth, args, begin = 0, [], start + 1
+    for j in range(start, len(code)):
+        c = code[j]
+        if c in "([{": depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                args.append(code[begin:j])
+                return [a for a in args if a.strip()] if any(a.strip() for a in args) else []
+        elif c == "," and depth == 1:
+            args.append(code[begin:j])
+            begin = j + 1
+    return None
+
+def direct_syscalls(path):
+    """file:line of each call of a Glibc read/write/open/openat/pread/pwrite in `path`."""
+    code = swift_code(open(path, encoding="utf-8").read())
+    found = []
+    for match in SYSCALL_CALL.finditer(code):
+        args = call_arguments(code, match.end() - 1)
+        if args is None or re.search(r"\bfunc\s*$", code[max(0, match.start() - 12):match.start()]):
+            continue   # unclosed, or a declaration ("func open(_ path: String)")
+        labelled = any(re.match(r"\s*[A-Za-z_]\w*\s*:(?!:)", a) for a in args)
+        if match.group(1) or (not labelled and len(args) in SYSCALL_ARITY[match.group(2)]):
+            found.append(f"{path}:{code.count(chr(10), 0, match.start()) + 1}: calls {match.group(2)}() directly")
+    return found
+
+for directory, subfolders, files in os.walk("Sources"):
+    subfolders[:] = sorted(d for d in subfolders if not d.endswith(".docc")
+                           and not (directory == "Sources" and d.startswith("C")))
+    for file in sorted(files):
+        path = os.path.join(directory, file)
+        if file.endswith(".swift") and path != SYSCALL_HOME:
+            failures.extend(f"{place}; system calls go through Syscall (Sources/VRenderCore/Syscall.swift)"
+                            for place in direct_syscalls(path))
+
 for failure in failures:
     print("check-imports: " + failure, file=sys.stderr)
 if failures:
     sys.exit(1)
-print(f"check-imports: {len(modules)} modules; exports and chunk workers stay off the capture stack")
+print(f"check-imports: {len(modules)} modules; exports and chunk workers stay off the capture stack; "
+      "system calls go through Syscall")
 EOF

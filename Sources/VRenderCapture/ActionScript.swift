@@ -71,11 +71,28 @@ public struct ActionScript: Sendable, Equatable {
         self.source = source
     }
 
+    /// The largest script read: a script is a few hundred lines; more is the wrong file.
+    public static let maximumBytes = 1 << 20
+
     /// Reads and parses the script file at `path`. Errors name the file (`path: cannot read
-    /// the script`) or the line (`path:3: …`).
+    /// the script (no such file)`) or the line (`path:3: …`). The file checked is the file read
+    /// (one open, checked through its descriptor; a FIFO is not waited on).
     public init(contentsOfFile path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw VRenderError.input(path, "cannot read the script")
+        let file: HeldFile
+        do {
+            file = try HeldFile.open(path: path)
+        } catch {
+            throw VRenderError.input(path, "cannot read the script (\(error.reason))")
+        }
+        guard file.size <= Self.maximumBytes else {
+            throw VRenderError.input(path, "the script is \(file.size) bytes; a script is at most 1 MiB of text")
+        }
+        let data: Data
+        do {
+            data = try file.contents(limit: Self.maximumBytes)
+        } catch let error as VRenderError {
+            // It grew past the limit while read, or the read failed.
+            throw VRenderError.input(path, "cannot read the script (\(error.reason))")
         }
         try self.init(text: String(decoding: data, as: UTF8.self), source: path)
     }

@@ -109,12 +109,10 @@ public final class AtomicFile: Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         do {
             let descriptor = try open()
-            var written = 0
-            while written < bytes.count, let base = bytes.baseAddress {
-                let count = system.write(descriptor, base + written, bytes.count - written)
-                if count < 0 && SystemError.interrupted { continue }
-                guard count > 0 else { throw failure("cannot write") }
-                written += count
+            do throws(SystemError) {
+                try Syscall.writeAll(descriptor, bytes, through: system.write)
+            } catch {
+                throw failure("cannot write", error)
             }
         } catch {
             discard()
@@ -128,9 +126,10 @@ public final class AtomicFile: Sendable {
     public func commit() throws {
         guard let file = created.withLock({ $0 }) else { throw VRenderError.output(path, "nothing was written to commit") }
         do {
-            while system.fsync(file.descriptor) != 0 {
-                if SystemError.interrupted { continue }
-                throw failure("cannot flush to disk")
+            do throws(SystemError) {
+                try Syscall.retrying { system.fsync(file.descriptor) }
+            } catch {
+                throw failure("cannot flush to disk", error)
             }
             guard isStillOurs(file) else {
                 throw VRenderError.output(path, "its temporary file \(temporaryName) was replaced by something else while it was written; nothing was moved into place")
@@ -160,10 +159,10 @@ public final class AtomicFile: Sendable {
         return named.st_dev == written.st_dev && named.st_ino == written.st_ino
     }
 
-    /// The error for the call that just failed, with errno's text (read before anything else
-    /// can change it).
-    private func failure(_ what: String) -> VRenderError {
-        VRenderError.output(path, "\(what): \(SystemError.last)")
+    /// The error for a call that failed with `failure` (by default the one that just failed:
+    /// errno read before anything else can change it).
+    private func failure(_ what: String, _ failure: SystemError = .last) -> VRenderError {
+        VRenderError.output(path, "\(what): \(failure)")
     }
 
     /// Checks, before any work is done, that the target can be written: its name fits the
@@ -206,13 +205,13 @@ public final class AtomicFile: Sendable {
 /// The system calls an atomic write can fail in, replaceable so tests can simulate a full disk,
 /// a failing flush or a refused rename. Each returns as the C call does and sets `errno`.
 struct FileSystemCalls: Sendable {
-    var write: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int
+    var write: Syscall.WriteStep
     var fsync: @Sendable (_ descriptor: Int32) -> Int32
     /// `renameat` within one folder (its descriptor).
     var rename: @Sendable (_ folder: Int32, _ from: String, _ to: String) -> Int32
 
     static let live = FileSystemCalls(
-        write: { descriptor, bytes, count in Glibc.write(descriptor, bytes, count) },
+        write: Syscall.writeOnce,
         fsync: { descriptor in Glibc.fsync(descriptor) },
         rename: { folder, from, to in
             FileNames.withPlatformPath(from) { from in FileNames.withPlatformPath(to) { renameat(folder, from, folder, $0) } }

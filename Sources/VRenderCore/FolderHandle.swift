@@ -24,9 +24,11 @@ public final class FolderHandle: Sendable {
 
     /// Opens the folder at `path`. Errors (`kind`, default `.input`) name `path`.
     public static func open(_ path: String, as kind: VRenderError.Kind = .input) throws -> FolderHandle {
-        let descriptor = FileNames.withPlatformPath(path) { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw VRenderError(kind, subject: path, reason: Self.folderReason(SystemError.last)) }
-        return FolderHandle(descriptor: descriptor, path: path)
+        do throws(SystemError) {
+            return FolderHandle(descriptor: try Syscall.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), path: path)
+        } catch {
+            throw VRenderError(kind, subject: path, reason: Self.folderReason(error))
+        }
     }
 
     /// Opens the folder at `path`, making it first when it is missing (only its last component:
@@ -69,11 +71,17 @@ public final class FolderHandle: Sendable {
     public func names() throws -> [String] {
         // A descriptor of its own (not `dup`, which would share the read position with every
         // other listing of this handle, on any thread).
-        let copy = openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard copy >= 0, let stream = fdopendir(copy) else {
-            let failure = SystemError.last
-            if copy >= 0 { close(copy) }
-            throw VRenderError.input(path, failure.reason("cannot list the folder"))
+        let stream: OpaquePointer
+        do throws(SystemError) {
+            let copy = try Syscall.openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard let opened = fdopendir(copy) else {
+                let failure = SystemError.last
+                close(copy)
+                throw failure
+            }
+            stream = opened
+        } catch {
+            throw VRenderError.input(path, error.reason("cannot list the folder"))
         }
         defer { closedir(stream) }
         var names: [String] = []
@@ -84,8 +92,9 @@ public final class FolderHandle: Sendable {
         return names
     }
 
-    /// The regular file `name`'s bytes; refused when it is a link, not a regular file, or over
-    /// `limit` bytes (a crafted file must not make vrender read gigabytes).
+    /// The regular file `name`'s bytes, opened without following a link or waiting, checked
+    /// through the descriptor that reads it; refused, naming the file, when it is a link, not a
+    /// regular file, or over `limit` bytes (a crafted file must not make vrender read gigabytes).
     public func readFile(_ name: String, limit: Int) throws -> Data {
         let file: HeldFile
         do {
@@ -93,32 +102,18 @@ public final class FolderHandle: Sendable {
         } catch {
             throw error.error(as: .input)
         }
-        guard file.size <= limit else {
-            throw VRenderError.input(join(name), "is \(file.size) bytes, more than the \(limit) a file of its kind may have")
-        }
-        var data = Data(count: file.size)
-        var filled = 0
-        while filled < data.count {
-            let count = data.withUnsafeMutableBytes { read(file.descriptor, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 && SystemError.interrupted { continue }
-            guard count > 0 else { break }   // shrank while read: what is there
-            filled += count
-        }
-        return data.prefix(filled)
+        return try file.contents(limit: limit)
     }
 
     /// Creates the file `name`, which must not exist in any form (not even as a dangling link):
     /// `O_CREAT|O_EXCL|O_NOFOLLOW`. Returns a read-write descriptor the caller closes.
     public func createExclusive(_ name: String, as kind: VRenderError.Kind = .output) throws -> Int32 {
-        let file = FileNames.withPlatformPath(name) {
-            openat(descriptor, $0, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
-        }
-        guard file >= 0 else {
-            let failure = SystemError.last
-            let reason = failure.code == EEXIST ? "already exists" : failure.description
+        do throws(SystemError) {
+            return try Syscall.openat(descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o666)
+        } catch {
+            let reason = error.code == EEXIST ? "already exists" : error.description
             throw VRenderError(kind, subject: join(name), reason: "cannot create the file (\(reason))")
         }
-        return file
     }
 
     /// Removes the direct child `name` when it is a file or a link (the link itself, never what
@@ -158,12 +153,12 @@ public final class FolderHandle: Sendable {
     /// `fsync` of the folder, so that entries just renamed into it survive a crash. A file
     /// system that cannot flush a folder (`EINVAL`) has nothing to flush.
     public func flush() -> Int32 {
-        while fsync(descriptor) != 0 {
-            let failure = SystemError.last
-            if failure.code == EINTR { continue }
-            return failure.code == EINVAL ? 0 : -1
+        do throws(SystemError) {
+            try Syscall.retrying { fsync(descriptor) }
+            return 0
+        } catch {
+            return error.code == EINVAL ? 0 : -1
         }
-        return 0
     }
 
     /// True once the folder has been removed (no name leads to it any more): writes into it
@@ -206,17 +201,15 @@ public final class FolderHandle: Sendable {
                 throw VRenderError(kind, subject: join(name), reason: failure.reason("cannot create the folder"))
             }
         }
-        let opened = FileNames.withPlatformPath(name) {
-            openat(descriptor, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        }
-        guard opened >= 0 else {
-            let failure = SystemError.last   // before `status` makes a call of its own
+        do throws(SystemError) {
+            let opened = try Syscall.openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            return FolderHandle(descriptor: opened, path: join(name))
+        } catch {
             let reason = status(name).map { $0.st_mode & S_IFMT == S_IFLNK } == true
                 ? "is a symbolic link; vrender does not follow links inside a folder it works in"
-                : Self.folderReason(failure)
+                : Self.folderReason(error)
             throw VRenderError(kind, subject: join(name), reason: reason)
         }
-        return FolderHandle(descriptor: opened, path: join(name))
     }
 
     private static func folderReason(_ failure: SystemError) -> String {

@@ -114,7 +114,8 @@ public final class FolderLock: Sendable {
         if mode == .exclusive {
             let record = Array("pid \(getpid()): \(command)\n".utf8)
             _ = ftruncate(descriptor, 0)
-            _ = record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            // Only the holder's name for a message: a lock without it still locks.
+            _ = record.withUnsafeBytes { try? Syscall.writeAll(descriptor, $0, at: 0) }
         }
         return .held(FolderLock(descriptor: descriptor, mode: mode))
     }
@@ -129,16 +130,20 @@ public final class FolderLock: Sendable {
     /// 0600 (see the type's notes); -1 when it is absent and not to be made, or a reader may
     /// not open it.
     private static func open(in folder: FolderHandle, create: Bool) throws -> Int32 {
-        let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
-        var descriptor = openat(folder.descriptor, fileName, flags | (create ? O_CREAT : 0), 0o600)
-        // A folder this user may read but not write: a shared lock on the file as it is.
-        if descriptor < 0 && !create && [EACCES, EROFS].contains(SystemError.last.code) {
-            descriptor = openat(folder.descriptor, fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        func open(_ flags: Int32) -> Result<Int32, SystemError> {
+            Result { () throws(SystemError) in try Syscall.openat(folder.descriptor, fileName, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode: 0o600) }
         }
-        let failure = SystemError.last
-        if descriptor < 0 && !create && [ENOENT, EACCES].contains(failure.code) { return -1 }
+        var opened = open(O_RDWR | (create ? O_CREAT : 0))
+        // A folder this user may read but not write: a shared lock on the file as it is.
+        if !create, case .failure(let failure) = opened, [EACCES, EROFS].contains(failure.code) {
+            opened = open(O_RDONLY)
+        }
         let path = folder.join(fileName)
-        guard descriptor >= 0 else {
+        let descriptor: Int32
+        switch opened {
+        case .success(let file): descriptor = file
+        case .failure(let failure) where !create && [ENOENT, EACCES].contains(failure.code): return -1
+        case .failure(let failure):
             let reason = failure.code == ELOOP ? "is a symbolic link, not vrender's lock file" : failure.description
             throw VRenderError.output(path, "cannot open the folder's lock (\(reason))")
         }
@@ -159,24 +164,26 @@ public final class FolderLock: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + wait
         var pause: UInt32 = 1_000
-        while flock(descriptor, operation | LOCK_NB) != 0 {
-            let failure = SystemError.last
-            guard failure.code == EWOULDBLOCK || failure.code == EINTR else {
-                throw VRenderError.output(path, failure.reason("cannot lock the folder"))
+        while true {
+            do throws(SystemError) {
+                try Syscall.retrying { flock(descriptor, operation | LOCK_NB) }
+                return true
+            } catch {
+                // EWOULDBLOCK: another holder has it; asked again shortly, until the deadline.
+                guard error.code == EWOULDBLOCK else { throw VRenderError.output(path, error.reason("cannot lock the folder")) }
             }
             guard clock.now < deadline else { return false }
             usleep(pause)
             pause = Swift.min(pause * 2, 50_000)
         }
-        return true
     }
 
     /// Who holds the lock, from the record an exclusive holder writes: "pid 4242: vrender takes
     /// recover", or, with no record, a reader (which writes none; `flock -s` by hand too).
     private static func holder(_ descriptor: Int32) -> String {
         var bytes = [UInt8](repeating: 0, count: 512)
-        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        let record = String(decoding: bytes.prefix(Swift.max(0, count)), as: UTF8.self)
+        let count = bytes.withUnsafeMutableBytes { (try? Syscall.pread(descriptor, into: $0, at: 0)) ?? 0 }
+        let record = String(decoding: bytes.prefix(count), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return record.isEmpty ? "another process reading it" : record
     }

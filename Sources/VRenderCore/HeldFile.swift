@@ -1,14 +1,16 @@
+import Foundation
 import Glibc
 
 /// A regular file opened once, through its folder's descriptor, and read only through that
 /// descriptor afterwards: what vrender serves or hands to FFmpeg from a folder others can write
 /// (a takes folder). Whatever the name is changed into after the open (a link to a private
-/// file, a FIFO), the file checked is the file read.
+/// file, a FIFO), the file checked is the file read. (A file the user names by path, a
+/// script, is opened by that path instead, its links followed: `open(path:)`.)
 ///
-/// The open never follows a link (`O_NOFOLLOW`) and never waits (`O_NONBLOCK`: a FIFO with no
-/// writer would otherwise block the opening thread for good), and the opened file is checked
-/// with `fstat` to be a regular file before a byte is read. The descriptor stays open for the
-/// value's life.
+/// The open through a folder never follows a link (`O_NOFOLLOW`); no open waits (`O_NONBLOCK`:
+/// a FIFO with no writer would otherwise block the opening thread for good), and the opened
+/// file is checked with `fstat` to be a regular file before a byte is read. The descriptor
+/// stays open for the value's life.
 public final class HeldFile: Sendable {
     /// Where the file was found (`folder/name`), for messages.
     public let path: String
@@ -57,16 +59,41 @@ public final class HeldFile: Sendable {
     /// Opens the direct child `name` of `folder` read-only: refused when it is a link, missing,
     /// or anything but a regular file.
     public static func open(_ name: String, in folder: FolderHandle) throws(Refusal) -> HeldFile {
-        let path = folder.join(name)
-        let opened = FileNames.withPlatformPath(name) {
-            openat(folder.descriptor, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        try opened(folder.join(name), refusingLinks: true) { () throws(SystemError) in
+            try Syscall.openat(folder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         }
-        guard opened >= 0 else {
-            let failure = SystemError.last
-            switch failure.code {
+    }
+
+    /// Opens the file at `path`, a path the user gave (`--prompter FILE`): its links are
+    /// followed, as the user named it, but it is opened without waiting and refused unless it is
+    /// a regular file, and it is checked through the descriptor that reads it (no `stat` of the
+    /// path first that a swap after it would fool).
+    public static func open(path: String) throws(Refusal) -> HeldFile {
+        try opened(path, refusingLinks: false) { () throws(SystemError) in try Syscall.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+    }
+
+    /// Everything in the file, read through its descriptor from its start: refused, naming the
+    /// file, when it is over `limit` bytes, when it was opened or grew while it was read (a
+    /// crafted file must not make vrender read gigabytes).
+    public func contents(limit: Int) throws -> Data {
+        guard size <= limit else {
+            throw VRenderError.input(path, "is \(size) bytes, more than the \(limit) a file of its kind may have")
+        }
+        return try Syscall.readAll(descriptor, limit: limit, file: path)
+    }
+
+    /// The descriptor `open` gives, checked with `fstat` to be a regular file. `ELOOP` is the
+    /// link `O_NOFOLLOW` refused when `refusingLinks`, else a chain of links too long.
+    private static func opened(_ path: String, refusingLinks: Bool,
+                               _ open: () throws(SystemError) -> Int32) throws(Refusal) -> HeldFile {
+        let opened: Int32
+        do throws(SystemError) {
+            opened = try open()
+        } catch {
+            switch error.code {
             case ENOENT: throw Refusal(why: .missing, path: path, reason: "no such file")
-            case ELOOP: throw Refusal(why: .link, path: path, reason: "is a symbolic link; vrender does not follow links inside a folder it works in")
-            default: throw Refusal(why: .failed, path: path, reason: failure.reason("cannot open"))
+            case ELOOP where refusingLinks: throw Refusal(why: .link, path: path, reason: "is a symbolic link; vrender does not follow links inside a folder it works in")
+            default: throw Refusal(why: .failed, path: path, reason: error.reason("cannot open"))
             }
         }
         var info = stat()

@@ -16,9 +16,6 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The `errno` the last failed call on this thread left.
     public static var last: SystemError { SystemError(code: errno) }
 
-    /// True when the last failed call was interrupted by a signal and is to be retried.
-    public static var interrupted: Bool { errno == EINTR }
-
     /// `strerror`'s text: "No such file or directory".
     public var description: String { String(cString: strerror(code)) }
 

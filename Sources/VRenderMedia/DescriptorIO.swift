@@ -56,31 +56,27 @@ final class DescriptorIO {
 
     private static let readCall: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, buffer, size in
         let io = owner(opaque)
-        while true {
-            let count = pread(io.descriptor, buffer, Int(size), off_t(io.position))
-            if count < 0, case let failure = SystemError.last {
-                if failure.code == EINTR { continue }
-                return -failure.code
-            }
+        guard let buffer else { return -EINVAL }
+        do throws(SystemError) {
+            let count = try Syscall.pread(io.descriptor, into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)), at: io.position)
             if count == 0 { return vr_averror_eof() }
             io.position += Int64(count)
             return Int32(count)
+        } catch {
+            return -error.code
         }
     }
 
     private static let writeCall: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, buffer, size in
         let io = owner(opaque)
-        var written = 0
-        while written < Int(size), let buffer {
-            let count = pwrite(io.descriptor, buffer + written, Int(size) - written, off_t(io.position + Int64(written)))
-            if count < 0, case let failure = SystemError.last {
-                if failure.code == EINTR { continue }
-                return -failure.code
-            }
-            written += count
+        guard let buffer else { return -EINVAL }
+        do throws(SystemError) {
+            try Syscall.writeAll(io.descriptor, UnsafeRawBufferPointer(start: buffer, count: Int(size)), at: io.position)
+        } catch {
+            return -error.code
         }
-        io.position += Int64(written)
-        return Int32(written)
+        io.position += Int64(size)
+        return size
     }
 
     private static let seekCall: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in

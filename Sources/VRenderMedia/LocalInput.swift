@@ -55,8 +55,7 @@ final class LocalInput {
     /// device: a disk image); the URL reads it through its descriptor. A file that cannot be
     /// opened here is left to FFmpeg's open, which reports why as it always has.
     private func holdFile() throws(FFmpegError) -> String {
-        let opened = FileNames.withPlatformPath(file) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        guard opened >= 0 else { return file }
+        guard let opened = try? Syscall.open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC) else { return file }
         var info = stat()
         let kind = fstat(opened, &info) == 0 ? info.st_mode & S_IFMT : 0
         guard kind == S_IFREG || kind == S_IFBLK else {
@@ -68,7 +67,7 @@ final class LocalInput {
         // could refuse it (and relative to /proc/self/fd/, where "3" is a descriptor of ours):
         // its signature is what FFmpeg's concat probe matches.
         var head = [UInt8](repeating: 0, count: Self.concatSignature.count)
-        if head.withUnsafeMutableBytes({ pread(opened, $0.baseAddress, $0.count, 0) }) == head.count,
+        if head.withUnsafeMutableBytes({ try? Syscall.pread(opened, into: $0, at: 0) }) == head.count,
            head == Self.concatSignature {
             throw FFmpegError("avformat_open_input", code: Self.namesOtherFiles)
         }

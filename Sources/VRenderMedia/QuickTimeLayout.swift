@@ -46,14 +46,22 @@ public struct QuickTimeLayout: Sendable, Equatable {
 
     /// Reads the layout of the file at `path`; nil when it does not start like a QuickTime-family
     /// file (a Matroska take, a text file). Throws `VRenderError.input` naming the file when it
-    /// cannot be opened.
+    /// cannot be opened or is not a regular file (a FIFO there is refused, never waited on).
+    ///
+    /// By path, links followed: `takes recover`, its one caller, reads and rewrites the take by
+    /// path throughout (the demuxer, the salvage's copy), so a folder-handle open here alone
+    /// would guard nothing.
     public static func read(_ path: String) throws -> QuickTimeLayout? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw VRenderError.input(path, SystemError.last.reason("cannot open")) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw VRenderError.input(path, "cannot read its size") }
-        let file = BoxReader(descriptor: descriptor, size: Int64(info.st_size))
+        let held: HeldFile
+        do {
+            held = try HeldFile.open(path: path)
+        } catch {
+            throw error.error(as: .input)
+        }
+        return withExtendedLifetime(held) { layout(of: BoxReader(descriptor: held.descriptor, size: Int64(held.size))) }
+    }
+
+    private static func layout(of file: BoxReader) -> QuickTimeLayout? {
         let (boxes, cut) = file.boxes(from: 0, to: file.size)
         guard let first = boxes.first ?? cut, leadingTypes.contains(first.type) else { return nil }
         let fragmented = boxes.first { $0.type == "moov" }.map { moov in
@@ -90,7 +98,9 @@ private struct BoxReader {
     private func header(at offset: Int64, end: Int64) -> (type: String, size: Int64, headerSize: Int64)? {
         var bytes = [UInt8](repeating: 0, count: 16)
         let available = Int(Swift.min(16, end - offset))
-        guard available >= 8, pread(descriptor, &bytes, available, off_t(offset)) == available else { return nil }
+        guard available >= 8, bytes.withUnsafeMutableBytes({
+            try? Syscall.pread(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0.prefix(available)), at: offset)
+        }) == available else { return nil }
         let type = String(decoding: bytes[4..<8].map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
         let short = Int64(bigEndian: bytes[0..<4])
         switch short {

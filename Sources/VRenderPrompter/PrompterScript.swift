@@ -18,22 +18,28 @@ public struct PrompterScript: Sendable, Equatable {
     }
 
     /// Reads `path`. Throws `VRenderError.input(path, …)` when the file is missing, not a
-    /// file, unreadable, over `maximumBytes`, not UTF-8, or has nothing to show.
+    /// file, unreadable, over `maximumBytes`, not UTF-8, or has nothing to show. The file checked
+    /// is the file read (one open, checked through its descriptor; a FIFO is not waited on).
     public init(contentsOfFile path: String) throws {
-        guard let status = FileNames.status(path) else {
-            throw VRenderError.input(path, "cannot read the prompter script (No such file or directory)")
+        let file: HeldFile
+        do {
+            file = try HeldFile.open(path: path)
+        } catch {
+            switch error.why {
+            case .notRegular: throw VRenderError.input(path, "the prompter script is not a file (it should be UTF-8 text)")
+            case .missing: throw VRenderError.input(path, "cannot read the prompter script (No such file or directory)")
+            case .link, .failed: throw VRenderError.input(path, "cannot read the prompter script: \(error.reason)")
+            }
         }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw VRenderError.input(path, "the prompter script is not a file (it should be UTF-8 text)")
-        }
-        guard Int(status.st_size) <= Self.maximumBytes else {
-            throw VRenderError.input(path, "the prompter script is \(status.st_size) bytes; a script is at most 1 MiB of text")
+        guard file.size <= Self.maximumBytes else {
+            throw VRenderError.input(path, "the prompter script is \(file.size) bytes; a script is at most 1 MiB of text")
         }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw VRenderError.input(path, "cannot read the prompter script (\(VRenderError.systemReason(error)))")
+            data = try file.contents(limit: Self.maximumBytes)
+        } catch let error as VRenderError {
+            // It grew past the limit while read, or the read failed.
+            throw VRenderError.input(path, "cannot read the prompter script: \(error.reason)")
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             let valid = Self.validPrefixLength(data)

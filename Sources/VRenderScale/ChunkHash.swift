@@ -18,16 +18,19 @@ enum ChunkHash {
             throw VRenderError(.runtime, subject: file, reason: "OpenSSL has no SHA-256 to hash it")
         }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var offset: off_t = 0
+        var offset: Int64 = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
-            if count < 0, case let failure = SystemError.last {
-                if failure.code == EINTR { continue }
-                throw VRenderError.input(file, failure.reason("cannot be read to check it"))
+            let read = buffer.withUnsafeMutableBytes { space in
+                Result { () throws(SystemError) in try Syscall.pread(descriptor, into: space, at: offset) }
+            }
+            let count: Int
+            switch read {
+            case .success(let got): count = got
+            case .failure(let failure): throw VRenderError.input(file, failure.reason("cannot be read to check it"))
             }
             if count == 0 { break }
             _ = buffer.withUnsafeBufferPointer { EVP_DigestUpdate(context, $0.baseAddress, count) }
-            offset += off_t(count)
+            offset += Int64(count)
         }
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0

@@ -42,11 +42,9 @@ final class EngineLifeline: Sendable {
         guard ProcessInfo.processInfo.environment[variable] == "stdin" else { return }
         Thread.detachNewThread {
             var byte: UInt8 = 0
-            while true {
-                let count = read(0, &byte, 1)
-                if count > 0 || (count < 0 && SystemError.interrupted) { continue }   // nobody writes; ignore
-                break   // end of file (or a broken descriptor): the engine is gone
-            }
+            // Nobody writes (a byte would be ignored): the read ends at end of file, or with a
+            // broken descriptor, when the engine is gone.
+            while withUnsafeMutableBytes(of: &byte, { (try? Syscall.read(0, into: $0)) ?? 0 }) > 0 {}
             stop()
         }
     }

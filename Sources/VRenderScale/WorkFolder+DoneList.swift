@@ -20,13 +20,10 @@ extension WorkFolder {
 
     /// Size and SHA-256 of chunk `index` as it is now; nil when there is no such file.
     func fingerprint(of index: Int, plan: ChunkPlan) throws -> (bytes: Int64, sha256: String)? {
-        let chunks = try subfolder(Self.chunksName), name = Self.chunkName(index, plan: plan), path = chunks.join(name)
-        let descriptor = openat(chunks.descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        return (Int64(info.st_size), try ChunkHash.sha256(descriptor: descriptor, file: path))
+        let chunks = try subfolder(Self.chunksName)
+        // Not a regular file there (a link, a FIFO: never waited on) is as good as none.
+        guard let file = try? HeldFile.open(Self.chunkName(index, plan: plan), in: chunks) else { return nil }
+        return (Int64(file.size), try ChunkHash.sha256(descriptor: file.descriptor, file: file.path))
     }
 
     /// Chunk `index`'s record, read and checked against the plan; nil when there is none.

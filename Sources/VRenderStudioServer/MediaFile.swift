@@ -107,18 +107,14 @@ final class OpenFile: Sendable {
     func read(at offset: Int, count: Int) async throws -> ByteBuffer {
         try await offCooperativePool { [self] in
             var buffer = ByteBufferAllocator().buffer(capacity: count)
-            var failure = ""
-            while buffer.readableBytes < count {
-                let wanted = count - buffer.readableBytes
-                let position = offset + buffer.readableBytes
-                var result = 0
-                let got = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { space in
-                    result = pread(descriptor, space.baseAddress, wanted, off_t(position))
-                    return max(0, result)
+            var failure = "the file ended"
+            _ = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { space in
+                do throws(SystemError) {
+                    return try Syscall.pread(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(count)), at: Int64(offset))
+                } catch {
+                    failure = error.description
+                    return 0
                 }
-                if result < 0, SystemError.interrupted { continue }
-                // errno means something only when pread failed; 0 is the file cut short.
-                if got == 0 { failure = result < 0 ? SystemError.last.description : "the file ended"; break }
             }
             guard buffer.readableBytes == count else {
                 throw MediaRefusal(status: .internalServerError, message: "read stopped early (\(failure))")

@@ -15,6 +15,10 @@ import Testing
     static let rules = [
         Rule(pattern: #"\berrno\b|\bstrerror\("#, home: ["VRenderCore/SystemError.swift"],
              why: "read errno through SystemError.last (and its text through SystemError's description)"),
+        // clock_nanosleep and ALSA return the error rather than set errno: retried where they are.
+        Rule(pattern: #"\bEINTR\b"#, home: ["VRenderCore/Syscall.swift", "VRenderCapture/Synthetic/RealtimePacer.swift",
+                                             "VRenderCapture/Audio/ALSA/ALSAClock.swift"],
+             why: "retry a call a signal interrupts with Syscall.retrying"),
         Rule(pattern: #"activeProcessorCount|_SC_NPROCESSORS"#, home: ["VRenderCore/Processors.swift"],
              why: "count processors with Processors.active"),
         Rule(pattern: #"\bDispatchTime\b|uptimeNanoseconds"#, home: [],

@@ -39,9 +39,17 @@ import VRenderImaging
         #expect(throws: VRenderError.input(folder, "the prompter script is not a file (it should be UTF-8 text)")) {
             try PrompterScript(contentsOfFile: folder)
         }
+        // A FIFO is refused through the descriptor opened without waiting (this returns at all).
+        let fifo = directory + "/fifo.txt"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(throws: VRenderError.input(fifo, "the prompter script is not a file (it should be UTF-8 text)")) {
+            try PrompterScript(contentsOfFile: fifo)
+        }
         let huge = directory + "/huge.txt"
         try Data(repeating: 0x41, count: PrompterScript.maximumBytes + 1).write(to: URL(fileURLWithPath: huge))
-        #expect(throws: VRenderError.self) { try PrompterScript(contentsOfFile: huge) }
+        #expect(throws: VRenderError.input(huge, "the prompter script is 1048577 bytes; a script is at most 1 MiB of text")) {
+            try PrompterScript(contentsOfFile: huge)
+        }
     }
 
     @Test func theCaptureLayoutIsTheOverlaysFreeTypeLayout() throws {

@@ -97,8 +97,23 @@ import VRenderTestSupport
         try "at 0s lens 2\nat 1s stop\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try ActionScript(contentsOfFile: path).stopTime == 1)
         #expect(vrenderError { try ActionScript(contentsOfFile: directory + "/missing.actions") }
-            == VRenderError.input(directory + "/missing.actions", "cannot read the script"))
+            == VRenderError.input(directory + "/missing.actions", "cannot read the script (no such file)"))
         try "at 1s zom 2\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(vrenderError { try ActionScript(contentsOfFile: path) }?.subject == path + ":1")
+    }
+
+    /// Only a regular file of at most 1 MiB is read: a folder, a FIFO (never waited on: this
+    /// returns at all) and a larger file are refused naming the file, before a byte is parsed.
+    @Test func aScriptIsARegularFileOfAtMostAMebibyte() throws {
+        let big = directory + "/big.actions", fifo = directory + "/fifo.actions"
+        try Data(String(repeating: "at 1s stop\n", count: ActionScript.maximumBytes / 11 + 1).utf8)
+            .write(to: URL(fileURLWithPath: big))
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(vrenderError { try ActionScript(contentsOfFile: big) }
+            == VRenderError.input(big, "the script is 1048586 bytes; a script is at most 1 MiB of text"))
+        #expect(vrenderError { try ActionScript(contentsOfFile: fifo) }
+            == VRenderError.input(fifo, "cannot read the script (is a FIFO, not a regular file)"))
+        #expect(vrenderError { try ActionScript(contentsOfFile: directory) }
+            == VRenderError.input(directory, "cannot read the script (is a folder, not a regular file)"))
     }
 }

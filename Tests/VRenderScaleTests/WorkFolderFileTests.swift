@@ -203,6 +203,20 @@ import VRenderTestSupport
         #expect("\(error)".contains("chunk_0001.mov: chunk 1 is not the file its done record describes"), "\(error)")
     }
 
+    /// A FIFO or a link put where a chunk was is no chunk: the check does not wait on the FIFO
+    /// (this returns at all) nor follow the link, and the join names the chunk.
+    @Test func aFIFOOrALinkInPlaceOfAChunkIsNotDone() throws {
+        let (folder, plan) = try renderedFolder()
+        let chunk0 = try folder.chunkFileForWriting(0, plan: plan), chunk1 = try folder.chunkFileForWriting(1, plan: plan)
+        try FileManager.default.moveItem(atPath: chunk1, toPath: directory + "/outside.mov")
+        try FileManager.default.createSymbolicLink(atPath: chunk1, withDestinationPath: directory + "/outside.mov")
+        try FileManager.default.removeItem(atPath: chunk0)
+        #expect(mkfifo(chunk0, 0o644) == 0)
+        #expect(try folder.doneChunks(plan).isEmpty, "both rendered again on resume")
+        let error = try #require(throws: VRenderError.self) { try folder.renderedChunks(plan) }
+        #expect("\(error)".contains("chunk_0000.mov: chunk 0 is missing"), "\(error)")
+    }
+
     @Test func aMalformedDoneRecordIsAnErrorNamingIt() throws {
         let (folder, plan) = try renderedFolder()
         try Self.editRecord(of: 1, in: folder) { $0.index = 7 }

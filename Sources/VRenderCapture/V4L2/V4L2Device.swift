@@ -40,9 +40,9 @@ enum SyscallOutcome: Equatable {
 /// Owns one open V4L2 device node (`open` / `close`), opened non-blocking so a dequeue never
 /// hangs the capture thread: waiting is `poll`'s job, with a timeout.
 ///
-/// Every system call on the node goes through `perform`, the one chokepoint that reads errno
-/// at once, retries EINTR, returns EAGAIN as `.wouldBlock` and throws `V4L2Error` otherwise.
-/// Confined to one thread (the owner's).
+/// The open goes through `Syscall.open`; every later system call on the node through `perform`,
+/// the one chokepoint that retries EINTR (`Syscall.retrying`), returns EAGAIN as `.wouldBlock`
+/// and throws `V4L2Error` otherwise. Confined to one thread (the owner's).
 final class V4L2Device {
     let path: String
     let descriptor: Int32
@@ -53,9 +53,11 @@ final class V4L2Device {
     /// without a writer cannot hang the open.
     init(path: String) throws(V4L2Error) {
         self.path = path
-        let opened = try Self.perform("open", device: path) { open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
-        guard case .done(let descriptor) = opened else {
-            throw V4L2Error(call: "open", code: EAGAIN, device: path)
+        let descriptor: Int32
+        do throws(SystemError) {
+            descriptor = try Syscall.open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        } catch {
+            throw V4L2Error(call: "open", code: error.code, device: path)
         }
         var status = stat()
         do {
@@ -77,13 +79,11 @@ final class V4L2Device {
     @inline(__always)
     static func perform(_ call: @autoclosure () -> String, device: String,
                         _ body: () -> Int32) throws(V4L2Error) -> SyscallOutcome {
-        while true {
-            let result = body()
-            if result >= 0 { return .done(result) }
-            let code = SystemError.last.code  // read before anything else can overwrite it
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
-            throw V4L2Error(call: call(), code: code, device: device)
+        do throws(SystemError) {
+            return .done(try Syscall.retrying(body))
+        } catch {
+            if error.code == EAGAIN || error.code == EWOULDBLOCK { return .wouldBlock }
+            throw V4L2Error(call: call(), code: error.code, device: device)
         }
     }
 

@@ -21,7 +21,7 @@ final class KeyboardReader {
         let thread = Thread { [commands] in
             var byte: UInt8 = 0
             var escapes = EscapeSkipper()
-            while read(STDIN_FILENO, &byte, 1) == 1 {
+            while withUnsafeMutableBytes(of: &byte, { (try? Syscall.read(STDIN_FILENO, into: $0)) ?? 0 }) == 1 {
                 guard !escapes.swallows(byte), let command = Self.command(for: byte) else { continue }
                 commands.push(command)
                 if command == .quit { return }
