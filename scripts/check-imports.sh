@@ -287,5 +287,5 @@ for failure in failures:
 if failures:
     sys.exit(1)
 print(f"check-imports: {len(modules)} modules; exports and chunk workers stay off the capture stack; "
-      "system calls go through Syscall")
+      "C modules imported internally; the CLI imports only the libraries it calls; system calls go through Syscall")
 EOF
