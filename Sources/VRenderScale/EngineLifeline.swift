@@ -40,7 +40,7 @@ final class EngineLifeline: Sendable {
     /// of the pipe is closed. Elsewhere (a Slurm task, by hand) it does nothing.
     static func watch(stop: @escaping @Sendable () -> Void) {
         guard ProcessInfo.processInfo.environment[variable] == "stdin" else { return }
-        Thread.detachNewThread {
+        StageGroup.detach("vrender-lifeline") {
             var byte: UInt8 = 0
             while true {
                 let count = read(0, &byte, 1)
