@@ -26,10 +26,13 @@ public final class StopSignal: Sendable {
     public var firstError: (any Error)? { state.withLock { $0.reasons.first } }
 }
 
-/// Runs pipeline stages, one dedicated thread each, and waits for all of them.
+/// Runs pipeline stages, one dedicated thread each, and waits for all of them: every thread
+/// vrender starts is started here (docs/contributing.md), so its name, stack, priority and
+/// joining are set in one place.
 ///
 /// A stage that throws raises `stop` and runs its `onFailure` so the queues around it are
-/// cancelled and its neighbours return instead of waiting forever.
+/// cancelled and its neighbours return instead of waiting forever. A lone worker (the audio
+/// thread, the preview's encoder) is a group of one stage: `join` waits for it.
 package final class StageGroup: Sendable {
     private let group = DispatchGroup()
     package let stop: StopSignal
@@ -53,19 +56,19 @@ package final class StageGroup: Sendable {
     }
 
     /// Starts `body` on a thread of its own named `name` (visible in `top -H` and debuggers).
-    package func start(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
+    /// `niceness` (1 ... 19) lowers the thread's priority, and that of the threads it starts,
+    /// for work that must yield to recording (`ThreadNiceness`).
+    package func start(_ name: String, niceness: Int32? = nil, _ body: @escaping @Sendable () throws -> Void) {
         group.enter()
-        let thread = Thread { [self] in
+        Self.thread(name) { [self] in
             defer { group.leave() }
+            if let niceness { ThreadNiceness.lowerCurrentThread(to: niceness) }
             do {
                 try body()
             } catch {
                 cancel(error)
             }
         }
-        thread.name = name
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 
     /// Waits for every stage, then rethrows the first error any of them raised.
@@ -73,5 +76,29 @@ package final class StageGroup: Sendable {
         group.wait()
         if let error = stop.firstError { throw error }
         if stop.isRaised { throw VRenderError.cancelled }
+    }
+
+    /// Waits for every stage, whatever became of them: for workers that report their own
+    /// failures. Before any stage started it returns at once.
+    package func join() {
+        group.wait()
+    }
+
+    /// Waits at most `seconds` for every stage; true when they have all ended.
+    package func join(timeout seconds: Double) -> Bool {
+        group.wait(timeout: .now() + seconds) == .success
+    }
+
+    /// Starts a thread nobody joins: one blocked in a read of a descriptor only the process's
+    /// end closes (the terminal's keys, the engine's lifeline), which no caller could wait for.
+    package static func detach(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        thread(name, body)
+    }
+
+    private static func thread(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        thread.stackSize = 8 << 20
+        thread.start()
     }
 }

@@ -20,20 +20,21 @@ struct CaptureSources {
             throw VRenderError.option("--audio", "\(options.audio) records in real time, the synthetic camera without "
                                       + "--realtime renders as fast as it can: add --realtime, or use --audio synthetic")
         }
-        if Self.belongsToCamera(options.audio, device: options.device) {
-            camera = try CaptureDevices.open(options.device, request: options.request)
-            let choice = try AudioDevices.open(options.audio, request: options.audioRequest, cameraDevice: options.device,
-                                               syntheticCamera: camera)
-            microphone = choice.source
-            picked = choice.picked
-            notices = choice.notices
-        } else {
-            let choice = try AudioDevices.open(options.audio, request: options.audioRequest, cameraDevice: options.device)
-            microphone = choice.source
-            picked = choice.picked
-            notices = choice.notices
-            camera = try CaptureDevices.open(options.device, request: options.request)
+        func openCamera() throws -> any CaptureSource { try CaptureDevices.open(options.device, request: options.request) }
+        func openMicrophone(_ camera: (any CaptureSource)?) throws -> AudioChoice {
+            try AudioDevices.open(options.audio, request: options.audioRequest, cameraDevice: options.device, syntheticCamera: camera)
         }
+        let choice: AudioChoice
+        if Self.belongsToCamera(options.audio, device: options.device) {
+            camera = try openCamera()
+            choice = try openMicrophone(camera)
+        } else {
+            choice = try openMicrophone(nil)
+            camera = try openCamera()
+        }
+        microphone = choice.source
+        picked = choice.picked
+        notices = choice.notices
     }
 
     /// `alsa:…` and `pulse:…`: devices on the wall clock.

@@ -54,7 +54,7 @@ final class ManifestStore: Sendable {
     private let state = Mutex(State())
     /// Never full in practice (two changes a take); `.block` keeps every change.
     private let changes = BoundedQueue<Change>(capacity: 1 << 16)
-    private let listerDone = DispatchSemaphore(value: 0)
+    private let lister = StageGroup()
 
     /// Who holds the folder's lock, for a command kept waiting.
     static let command = "vrender capture"
@@ -99,7 +99,7 @@ final class ManifestStore: Sendable {
             let clock = ContinuousClock()
             let deadline = wait.map { clock.now + $0 }
             var told = false
-            while listerDone.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            while !lister.join(timeout: 0.1) {
                 if giveUp.isRaised || deadline.map({ clock.now >= $0 }) == true {
                     state.withLock { $0.givingUp = true }
                 } else if !told, let holder = state.withLock({ $0.holder }) {
@@ -119,12 +119,9 @@ final class ManifestStore: Sendable {
             return !state.started
         }
         if start {
-            let thread = Thread { [self] in
+            lister.start("vrender takes.json") { [self] in
                 while let change = changes.pop() { apply(change) }
-                listerDone.signal()
             }
-            thread.name = "vrender takes.json"
-            thread.start()
         }
         _ = changes.push(change)
     }

@@ -212,10 +212,7 @@ package final class Recorder: @unchecked Sendable {
                                      sound: audio.map { ($0.timeline, $0.source.name) },
                                      live: source.isLive, log: log, store: store, checker: checker,
                                      writers: makeWriter, timers: timers)
-        let written = WriterOutcome()
-        Thread {
-            written.run(writer, ring: ring)
-        }.start()
+        let written = WriterOutcome(writer, ring: ring)
 
         var captureError: (any Error)?
         do {
@@ -275,50 +272,5 @@ package final class Recorder: @unchecked Sendable {
     private func announceSource() {
         events(.sourceOpened(name: source.name, format: source.format))
         for notice in source.initialOutcomes.compactMap(\.notice) { events(.notice(notice)) }
-    }
-}
-
-/// The recording's stage timers (README "Measuring"), made before the writer thread starts:
-/// capture on the capture thread, the rest on the writer thread. All nil when timings are off.
-struct CaptureTimers: Sendable {
-    /// Per frame the source delivers: rendering it, or, from a live source (a V4L2 camera, the
-    /// synthetic camera paced to real time), mostly waiting for it, which makes it a wait.
-    var capture: StageTimer?
-    /// Per frame: from its commit into the ring until the writer takes it.
-    var ringWait: StageTimer?
-    /// Per frame: time in the encoder.
-    var encode: StageTimer?
-    /// Per frame: writing the packets the encoder gave for it (and the take's thumbnails).
-    var write: StageTimer?
-
-    init(_ timings: StageTimings?, liveSource: Bool) {
-        capture = timings?.timer("capture", measures: liveSource ? .wait : .work)
-        ringWait = timings?.timer("ring wait", measures: .wait)
-        encode = timings?.timer("encode")
-        write = timings?.timer("write")
-    }
-}
-
-/// The writer thread's result, handed to the capture thread when the writer is done.
-private final class WriterOutcome: Sendable {
-    private let result = Mutex<Result<[TakeEntry], any Error>>(.success([]))
-    private let done = DispatchSemaphore(value: 0)
-
-    /// Runs `writer` to the end; a failure cancels the ring so capture stops too.
-    func run(_ writer: TakeWriterStage, ring: FrameRing) {
-        do {
-            let entries = try writer.run()
-            result.withLock { $0 = .success(entries) }
-        } catch {
-            result.withLock { $0 = .failure(error) }
-            ring.cancel()
-        }
-        done.signal()
-    }
-
-    /// Waits for `run` to end.
-    func wait() -> Result<[TakeEntry], any Error> {
-        done.wait()
-        return result.withLock { $0 }
     }
 }

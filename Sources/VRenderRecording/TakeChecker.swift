@@ -13,19 +13,16 @@ final class TakeChecker: Sendable {
 
     private let jobs = BoundedQueue<Job>(capacity: 1024)
     private let store: ManifestStore
-    private let done = DispatchSemaphore(value: 0)
+    private let worker = StageGroup()
 
     /// Starts the thread. Each result goes to `store`, which saves it in takes.json and reports
     /// `.takeChecked` (or a notice when it cannot be saved).
     init(store: ManifestStore) {
         self.store = store
-        Thread { [self] in
-            // On Linux, nice is per thread and who = 0 is the calling thread (setpriority(2),
-            // NOTES): 10 lets the encoder and capture threads go first.
-            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        // Niceness 10 lets the encoder and capture threads go first.
+        worker.start("vrender-take-check", niceness: 10) { [self] in
             while let job = jobs.pop() { check(job) }
-            done.signal()
-        }.start()
+        }
     }
 
     /// Queues the take `file` (in the store's folder), which was given `expectedFrames` frames.
@@ -36,7 +33,7 @@ final class TakeChecker: Sendable {
     /// Waits until every queued take has been checked.
     func finish() {
         jobs.finish()
-        done.wait()
+        worker.join()
     }
 
     private func check(_ job: Job) {

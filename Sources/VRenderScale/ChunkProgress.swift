@@ -75,8 +75,9 @@ final class ChunkProgressWatcher: Sendable {
     private let plan: ChunkPlan
     private let interval: Double
     private let throttle: ProgressThrottle
+    /// Wakes the looking thread to end it (a sleep between looks, not a join).
     private let stopped = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let looking = StageGroup()
     private let running = Mutex(false)
 
     init(folder: WorkFolder, plan: ChunkPlan, interval: Double = 0.5, report: @escaping @Sendable (ExportProgress) -> Void) {
@@ -91,9 +92,8 @@ final class ChunkProgressWatcher: Sendable {
     func start() {
         running.withLock { $0 = true }
         throttle.update(framesDone: folder.framesDone(plan))
-        Thread.detachNewThread { [self] in
+        looking.start("vrender-chunk-progress") { [self] in
             while stopped.wait(timeout: .now() + interval) == .timedOut { throttle.update(framesDone: folder.framesDone(plan)) }
-            finished.signal()
         }
     }
 
@@ -105,7 +105,7 @@ final class ChunkProgressWatcher: Sendable {
         }
         guard wasRunning else { return }
         stopped.signal()
-        finished.wait()
+        looking.join()
         let frames = folder.framesDone(plan)
         throttle.update(framesDone: frames, finished: frames == plan.totalFrames)
     }

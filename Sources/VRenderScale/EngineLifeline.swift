@@ -40,7 +40,7 @@ final class EngineLifeline: Sendable {
     /// of the pipe is closed. Elsewhere (a Slurm task, by hand) it does nothing.
     static func watch(stop: @escaping @Sendable () -> Void) {
         guard ProcessInfo.processInfo.environment[variable] == "stdin" else { return }
-        Thread.detachNewThread {
+        StageGroup.detach("vrender-lifeline") {
             var byte: UInt8 = 0
             // Nobody writes (a byte would be ignored): the read ends at end of file, or with a
             // broken descriptor, when the engine is gone.

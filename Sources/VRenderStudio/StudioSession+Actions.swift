@@ -172,7 +172,9 @@ extension StudioSession {
                                                     output: nil, url: nil, message: nil) }
         gateProxies()
         terminal("export: \(export.output)", false)
-        export.start()
+        // Started under the lock `stop` marks the studio stopping with: an export it will wait
+        // for runs, one that would start after it never does.
+        control.withLock { if !$0.stopping { export.start() } }
     }
 
     private func endExportMode() {

@@ -36,7 +36,7 @@ package final class StudioSession: StudioBackend {
     /// The prompter wrapped for the pages' box (nil without a prompter).
     let prompterLayout: StudioPrompterLayout?
     let terminal: Terminal
-    private let captureDone = DispatchSemaphore(value: 0)
+    private let capture = StageGroup()
 
     /// What the pages have the studio doing: a take and an export never run together. Both
     /// requests check and claim it in one step under `control`'s lock, so two arriving at the
@@ -94,12 +94,7 @@ package final class StudioSession: StudioBackend {
     /// the studio up, showing why, with nothing recorded lost.
     package func start() {
         refreshTakes()
-        let thread = Thread { [self] in
-            runCapture()
-            captureDone.signal()
-        }
-        thread.name = "studio capture"
-        thread.start()
+        capture.start("studio capture") { [self] in runCapture() }
     }
 
     /// Ends the studio: the take in progress is finished and kept, the export and the proxies
@@ -112,7 +107,7 @@ package final class StudioSession: StudioBackend {
         if job != nil {
             commands.push(.quit)
             job?.requestStop()
-            captureDone.wait()
+            capture.join()
         }
         let (export, proxies) = control.withLock { ($0.export, $0.proxies) }
         export?.cancel()

@@ -27,63 +27,58 @@ struct Pipeline {
             entry.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT.rawValue
             return entry
         }
-        var setLayout: VkDescriptorSetLayout?
-        let setResult = bindings.withUnsafeMutableBufferPointer { bindingsPointer in
-            var info = VkDescriptorSetLayoutCreateInfo()
-            info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO
-            info.bindingCount = UInt32(bindingsPointer.count)
-            info.pBindings = UnsafePointer(bindingsPointer.baseAddress)
-            return vkCreateDescriptorSetLayout(device, &info, nil, &setLayout)
+        let setLayout = try teardown.make("vkCreateDescriptorSetLayout", destroy: { vkDestroyDescriptorSetLayout(device, $0, nil) }) { setLayout in
+            bindings.withUnsafeMutableBufferPointer { bindingsPointer in
+                var info = VkDescriptorSetLayoutCreateInfo()
+                info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO
+                info.bindingCount = UInt32(bindingsPointer.count)
+                info.pBindings = UnsafePointer(bindingsPointer.baseAddress)
+                return vkCreateDescriptorSetLayout(device, &info, nil, &setLayout)
+            }
         }
-        try check(setResult, "vkCreateDescriptorSetLayout")
-        guard let setLayout else { throw VulkanError(call: "vkCreateDescriptorSetLayout", reason: "returned nothing") }
-        teardown.add { vkDestroyDescriptorSetLayout(device, setLayout, nil) }
 
         var range = VkPushConstantRange()
         range.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT.rawValue
         range.offset = 0
         range.size = UInt32(Self.pushConstantBytes)
         var setLayoutHandle: VkDescriptorSetLayout? = setLayout
-        var pipelineLayout: VkPipelineLayout?
-        let layoutResult = withUnsafePointer(to: &range) { rangePointer in
-            withUnsafePointer(to: &setLayoutHandle) { setLayoutPointer in
-                var info = VkPipelineLayoutCreateInfo()
-                info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO
-                info.setLayoutCount = 1
-                info.pSetLayouts = setLayoutPointer
-                info.pushConstantRangeCount = 1
-                info.pPushConstantRanges = rangePointer
-                return vkCreatePipelineLayout(device, &info, nil, &pipelineLayout)
+        let pipelineLayout = try teardown.make("vkCreatePipelineLayout", destroy: { vkDestroyPipelineLayout(device, $0, nil) }) { layout in
+            withUnsafePointer(to: &range) { rangePointer in
+                withUnsafePointer(to: &setLayoutHandle) { setLayoutPointer in
+                    var info = VkPipelineLayoutCreateInfo()
+                    info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO
+                    info.setLayoutCount = 1
+                    info.pSetLayouts = setLayoutPointer
+                    info.pushConstantRangeCount = 1
+                    info.pPushConstantRanges = rangePointer
+                    return vkCreatePipelineLayout(device, &info, nil, &layout)
+                }
             }
         }
-        try check(layoutResult, "vkCreatePipelineLayout")
-        guard let pipelineLayout else { throw VulkanError(call: "vkCreatePipelineLayout", reason: "returned nothing") }
-        teardown.add { vkDestroyPipelineLayout(device, pipelineLayout, nil) }
 
-        var module: VkShaderModule?
-        let moduleResult = Shaders.colorProgram.withUnsafeBufferPointer { code in
-            var info = VkShaderModuleCreateInfo()
-            info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO
-            info.codeSize = code.count * MemoryLayout<UInt32>.size
-            info.pCode = code.baseAddress
-            return vkCreateShaderModule(device, &info, nil, &module)
+        let module = try Teardown.made("vkCreateShaderModule") { module in
+            Shaders.colorProgram.withUnsafeBufferPointer { code in
+                var info = VkShaderModuleCreateInfo()
+                info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO
+                info.codeSize = code.count * MemoryLayout<UInt32>.size
+                info.pCode = code.baseAddress
+                return vkCreateShaderModule(device, &info, nil, &module)
+            }
         }
-        try check(moduleResult, "vkCreateShaderModule")
-        guard let module else { throw VulkanError(call: "vkCreateShaderModule", reason: "returned nothing") }
         // Only pipeline creation needs the module.
         defer { vkDestroyShaderModule(device, module, nil) }
 
         self.setLayout = setLayout
         self.pipelineLayout = pipelineLayout
-        self.pipeline = try Self.makeComputePipeline(device: device, module: module, layout: pipelineLayout,
-                                                      blockWidth: layout.blockWidth, blockHeight: layout.blockHeight)
-        let pipeline = self.pipeline
-        teardown.add { vkDestroyPipeline(device, pipeline, nil) }
+        self.pipeline = try teardown.make("vkCreateComputePipelines", destroy: { vkDestroyPipeline(device, $0, nil) }) { pipeline in
+            Self.makeComputePipeline(device: device, module: module, layout: pipelineLayout,
+                                     blockWidth: layout.blockWidth, blockHeight: layout.blockHeight, into: &pipeline)
+        }
     }
 
-    /// The pipeline with BLOCK_W and BLOCK_H (constant ids 0 and 1) specialized.
+    /// The pipeline with BLOCK_W and BLOCK_H (constant ids 0 and 1) specialized, into `pipeline`.
     private static func makeComputePipeline(device: OpaquePointer, module: OpaquePointer, layout: OpaquePointer,
-                                            blockWidth: Int, blockHeight: Int) throws(VulkanError) -> OpaquePointer {
+                                            blockWidth: Int, blockHeight: Int, into pipeline: inout OpaquePointer?) -> VkResult {
         var constants: [UInt32] = [UInt32(blockWidth), UInt32(blockHeight)]
         var entries = (0..<2).map { id in
             var entry = VkSpecializationMapEntry()
@@ -92,8 +87,7 @@ struct Pipeline {
             entry.size = MemoryLayout<UInt32>.size
             return entry
         }
-        var pipeline: VkPipeline?
-        let result = "main".withCString { entryPoint in
+        return "main".withCString { entryPoint in
             constants.withUnsafeMutableBytes { data in
                 entries.withUnsafeMutableBufferPointer { entriesPointer in
                     var specialization = VkSpecializationInfo()
@@ -117,9 +111,6 @@ struct Pipeline {
                 }
             }
         }
-        try check(result, "vkCreateComputePipelines")
-        guard let pipeline else { throw VulkanError(call: "vkCreateComputePipelines", reason: "returned nothing") }
-        return pipeline
     }
 
     /// `count` descriptor sets of the pipeline's layout from a pool of their own. Wraps
@@ -129,19 +120,17 @@ struct Pipeline {
         var size = VkDescriptorPoolSize()
         size.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
         size.descriptorCount = UInt32(2 * count)
-        var pool: VkDescriptorPool?
-        let poolResult = withUnsafePointer(to: &size) { sizePointer in
-            var info = VkDescriptorPoolCreateInfo()
-            info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO
-            info.maxSets = UInt32(count)
-            info.poolSizeCount = 1
-            info.pPoolSizes = sizePointer
-            return vkCreateDescriptorPool(device, &info, nil, &pool)
-        }
-        try check(poolResult, "vkCreateDescriptorPool")
-        guard let pool else { throw VulkanError(call: "vkCreateDescriptorPool", reason: "returned nothing") }
         // Destroying the pool frees its sets.
-        teardown.add { vkDestroyDescriptorPool(device, pool, nil) }
+        let pool = try teardown.make("vkCreateDescriptorPool", destroy: { vkDestroyDescriptorPool(device, $0, nil) }) { pool in
+            withUnsafePointer(to: &size) { sizePointer in
+                var info = VkDescriptorPoolCreateInfo()
+                info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO
+                info.maxSets = UInt32(count)
+                info.poolSizeCount = 1
+                info.pPoolSizes = sizePointer
+                return vkCreateDescriptorPool(device, &info, nil, &pool)
+            }
+        }
 
         var layouts = [VkDescriptorSetLayout?](repeating: setLayout, count: count)
         var sets = [VkDescriptorSet?](repeating: nil, count: count)
@@ -229,11 +218,7 @@ extension VulkanFilterEngine {
         let device = context.device
         var info = VkFenceCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO
-        var fence: VkFence?
-        try check(vkCreateFence(device, &info, nil, &fence), "vkCreateFence")
-        guard let fence else { throw VulkanError(call: "vkCreateFence", reason: "returned nothing") }
-        teardown.add { vkDestroyFence(device, fence, nil) }
-        return fence
+        return try teardown.make("vkCreateFence", destroy: { vkDestroyFence(device, $0, nil) }) { vkCreateFence(device, &info, nil, &$0) }
     }
 
     /// Rejects frames the device cannot address in one storage buffer or dispatch.

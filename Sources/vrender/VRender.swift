@@ -41,11 +41,35 @@ struct VRender: ParsableCommand {
             print(VersionReport.current().text)
             return
         }
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot(arguments)
+            command = try parse(arguments)
+        } catch {
+            Foundation.exit(reportError(error.error, arguments: arguments, refused: error.refused))
+        }
+        do {
             try command.run()
         } catch {
             Foundation.exit(reportError(error, arguments: arguments))
+        }
+    }
+
+    /// Why the command line did not parse: ArgumentParser's error, and when a value of an
+    /// option with a syntax of its own was refused (`ValueArgument`), that refusal.
+    struct ParseFailure: Error {
+        var error: any Error
+        var refused: ValueSyntaxError?
+    }
+
+    /// `parseAsRoot`, keeping the refusal of a value, which ArgumentParser only hands on in its
+    /// own words ("The value … is invalid for …"), for `reportError` to word as every usage
+    /// error is worded.
+    static func parse(_ arguments: [String]) throws(ParseFailure) -> any ParsableCommand {
+        let refusals = ValueRefusals()
+        do {
+            return try ValueRefusals.$current.withValue(refusals) { try parseAsRoot(arguments) }
+        } catch {
+            throw ParseFailure(error: error, refused: refusals.first)
         }
     }
 
@@ -61,8 +85,9 @@ struct VRender: ParsableCommand {
     }
 
     /// Prints `error` (at most once) and returns the exit status it stands for. `arguments`
-    /// name the subcommand whose help a usage error points to.
-    static func reportError(_ error: any Error, arguments: [String] = []) -> Int32 {
+    /// name the subcommand whose help a usage error points to; `refused` is the value whose
+    /// refusal `error` is, if it is one.
+    static func reportError(_ error: any Error, arguments: [String] = [], refused: ValueSyntaxError? = nil) -> Int32 {
         switch error {
         case let code as ExitCode:
             // An exit status with nothing to say (a capture ended by Ctrl-C exits 130 after
@@ -71,8 +96,7 @@ struct VRender: ParsableCommand {
         case let error as VRenderError where error.kind == .option:
             // A bad option value or combination found past parsing (the library checks it):
             // a usage error like those ArgumentParser finds, with the same hint.
-            printError(error.description)
-            FileHandle.standardError.write(Data("see '\(commandPath(arguments)) --help'\n".utf8))
+            printUsageError(error.description, arguments: arguments)
             return usageExitStatus
         case let error as VRenderError:
             printError(error.description)
@@ -88,16 +112,21 @@ struct VRender: ParsableCommand {
         }
         // Parsing failures and `validate()`'s ValidationError are the ones ArgumentParser maps
         // to EX_USAGE; anything else is a runtime error a subcommand let through.
-        let text = valueMessage(oneLine(message(for: error)))
         guard code == .validationFailure else {
+            let text = oneLine(message(for: error))
             printError(text.isEmpty ? "\(error)" : text)
             return code.rawValue
         }
-        printError(text)
-        if let hint = helpHint(fullMessage(for: error)) {
-            FileHandle.standardError.write(Data((hint + "\n").utf8))
-        }
+        printUsageError(usageMessage(error, arguments: arguments, refused: refused), arguments: arguments)
         return usageExitStatus
+    }
+
+    /// A usage error's message: a refused value said option first ("--size '13x7' is not WxH
+    /// …", as `ValueSyntaxError` words it), anything else in ArgumentParser's words, on one line.
+    static func usageMessage(_ error: any Error, arguments: [String], refused: ValueSyntaxError?) -> String {
+        guard let refused else { return oneLine(message(for: error)) }
+        guard let option = ValueRefusals.option(given: refused.value, in: arguments) else { return refused.description }
+        return "\(option) \(refused)"
     }
 
     /// `vrender` and the subcommands named at the start of `arguments` (`vrender takes trim`).
@@ -120,28 +149,10 @@ struct VRender: ParsableCommand {
         FileHandle.standardError.write(Data(TerminalText.fitted("vrender: error: \(FileNames.display(message))\n", for: STDERR_FILENO).utf8))
     }
 
-    /// ArgumentParser's full message ends with "See 'vrender concat --help' for more
-    /// information."; reuse it as the hint, since it knows which subcommand was being parsed.
-    private static func helpHint(_ fullMessage: String) -> String? {
-        guard let line = fullMessage.split(separator: "\n").first(where: { $0.contains("See '") }),
-              let start = line.range(of: "See '"),
-              let end = line[start.upperBound...].firstIndex(of: "'") else { return nil }
-        return "see '\(line[start.upperBound..<end])'"
-    }
-
-    /// ArgumentParser words a value a `ValueArgument` refused as "The value '13x7' is invalid for
-    /// '--size <WxH>': '13x7' is not WxH ...", saying the value twice; said as every other usage
-    /// error is, option first: "--size '13x7' is not WxH ...". Other messages are left as they are.
-    static func valueMessage(_ message: String) -> String {
-        let opening = "The value '", middle = "' is invalid for '", reasonStart = "': '"
-        guard message.hasPrefix(opening), let invalid = message.range(of: middle),
-              let reason = message.range(of: reasonStart, range: invalid.upperBound..<message.endIndex) else { return message }
-        let value = message[message.index(message.startIndex, offsetBy: opening.count)..<invalid.lowerBound]
-        let said = message[message.index(before: reason.upperBound)...]
-        // Only a reason that quotes the value first is a `ValueSyntaxError`'s.
-        guard said.hasPrefix("'\(value)' "), let option = message[invalid.upperBound..<reason.lowerBound].split(separator: " ").first,
-              option.hasPrefix("-") else { return message }
-        return "\(option) \(said)"
+    /// A usage error, and the hint to the help of the subcommand `arguments` name.
+    private static func printUsageError(_ message: String, arguments: [String]) {
+        printError(message)
+        FileHandle.standardError.write(Data("see '\(commandPath(arguments)) --help'\n".utf8))
     }
 
     /// Messages are one line by promise: fold any ArgumentParser message that is not.

@@ -1,25 +1,64 @@
 import ArgumentParser
+import Synchronization
 import VRenderCore
 
 /// An option value with a syntax of its own (a size, a frame rate, a time), parsed once, while
 /// ArgumentParser reads the command line, by `ValueSyntax` in VRenderCore, which alone words a
 /// refusal. Options are declared `@Option(..., transform: X.parse)`: through `init?(argument:)`
-/// ArgumentParser could only say "invalid", while a transform's error reaches the user, and
-/// `VRender.reportError` words it as every usage error is worded ("--size '13x7' is not WxH ...").
-/// A transform shows no default in help, so an option with one says it in its help text.
+/// ArgumentParser could only say "invalid", while a transform's refusal is kept (`ValueRefusals`)
+/// and `VRender.reportError` words it as every usage error is worded ("--size '13x7' is not WxH
+/// ..."). A transform shows no default in help, so an option with one says it in its help text.
 protocol ValueArgument: ExpressibleByArgument, Sendable {
-    static func parse(_ text: String) throws(ValueSyntaxError) -> Self
+    static func read(_ text: String) throws(ValueSyntaxError) -> Self
     /// The value as it was typed, for messages that quote it.
     var text: String { get }
 }
 
 extension ValueArgument {
     init?(argument: String) {
-        guard let value = try? Self.parse(argument) else { return nil }
+        guard let value = try? Self.read(argument) else { return nil }
         self = value
     }
 
     var defaultValueDescription: String { text }
+
+    /// The transform options are declared with: `read`, a refusal also kept in
+    /// `ValueRefusals.current` (ArgumentParser hands it on only inside its own sentence).
+    static func parse(_ text: String) throws(ValueSyntaxError) -> Self {
+        do {
+            return try read(text)
+        } catch {
+            ValueRefusals.current?.record(error)
+            throw error
+        }
+    }
+}
+
+/// The first value a `ValueArgument` refused while `VRender.parse` read the command line.
+final class ValueRefusals: Sendable {
+    /// Bound by `VRender.parse` for the parse (a task-local: tests parse side by side).
+    @TaskLocal static var current: ValueRefusals?
+
+    private let refusal = Mutex<ValueSyntaxError?>(nil)
+
+    var first: ValueSyntaxError? { refusal.withLock { $0 } }
+
+    func record(_ error: ValueSyntaxError) {
+        refusal.withLock { if $0 == nil { $0 = error } }
+    }
+
+    /// The option `value` was given to in `arguments` (`--size 13x7`, `--size=13x7`), read as
+    /// ArgumentParser reads them, left to right up to `--`; nil when none was.
+    static func option(given value: String, in arguments: [String]) -> String? {
+        for (index, word) in arguments.enumerated() where word.hasPrefix("-") {
+            if word == "--" { break }
+            if let equals = word.firstIndex(of: "="), word[word.index(after: equals)...] == value {
+                return String(word[..<equals])
+            }
+            if index + 1 < arguments.count, arguments[index + 1] == value { return word }
+        }
+        return nil
+    }
 }
 
 /// `WxH`, both sides even and positive (`1280x720`).
@@ -28,7 +67,7 @@ struct SizeArgument: ValueArgument {
     let height: Int
     let text: String
 
-    static func parse(_ text: String) throws(ValueSyntaxError) -> Self {
+    static func read(_ text: String) throws(ValueSyntaxError) -> Self {
         let size = try ValueSyntax.requireSize(text)
         return Self(width: size.width, height: size.height, text: text)
     }
@@ -42,7 +81,7 @@ struct FrameRateArgument: ValueArgument {
     let rate: Rational
     let text: String
 
-    static func parse(_ text: String) throws(ValueSyntaxError) -> Self {
+    static func read(_ text: String) throws(ValueSyntaxError) -> Self {
         Self(rate: try ValueSyntax.requireFrameRate(text), text: text)
     }
 }
@@ -52,7 +91,7 @@ struct TimeArgument: ValueArgument {
     let seconds: Double
     let text: String
 
-    static func parse(_ text: String) throws(ValueSyntaxError) -> Self {
+    static func read(_ text: String) throws(ValueSyntaxError) -> Self {
         Self(seconds: try ValueSyntax.requireSeconds(text), text: text)
     }
 }
@@ -62,7 +101,7 @@ struct DurationArgument: ValueArgument {
     let seconds: Double
     let text: String
 
-    static func parse(_ text: String) throws(ValueSyntaxError) -> Self {
+    static func read(_ text: String) throws(ValueSyntaxError) -> Self {
         Self(seconds: try ValueSyntax.requireSeconds(text, positive: true), text: text)
     }
 }

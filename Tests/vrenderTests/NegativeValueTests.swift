@@ -17,13 +17,14 @@ import Testing
         return try #require(command as? Command, "\(arguments) parsed as \(type(of: command))")
     }
 
-    /// The message ArgumentParser refuses `arguments` with (nil when they parse).
+    /// The message `arguments` are refused with (nil when they parse), as `vrender` prints it.
     private func refusal(_ arguments: [String]) -> String? {
+        let arguments = prepared(arguments)
         do {
-            _ = try VRender.parseAsRoot(prepared(arguments))
+            _ = try VRender.parse(arguments)
             return nil
         } catch {
-            return VRender.message(for: error)
+            return VRender.usageMessage(error.error, arguments: arguments, refused: error.refused)
         }
     }
 
@@ -45,7 +46,7 @@ import Testing
         #expect(try parsed(["concat", "--trim-silence", "--loudness", "-23", "a.mov"], as: VRender.Concat.self).export.trimSilence
                 == OptionalValues.defaultValue)
         // A negative value reaches the command's own check, which names it.
-        #expect(refusal(["concat", "a.mov", "--cut-pauses", "-1.5s", "--trim-silence"]).map(VRender.valueMessage)
+        #expect(refusal(["concat", "a.mov", "--cut-pauses", "-1.5s", "--trim-silence"])
                 == "--cut-pauses '-1.5s' is not a positive time (e.g. 1.5s, 1500ms)")
         #expect(refusal(["concat", "a.mov", "--crf", "-5"]) == "--crf must be between 0 and 51, got -5")
     }

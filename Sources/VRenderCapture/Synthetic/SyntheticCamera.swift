@@ -64,7 +64,7 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
     ///   `VRenderError.option("--size", …)` for an odd or out-of-range size;
     ///   `VRenderError.option("--fps", …)` for a frame rate that is not positive.
     public init(specification: String, request: CaptureRequest) throws {
-        seed = try Self.parseSeed(specification)
+        seed = try Self.parseSeed(specification, default: Self.defaultSeed, of: "synthetic camera")
         let size = request.size ?? Self.defaultSize
         guard Self.sizeLimits.contains(size.width), Self.sizeLimits.contains(size.height),
               size.width % 2 == 0, size.height % 2 == 0 else {
@@ -191,15 +191,15 @@ public final class SyntheticCamera: CaptureSource, @unchecked Sendable {
         .unsupported("\(action): no synthetic microphone is recording (record with --audio synthetic)")
     }
 
-    /// The seed in `synthetic` / `synthetic:seed=N`.
-    static func parseSeed(_ specification: String) throws -> UInt64 {
-        if specification == "synthetic" { return defaultSeed }
+    /// The seed in `synthetic` (`seed`) or `synthetic:seed=N`, the synthetic camera's and
+    /// microphone's names; anything else is refused as not a `device` ("synthetic camera").
+    static func parseSeed(_ specification: String, default seed: UInt64, of device: String) throws -> UInt64 {
+        if specification == "synthetic" { return seed }
         let prefix = "synthetic:seed="
         if specification.hasPrefix(prefix), let seed = UInt64(specification.dropFirst(prefix.count)) {
             return seed
         }
-        throw VRenderError(.input, subject: specification,
-                           reason: "not a synthetic camera; use `synthetic` or `synthetic:seed=N` "
-                               + "with N a whole number from 0 to \(UInt64.max)")
+        throw VRenderError.input(specification, "not a \(device); use `synthetic` or `synthetic:seed=N` "
+                                 + "with N a whole number from 0 to \(UInt64.max)")
     }
 }

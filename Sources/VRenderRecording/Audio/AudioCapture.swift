@@ -20,8 +20,7 @@ final class AudioCapture: @unchecked Sendable {
     private let events: @Sendable (RecorderEvent) -> Void
     /// Called when the device goes away (not when stopped): the capture ends its take.
     private let deviceLost: @Sendable () -> Void
-    private let finished = DispatchSemaphore(value: 0)
-
+    private let thread = StageGroup()
 
     init(source: any AudioSource, timeline: AudioTimeline, events: @escaping @Sendable (RecorderEvent) -> Void,
          deviceLost: @escaping @Sendable () -> Void) {
@@ -48,17 +47,14 @@ final class AudioCapture: @unchecked Sendable {
     /// Starts the source and the thread.
     func start() throws {
         try source.start()
-        Thread { [self] in
-            run()
-            finished.signal()
-        }.start()
+        thread.start("vrender-audio") { [self] in run() }
     }
 
     /// Stops the source and waits for the thread.
     func stop() {
         timeline.close()
         source.stop()
-        finished.wait()
+        thread.join()
     }
 
     private func run() {

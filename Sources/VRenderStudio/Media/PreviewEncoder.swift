@@ -35,7 +35,6 @@ package final class PreviewEncoder: LivePreview {
         var spare: Frame? = Frame()
         var filter = FilterChain([])
         var stopped = false
-        var finished = false
         var counters = Counters()
     }
 
@@ -50,6 +49,7 @@ package final class PreviewEncoder: LivePreview {
     // Guarded by `lock`: every access is inside `lock.withLock`.
     nonisolated(unsafe) private var shared = Shared()
     private let worker: PreviewWorker
+    private let thread = StageGroup()
     /// Tests only: runs on the worker right after it claimed a frame, before any work on it.
     private let claimed: (@Sendable (Int) -> Void)?
 
@@ -66,12 +66,8 @@ package final class PreviewEncoder: LivePreview {
         self.maxWidth = maxWidth
         self.claimed = claimed
         worker = PreviewWorker(maxWidth: maxWidth, encoder: try JPEGEncoder(quality: quality), deliver: deliver)
-        let thread = Thread { [self] in
-            ThreadNiceness.lowerCurrentThread(to: 5)   // the capture and the take's encoder come first
-            run()
-        }
-        thread.name = "vrender-preview"
-        thread.start()
+        // Niceness 5: the capture and the take's encoder come first.
+        thread.start("vrender-preview", niceness: 5) { [self] in run() }
     }
 
     /// The filter later pictures are shown with; any thread.
@@ -95,8 +91,8 @@ package final class PreviewEncoder: LivePreview {
             if shared.waiting != nil { shared.counters.dropped += 1 }
             shared.waiting = nil
             lock.broadcast()
-            while !shared.finished { lock.wait() }
         }
+        thread.join()
     }
 
     /// Capture thread: references `frame` into the mailbox (letting an unclaimed older one go)
@@ -159,10 +155,6 @@ package final class PreviewEncoder: LivePreview {
                 }
             }
             done = offer.frame
-        }
-        lock.withLock {
-            shared.finished = true
-            lock.broadcast()
         }
     }
 

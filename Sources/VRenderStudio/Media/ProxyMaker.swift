@@ -28,7 +28,6 @@ package final class ProxyMaker: Sendable {
         var problems: [String: String] = [:]
         var paused = false
         var stopped = false
-        var finished = false
         /// The take whose proxy is being made, and its exporter (to cancel it).
         var making: (file: String, exporter: Exporter)?
     }
@@ -43,6 +42,7 @@ package final class ProxyMaker: Sendable {
     // Guarded by `lock`: every access is inside `lock.withLock`.
     nonisolated(unsafe) private var shared = Shared()
     private let onChange: @Sendable (String, State) -> Void
+    private let worker = StageGroup()
 
     /// Makes TAKES/proxies in the open takes folder (refusing one that is a link or not a
     /// folder), takes the proxies already there for `existing` takes as ready, and starts the
@@ -61,12 +61,8 @@ package final class ProxyMaker: Sendable {
                 shared.states[file] = .ready
             }
         }
-        let thread = Thread { [self] in
-            ThreadNiceness.lowerCurrentThread(to: 15)   // copies wait for everything else (paused while recording too)
-            run()
-        }
-        thread.name = "vrender-proxies"
-        thread.start()
+        // Niceness 15: copies wait for everything else (and are paused while recording).
+        worker.start("vrender-proxies", niceness: 15) { [self] in run() }
     }
 
     /// As `init(takes:existing:onChange:)`, opening TAKES by its path.
@@ -142,8 +138,8 @@ package final class ProxyMaker: Sendable {
             shared.stopped = true
             shared.making?.exporter.cancel()
             lock.broadcast()
-            while !shared.finished { lock.wait() }
         }
+        worker.join()
     }
 
     private func run() {
@@ -169,10 +165,6 @@ package final class ProxyMaker: Sendable {
             // The take stays open until FFmpeg is done with it: its /proc/self/fd path leads to it.
             let outcome = withExtendedLifetime(take) { Result { try exporter.export() }.mapError { HeldFile.naming($0, [take]) } }
             finish(file, outcome)
-        }
-        lock.withLock {
-            shared.finished = true
-            lock.broadcast()
         }
     }
 

@@ -49,10 +49,9 @@ package final class StudioExport: Sendable {
         var cancelled = false
         var exporter: Exporter?
         var last: StudioState.ExportInfo?
-        var finished = false
     }
     private let shared = Mutex(Shared())
-    private let done = ConditionLock()
+    private let worker = StageGroup()
 
     /// Checks the filter and picks the file's name in the open exports folder; `start` runs it.
     /// `onUpdate` is called on the export's thread.
@@ -120,9 +119,7 @@ package final class StudioExport: Sendable {
 
     /// Runs the export on a thread of its own.
     package func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "vrender-studio-export"
-        thread.start()
+        worker.start("vrender-studio-export") { [self] in run() }
     }
 
     /// Stops the export (from any thread): its temporary file is deleted, nothing is left.
@@ -134,11 +131,9 @@ package final class StudioExport: Sendable {
         exporter?.cancel()
     }
 
-    /// Waits for the export to end and returns its last report.
+    /// Waits for the export to end and returns its last report (nil, at once, before `start`).
     package func wait() -> StudioState.ExportInfo? {
-        done.withLock {
-            while !shared.withLock({ $0.finished }) { done.wait() }
-        }
+        worker.join()
         return shared.withLock { $0.last }
     }
 
@@ -164,14 +159,8 @@ package final class StudioExport: Sendable {
         case .failure(let error):
             report(info("failed", fraction: shared.withLock { $0.last?.fraction ?? 0 }, message: "\(error)"))
         }
-        done.withLock {
-            shared.withLock { shared in
-                shared.finished = true
-                // Its progress closure holds this export: let go of it, or neither is freed.
-                shared.exporter = nil
-            }
-            done.broadcast()
-        }
+        // Its progress closure holds this export: let go of it, or neither is freed.
+        shared.withLock { $0.exporter = nil }
     }
 
     /// Opens the takes (takes.json's, through the held folder: the file checked is the file

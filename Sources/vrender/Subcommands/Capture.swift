@@ -43,23 +43,13 @@ extension VRender {
                 synthetic camera recording the synthetic microphone).
                 """)
 
-        @Option(help: ArgumentHelp("Camera: a V4L2 device path (/dev/video0) or synthetic[:seed=N].", valueName: "device"))
-        var device: String
-
-        @Option(help: ArgumentHelp("Folder for the takes (created if missing).", valueName: "dir"))
-        var out: String
+        @OptionGroup var camera: CameraArguments
 
         @Option(help: "Number of takes to record (batch mode).")
         var takes = 1
 
         @Option(help: ArgumentHelp("Length of each take, e.g. 4s or 1500ms.", valueName: "time"), transform: DurationArgument.parse)
         var duration: DurationArgument?
-
-        @Option(help: ArgumentHelp("Frame rate to capture at (default 30).", valueName: "rate"), transform: FrameRateArgument.parse)
-        var fps = FrameRateArgument(30)
-
-        @Option(help: ArgumentHelp("Capture size WxH (narrows the format choice).", valueName: "WxH"), transform: SizeArgument.parse)
-        var size: SizeArgument?
 
         @Option(help: "Camera position (synthetic camera): back or front.")
         var position: PositionArgument = .back
@@ -79,20 +69,6 @@ extension VRender {
         @Option(help: ArgumentHelp("Seconds before the trigger each take starts with, e.g. 2s (default 0s).", valueName: "time"),
                 transform: TimeArgument.parse)
         var preroll = TimeArgument(seconds: 0)
-
-        @Option(help: "Video codec: auto (HEVC when it opens and keeps up, else H.264), hevc or h264.")
-        var codec: CaptureCodecArgument = .auto
-
-        @Option(help: ArgumentHelp("Teleprompter script (UTF-8 text) that scrolls while takes record.", valueName: "file"))
-        var prompter: String?
-
-        @OptionGroup var prompterSettings: PrompterArguments
-
-        @Option(help: ArgumentHelp("Microphone: auto, none, synthetic[:seed=N], alsa:DEVICE (alsa:default, alsa:hw:1,0) "
-                                   + "or pulse:SOURCE (pulse:default). auto: the synthetic microphone with the synthetic "
-                                   + "camera; with a V4L2 camera its own USB microphone, else PulseAudio, else ALSA.",
-                                   valueName: "device"))
-        var audio = "auto"
 
         @Option(help: ArgumentHelp("Sample rate to ask the microphone for, Hz (default: the device's, or 48000).", valueName: "Hz"))
         var audioRate: Int?
@@ -117,14 +93,11 @@ extension VRender {
 
         func validate() throws {
             if takes < 1 { throw ValidationError("--takes must be at least 1") }
-            if prompter == nil && prompterSettings.isChanged {
-                throw ValidationError("--prompter-speed, --prompter-font and --prompter-end need --prompter SCRIPT")
-            }
             if let lens, ![0.5, 1, 2].contains(lens) { throw ValidationError("--lens must be 0.5, 1 or 2") }
             if let shake {
                 do { _ = try CameraShake(parsing: shake) } catch let error as VRenderError { throw ValidationError(error.description) }
-                if !SyntheticCamera.isSynthetic(device) {
-                    throw ValidationError("--shake shakes the synthetic camera only (--device synthetic), not \(device)")
+                if !SyntheticCamera.isSynthetic(camera.device) {
+                    throw ValidationError("--shake shakes the synthetic camera only (--device synthetic), not \(camera.device)")
                 }
             }
         }
@@ -136,7 +109,7 @@ extension VRender {
             let interrupts = InterruptHandling.install { job.requestStop() }
             defer { withExtendedLifetime(interrupts) {} }
             let status = StatusPrinter(statusLine: isatty(STDERR_FILENO) != 0, announcesSource: true, keysHelp: interactive,
-                                       prompterKeys: prompter != nil)
+                                       prompterKeys: camera.prompter != nil)
             defer { status.finish() }
             for notice in notices { status.handle(.notice(notice)) }
             let keyboard = interactive ? KeyboardReader() : nil
@@ -147,25 +120,26 @@ extension VRender {
             if json {
                 try JSONOutput.print(recorded)
             } else {
-                print("captured \(recorded.count) take(s) into \(out) (\(TakesManifest.fileName))")
+                print("captured \(recorded.count) take(s) into \(camera.out) (\(TakesManifest.fileName))")
             }
-            if let broken = TakeEntry.readBackFailure(of: recorded, in: out) { throw broken }
+            if let broken = TakeEntry.readBackFailure(of: recorded, in: camera.out) { throw broken }
             if InterruptHandling.wasInterrupted { throw ExitCode(130) }
         }
 
         /// The options as the library takes them, the scripts read (so a bad one fails before the
         /// camera opens), and notices of values clamped.
         private func captureOptions() throws -> (CaptureOptions, notices: [String]) {
-            var request = CaptureRequest(frameRate: fps.rate, size: size?.value, position: position.value,
+            var request = CaptureRequest(frameRate: camera.fps.rate, size: camera.size?.value, position: position.value,
                                          lens: lens, zoom: zoom, torch: torch, realtime: realtime)
             request.shake = try shake.map(CameraShake.init(parsing:))
-            let plan = RecordingPlan(outputDirectory: out, takes: takes, duration: duration?.seconds, preroll: preroll.seconds,
-                                     codec: codec.choice)
+            let plan = RecordingPlan(outputDirectory: camera.out, takes: takes, duration: duration?.seconds,
+                                     preroll: preroll.seconds, codec: camera.codec.choice)
             let sound = AudioRequest(sampleRate: audioRate, channels: audioChannels, driftPPM: audioDrift, realtime: realtime)
-            var options = CaptureOptions(device: device, request: request, plan: plan, audio: audio, audioRequest: sound)
-            let clamped = prompterSettings.settings
-            try options.readScripts(actions: script, prompter: prompter, settings: clamped.settings)
-            return (options, prompter == nil ? [] : clamped.notices)
+            var options = CaptureOptions(device: camera.device, request: request, plan: plan, audio: camera.audio,
+                                         audioRequest: sound)
+            let clamped = camera.prompterSettings.settings
+            try options.readScripts(actions: script, prompter: camera.prompter, settings: clamped.settings)
+            return (options, camera.prompter == nil ? [] : clamped.notices)
         }
     }
 }
@@ -173,16 +147,4 @@ extension VRender {
 enum PositionArgument: String, ExpressibleByArgument, CaseIterable {
     case back, front
     var value: CameraPosition { self == .back ? .back : .front }
-}
-
-enum CaptureCodecArgument: String, ExpressibleByArgument, CaseIterable {
-    case auto, hevc, h264
-
-    var choice: RecordingPlan.Codec {
-        switch self {
-        case .auto: .auto
-        case .hevc: .hevc
-        case .h264: .h264
-        }
-    }
 }

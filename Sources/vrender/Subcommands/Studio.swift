@@ -28,29 +28,7 @@ extension VRender {
                 finished and kept.
                 """)
 
-        @Option(help: ArgumentHelp("Camera: a V4L2 device path (/dev/video0) or synthetic[:seed=N].", valueName: "device"))
-        var device: String
-
-        @Option(help: ArgumentHelp("Folder for the takes (created if missing).", valueName: "dir"))
-        var out: String
-
-        @Option(help: ArgumentHelp("Frame rate to capture at (default 30).", valueName: "rate"), transform: FrameRateArgument.parse)
-        var fps = FrameRateArgument(30)
-
-        @Option(help: ArgumentHelp("Capture size WxH (narrows the format choice).", valueName: "WxH"), transform: SizeArgument.parse)
-        var size: SizeArgument?
-
-        @Option(help: "Video codec of the takes: auto (HEVC when it keeps up, else H.264), hevc or h264.")
-        var codec: CaptureCodecArgument = .auto
-
-        @Option(help: ArgumentHelp("Microphone, as 'vrender capture --audio': auto, none, synthetic, alsa:DEVICE, pulse:SOURCE.",
-                                   valueName: "device"))
-        var audio = "auto"
-
-        @Option(help: ArgumentHelp("Teleprompter script (UTF-8 text) shown in a box over the picture.", valueName: "file"))
-        var prompter: String?
-
-        @OptionGroup var prompterSettings: PrompterArguments
+        @OptionGroup var camera: CameraArguments
 
         @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1; any other needs the printed token).", valueName: "addr"))
         var host = "127.0.0.1"
@@ -63,17 +41,14 @@ extension VRender {
 
         func validate() throws {
             if !(0...65535).contains(port) { throw ValidationError("--port \(port) is not a port (0-65535)") }
-            if prompter == nil && prompterSettings.isChanged {
-                throw ValidationError("--prompter-speed, --prompter-font and --prompter-end need --prompter SCRIPT")
-            }
         }
 
         func run() throws {
-            let request = CaptureRequest(frameRate: fps.rate, size: size?.value)
-            let clamped = prompterSettings.settings
-            let script = try prompter.map { (script: try PrompterScript(contentsOfFile: $0), settings: clamped.settings) }
-            let options = try StudioOptions(device: device, request: request, folder: out, codec: codec.choice, audio: audio,
-                                            prompter: script)
+            let request = CaptureRequest(frameRate: camera.fps.rate, size: camera.size?.value)
+            let clamped = camera.prompterSettings.settings
+            let script = try camera.prompter.map { (script: try PrompterScript(contentsOfFile: $0), settings: clamped.settings) }
+            let options = try StudioOptions(device: camera.device, request: request, folder: camera.out, codec: camera.codec.choice,
+                                            audio: camera.audio, prompter: script)
             if script != nil { for notice in clamped.notices { Warnings.print(notice) } }
             let studio = try VRenderStudioServer.Studio(options: options, host: host, port: port, openBrowser: open) { line, isError in
                 FileHandle.standardError.write(Data(((isError ? "vrender: error: " : "") + line + "\n").utf8))

@@ -18,7 +18,8 @@ final class KeyboardReader {
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-        let thread = Thread { [commands] in
+        // Never joined: it sits in read(2) until a key, the end of input or the process's end.
+        StageGroup.detach("vrender.keys") { [commands] in
             var byte: UInt8 = 0
             var escapes = EscapeSkipper()
             while withUnsafeMutableBytes(of: &byte, { (try? Syscall.read(STDIN_FILENO, into: $0)) ?? 0 }) == 1 {
@@ -28,8 +29,6 @@ final class KeyboardReader {
             }
             commands.push(.quit)  // end of input
         }
-        thread.name = "vrender.keys"
-        thread.start()
     }
 
     func restore() {

@@ -60,7 +60,7 @@ package final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
             throw VRenderError.input(specification, "the synthetic microphone belongs to the synthetic camera "
                                      + "(\(camera.name) is not one); use --device synthetic or another --audio")
         }
-        seed = try Self.parseSeed(specification, default: synthetic.seed)
+        seed = try SyntheticCamera.parseSeed(specification, default: synthetic.seed, of: "synthetic microphone")
         let rate = request.sampleRate ?? Self.defaultRate
         guard AudioFormat.sampleRates.contains(rate) else {
             throw VRenderError.option("--audio-rate", "the synthetic microphone records 8000 to 192000 Hz, not \(rate)")
@@ -197,14 +197,6 @@ package final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
     private func jitter(period: Int) -> Double {
         var hash = SyntheticVoice.Hash(seed: seed ^ 0x6A09_E667_F3BC_C908, index: period)
         return (hash.unit() * 2 - 1) * Self.jitterSeconds
-    }
-
-    static func parseSeed(_ specification: String, default seed: UInt64) throws -> UInt64 {
-        if specification == "synthetic" { return seed }
-        let prefix = "synthetic:seed="
-        if specification.hasPrefix(prefix), let seed = UInt64(specification.dropFirst(prefix.count)) { return seed }
-        throw VRenderError.input(specification, "not a synthetic microphone; use `synthetic` or `synthetic:seed=N` "
-                                 + "with N a whole number from 0 to \(UInt64.max)")
     }
 }
 

@@ -1,0 +1,51 @@
+import ArgumentParser
+import VRenderRecording
+
+/// What `capture` and `studio` both record: the camera, the takes folder, the format and codec,
+/// the microphone and the prompter. Declared once, so both commands read them alike and say
+/// the same in their help.
+struct CameraArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("Camera: a V4L2 device path (/dev/video0) or synthetic[:seed=N].", valueName: "device"))
+    var device: String
+
+    @Option(help: ArgumentHelp("Folder for the takes (created if missing).", valueName: "dir"))
+    var out: String
+
+    @Option(help: ArgumentHelp("Frame rate to capture at (default 30).", valueName: "rate"), transform: FrameRateArgument.parse)
+    var fps = FrameRateArgument(30)
+
+    @Option(help: ArgumentHelp("Capture size WxH (narrows the format choice).", valueName: "WxH"), transform: SizeArgument.parse)
+    var size: SizeArgument?
+
+    @Option(help: "Video codec of the takes: auto (HEVC when it opens and keeps up, else H.264), hevc or h264.")
+    var codec: CaptureCodecArgument = .auto
+
+    @Option(help: ArgumentHelp("Microphone: auto, none, synthetic[:seed=N], alsa:DEVICE (alsa:default, alsa:hw:1,0) "
+                               + "or pulse:SOURCE (pulse:default). auto: the synthetic microphone with the synthetic "
+                               + "camera; with a V4L2 camera its own USB microphone, else PulseAudio, else ALSA.",
+                               valueName: "device"))
+    var audio = "auto"
+
+    @Option(help: ArgumentHelp("Teleprompter script (UTF-8 text) that scrolls while takes record.", valueName: "file"))
+    var prompter: String?
+
+    @OptionGroup var prompterSettings: PrompterArguments
+
+    func validate() throws {
+        if prompter == nil && prompterSettings.isChanged {
+            throw ValidationError("--prompter-speed, --prompter-font and --prompter-end need --prompter SCRIPT")
+        }
+    }
+}
+
+enum CaptureCodecArgument: String, ExpressibleByArgument, CaseIterable {
+    case auto, hevc, h264
+
+    var choice: RecordingPlan.Codec {
+        switch self {
+        case .auto: .auto
+        case .hevc: .hevc
+        case .h264: .h264
+        }
+    }
+}
