@@ -47,9 +47,11 @@ test-media: deps
 # Tests find their media through VRENDER_TEST_MEDIA (and make it themselves when run alone).
 # First the module graph (seconds): exports and chunk workers must not link the capture stack,
 # C modules are imported internally, the CLI imports only the libraries it calls, system calls go
-# through Syscall; then the checks' own tests (a breach planted in a copy fails each).
+# through Syscall; no hand-written file over 300 lines nor function over 60 (check-sizes.py); then
+# the checks' own tests (a breach planted in a copy fails each).
 test: deps test-media
 	scripts/check-imports.sh
+	python3 scripts/check-sizes.py
 	python3 -m unittest discover -s scripts/tests -p 'test_check_*.py'
 	VRENDER_TEST_MEDIA=$(abspath $(TEST_MEDIA)) $(SWIFT) test
 
