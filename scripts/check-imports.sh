@@ -9,9 +9,13 @@
 #    dependencies at any depth, VRenderCapture, VRenderRecording, VRenderDemo or the device
 #    libraries (CV4L2, CALSA, CPulse). SwiftPM links every dependency a target declares, imported
 #    or not, so the manifest's graph is what a library product links.
-# 2. Package.swift's header table is current: every module appears in it, and each module's
+# 2. `vrender-worker` links only what a chunk needs: the closure of the executable product's
+#    targets, other packages' products included, reaches none of VRenderCapture, VRenderRecording,
+#    VRenderStudio, VRenderStudioServer, VRenderDemo, CV4L2, CALSA, CPulse, nor any product of the
+#    hummingbird packages (the studio's web server, SwiftNIO below it).
+# 3. Package.swift's header table is current: every module appears in it, and each module's
 #    dependencies appear before it ("each module imports only modules listed before it").
-# 3. Imports and dependencies agree: every `import` of one of the package's modules in
+# 4. Imports and dependencies agree: every `import` of one of the package's modules in
 #    Sources/T/ is a dependency T declares, and every module T declares is imported there
 #    (a dependency nothing imports still links; test targets and Tests/Support are not checked).
 #
@@ -43,16 +47,30 @@ def declared(name):
             deps.append(value[0])
     return deps
 
-def closure(name):
-    seen, stack = set(), list(declared(name))
+def linked(name):
+    """What `name` lists that is linked with it: the package's targets, and other packages'
+    products as "package:Product" (SwiftPM links a declared dependency, imported or not)."""
+    if name not in targets:
+        return []
+    deps = []
+    for dep in targets[name]["dependencies"]:
+        kind, value = next(iter(dep.items()))
+        if kind in ("byName", "target") and value[0] in targets:
+            deps.append(value[0])
+        elif kind == "product":
+            deps.append(f"{value[1]}:{value[0]}")
+    return deps
+
+def closure(name, edges=declared):
+    seen, stack = set(), list(edges(name))
     while stack:
         dep = stack.pop()
         if dep not in seen:
             seen.add(dep)
-            stack.extend(declared(dep))
+            stack.extend(edges(dep))
     return seen
 
-def path_to(start, goal):
+def path_to(start, goal, edges=declared):
     """One chain of dependencies from start to goal, for the message."""
     queue, parent = [start], {start: None}
     while queue:
@@ -63,7 +81,7 @@ def path_to(start, goal):
                 chain.append(name)
                 name = parent[name]
             return " -> ".join(reversed(chain))
-        for dep in declared(name):
+        for dep in edges(name):
             if dep not in parent:
                 parent[dep] = name
                 queue.append(dep)
@@ -83,7 +101,23 @@ for name in ["VRenderTakes", "VRenderExport", "VRenderScale"]:
             failures.append(f"Package.swift: {name} depends on {banned} ({path_to(name, banned)}); "
                             "exports and chunk workers must not link the capture stack")
 
-# 2. The header table: module order.
+# 2. The chunk worker's executable links no capture, studio or web server code.
+worker_kept_off = kept_off + ["VRenderStudio", "VRenderStudioServer"]
+worker_kept_off_packages = ["hummingbird", "hummingbird-websocket"]
+products = {p["name"]: p for p in manifest["products"]}
+worker = products.get("vrender-worker")
+if worker is None or "executable" not in worker["type"]:
+    failures.append("Package.swift: no executable product vrender-worker")
+else:
+    for target in worker["targets"]:
+        reached = closure(target, linked) | {target}
+        banned = [name for name in sorted(reached)
+                  if name in worker_kept_off or name.split(":")[0] in worker_kept_off_packages]
+        for name in banned:
+            failures.append(f"Package.swift: the vrender-worker executable links {name} "
+                            f"({path_to(target, name, linked)}); chunk workers link VRenderScale and below only")
+
+# 3. The header table: module order.
 modules = [n for n, t in targets.items() if t["type"] in ("regular", "system", "executable")
            and n != "VRenderTestSupport"]
 order = []
@@ -103,7 +137,7 @@ for name in modules:
         if dep in order and order.index(dep) > order.index(name):
             failures.append(f"Package.swift: the header's module table lists {name} before {dep}, which it depends on")
 
-# 3. Imports against declared dependencies, for the package's source modules.
+# 4. Imports against declared dependencies, for the package's source modules.
 import_line = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?"
                          r"import\s+(?:(?:struct|class|enum|protocol|typealias|func|var|let)\s+)?([A-Za-z0-9_]+)")
 for name in modules:
@@ -135,5 +169,6 @@ for failure in failures:
     print("check-imports: " + failure, file=sys.stderr)
 if failures:
     sys.exit(1)
-print(f"check-imports: {len(modules)} modules; exports and chunk workers stay off the capture stack")
+print(f"check-imports: {len(modules)} modules; exports and chunk workers stay off the capture stack, "
+      "vrender-worker off the studio and its server")
 EOF

@@ -5,7 +5,7 @@ import VRenderCore
 /// ArgumentParser reads the command line, by `ValueSyntax` in VRenderCore, which alone words a
 /// refusal. Options are declared `@Option(..., transform: X.parse)`: through `init?(argument:)`
 /// ArgumentParser could only say "invalid", while a transform's error reaches the user, and
-/// `VRender.reportError` words it as every usage error is worded ("--size '13x7' is not WxH ...").
+/// `CommandMain.reportError` words it as every usage error is worded ("--size '13x7' is not WxH ...").
 /// A transform shows no default in help, so an option with one says it in its help text.
 protocol ValueArgument: ExpressibleByArgument, Sendable {
     static func parse(_ text: String) throws(ValueSyntaxError) -> Self

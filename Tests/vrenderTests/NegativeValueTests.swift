@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 @testable import vrender
+import VRenderWorkerCommands
 
 /// Negative numbers as option values (`NegativeValues`): read as the command line is read in
 /// `VRender.main` (a left-out value written in, then negative numbers attached), then parsed
@@ -45,7 +46,7 @@ import Testing
         #expect(try parsed(["concat", "--trim-silence", "--loudness", "-23", "a.mov"], as: VRender.Concat.self).export.trimSilence
                 == OptionalValues.defaultValue)
         // A negative value reaches the command's own check, which names it.
-        #expect(refusal(["concat", "a.mov", "--cut-pauses", "-1.5s", "--trim-silence"]).map(VRender.valueMessage)
+        #expect(refusal(["concat", "a.mov", "--cut-pauses", "-1.5s", "--trim-silence"]).map(CommandErrorText.valueMessage)
                 == "--cut-pauses '-1.5s' is not a positive time (e.g. 1.5s, 1500ms)")
         #expect(refusal(["concat", "a.mov", "--crf", "-5"]) == "--crf must be between 0 and 51, got -5")
     }

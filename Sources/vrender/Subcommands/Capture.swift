@@ -6,6 +6,7 @@ import VRenderMedia
 import VRenderPrompter
 import VRenderRecording
 import VRenderTakes
+import VRenderWorkerCommands
 
 extension VRender {
     /// `vrender capture`: record takes from a camera.

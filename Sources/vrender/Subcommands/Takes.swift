@@ -4,6 +4,7 @@ import VRenderCore
 import VRenderMedia
 import VRenderRecording
 import VRenderTakes
+import VRenderWorkerCommands
 
 extension VRender {
     /// `vrender takes`: look after a folder of recorded takes. The folder logic lives in
