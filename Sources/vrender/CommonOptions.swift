@@ -26,7 +26,7 @@ struct ThreadsOption: ParsableArguments {
 }
 
 /// `vrender: warning: ...` lines on standard error. Errors have no such helper: subcommands
-/// throw them, and `VRender.main` alone prints them, so each is printed exactly once.
+/// throw them, and `CommandMain` alone prints them, so each is printed exactly once.
 enum Warnings {
     static func print(_ message: String) {
         FileHandle.standardError.write(Data(TerminalText.fitted("vrender: warning: \(message)\n", for: STDERR_FILENO).utf8))
