@@ -20,7 +20,7 @@ help:
 	@echo "make bench-ci  a short run of every benchmark suite, gated on allocation counts, frame counts and costs vs memcpy"
 	@echo "make performance  every comparison with ffmpeg/memcpy/one pass (minutes); rewrites the tables in docs/performance.md"
 	@echo "make test-docs  run the runnable examples in README.md and docs/ and compare their output (scripts/doc-test.py)"
-	@echo "make install  vrender, its man pages and completions into PREFIX (default /usr/local); make deb  out/vrender_*.deb"
+	@echo "make install  vrender, vrender-worker, their man pages and completions into PREFIX (default /usr/local); make deb  out/vrender_*.deb"
 
 deps:
 	@scripts/install-deps.sh
@@ -32,10 +32,12 @@ build: deps
 
 # One release build serves the demo, the scripts, `make install` and the .deb: the Swift stdlib
 # linked in, no RUNPATH, BIND_NOW, so it runs where no Swift is installed (and CI builds it once).
-RELEASE_FLAGS := -c release --product vrender --static-swift-stdlib --disable-local-rpath \
-    -Xlinker -z -Xlinker now
+# Two products with the same flags: vrender, then the chunk worker beside it (its modules are
+# vrender's, already built: the second build only links).
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product vrender
+	$(SWIFT) build $(RELEASE_FLAGS) --product vrender-worker
 
 # Three synthetic takes (lens jumps, a zoom ramp, the torch) exported with mono: no camera needed.
 demo: release
@@ -191,9 +193,10 @@ sanitize-thread: deps
 	SWIFT=$(SWIFT) scripts/sanitize.sh thread
 
 # Packaging (scripts/package/; the file layout lives in scripts/package/stage.sh).
-# `make install` copies the release build (self-contained: the Swift runtime is linked in), man
-# pages and bash/zsh/fish completions into $(DESTDIR)$(PREFIX); run it as yourself: it uses sudo
-# only for the copy when the prefix is not writable. The .deb packs the same binary.
+# `make install` copies the release build (self-contained: the Swift runtime is linked in: vrender
+# and the chunk worker beside it), man pages and bash/zsh/fish completions into
+# $(DESTDIR)$(PREFIX); run it as yourself: it uses sudo only for the copy when the prefix is not
+# writable. The .deb packs the same binaries.
 PREFIX ?= /usr/local
 DESTDIR ?=
 .PHONY: install uninstall deb test-install test-deb

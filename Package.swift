@@ -35,6 +35,12 @@
 //                     local and Slurm engines                                <- Export, Media, CCrypto, ...
 //                     Neither Export nor Scale reaches Capture or Recording (no V4L2, ALSA or
 //                     PulseAudio in a chunk worker): scripts/check-imports.sh fails if one does.
+//   VRenderWorkerCommands  the chunk job steps (render, sound, join) as both executables parse
+//                     and run them, and the terminal output and error reporting every command
+//                     shares (progress, --json, Ctrl-C, exit statuses)         <- Scale, Export, Core
+//   VRenderWorker     `vrender-worker`, what the engines start: those steps and nothing else. Its
+//                     closure is Scale and below only (no Capture, Recording, Studio, Demo, V4L2,
+//                     ALSA, PulseAudio or Hummingbird): scripts/check-imports.sh    <- WorkerCommands
 //   VRenderDemo       `vrender demo`: three synthetic takes recorded, then exported <- Recording, Export
 //   VRenderVerify     golden frames: per-frame hash lines, reference PNGs, PSNR/SSIM,
 //                     heat-map diffs (record, check, diff)                         <- Media, Imaging, Core
@@ -45,7 +51,7 @@
 //   VRenderStudio     `vrender studio`'s session: capture job, live preview, takes,
 //                     playable copies, exports, the page's API as types             <- Export, Recording, ...
 //   VRenderStudioServer  its Hummingbird HTTP/WebSocket server and the page          <- Studio
-//   vrender           the command line: parses, calls one entry point, prints      <- Export, Demo, Studio, ...
+//   vrender           the command line: parses, calls one entry point, prints      <- Export, Demo, Studio, WorkerCommands, ...
 import Foundation
 import PackageDescription
 
@@ -53,6 +59,8 @@ let package = Package(
     name: "vrender",
     products: [
         .executable(name: "vrender", targets: ["vrender"]),
+        // The chunk worker the engines run, installed beside vrender (VRenderWorker).
+        .executable(name: "vrender-worker", targets: ["VRenderWorker"]),
         // The library API (documented with DocC, used by Examples/; semantic versioning from 1.0):
         // exporting takes, recording them, and checking exports against golden frames. Only their
         // `public` declarations are API; the rest of the package is `package` or internal.
@@ -138,6 +146,15 @@ let package = Package(
         // as chunks by child processes or a Slurm job array, joined by stream copy.
         .target(name: "VRenderScale",
                 dependencies: ["CCrypto", "VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderPrompter", "VRenderExport"]),
+        // The chunk job steps both executables run (`vrender chunk render`, `vrender-worker render`),
+        // and the terminal output and error reporting the command lines share.
+        .target(name: "VRenderWorkerCommands",
+                dependencies: ["VRenderCore", "VRenderExport", "VRenderScale",
+                               .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // `vrender-worker`: those steps alone; scripts/check-imports.sh keeps its closure off the
+        // capture stack, the studio and its web server.
+        .executableTarget(name: "VRenderWorker",
+                          dependencies: ["VRenderWorkerCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // `vrender demo`: a capture job with the synthetic camera, then exports of its takes.
         .target(name: "VRenderDemo",
                 dependencies: ["VRenderCore", "VRenderFilters", "VRenderMedia", "VRenderPrompter", "VRenderCapture",
@@ -171,7 +188,7 @@ let package = Package(
             dependencies: [
                 "VRenderCore", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderTakes", "VRenderRecording",
                 "VRenderDemo", "VRenderVulkan", "VRenderVerify", "VRenderBench", "VRenderPrompter", "VRenderScale", "VRenderStudio", "VRenderStudioServer",
-                "VRenderDoctor",
+                "VRenderDoctor", "VRenderWorkerCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -207,7 +224,7 @@ let package = Package(
         .testTarget(name: "VRenderDoctorTests", dependencies: ["VRenderDoctor"]),
         .testTarget(name: "VRenderStudioServerTests", dependencies: ["VRenderStudioServer", "VRenderStudio", "VRenderTestSupport"]),
         // Runs the built binary; imports the command line itself only to check how it reads its words.
-        .testTarget(name: "vrenderTests", dependencies: ["vrender", "VRenderCore", "VRenderTestSupport"]),
+        .testTarget(name: "vrenderTests", dependencies: ["vrender", "VRenderWorkerCommands", "VRenderCore", "VRenderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

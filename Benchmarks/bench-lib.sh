@@ -10,7 +10,7 @@ absolute() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$bench_cal
 
 # bench_tools NAME: moves to the repository root and sets `root`, `runs` (RUNS, default 3),
 # `ffmpeg`, `ffprobe` (FFMPEG, FFPROBE) and `vrender` (VRENDER, which must exist, or the
-# release build, built when missing).
+# release build, built when missing with the vrender-worker beside it).
 bench_tools() {
     root=$bench_root
     cd "$root"
@@ -25,10 +25,13 @@ bench_tools() {
         [[ -x $vrender ]] || die "VRENDER=$VRENDER is not an executable file"
     else
         vrender=$root/.build/release/vrender
-        if [[ ! -x $vrender ]]; then
-            echo "$1: building $vrender (swift build -c release --product vrender)" >&2
-            swift build -c release --product vrender >&2
-        fi
+        # And the chunk worker beside it, which chunked exports run (docs/scale-out.md).
+        for product in vrender vrender-worker; do
+            if [[ ! -x $root/.build/release/$product ]]; then
+                echo "$1: building $root/.build/release/$product (swift build -c release --product $product)" >&2
+                swift build -c release --product "$product" >&2
+            fi
+        done
     fi
 }
 

@@ -9,27 +9,34 @@
 #    dependencies at any depth, VRenderCapture, VRenderRecording, VRenderDemo or the device
 #    libraries (CV4L2, CALSA, CPulse). SwiftPM links every dependency a target declares, imported
 #    or not, so the manifest's graph is what a library product links.
-# 2. Package.swift's header table is current: every module appears in it, and each module's
+# 2. `vrender-worker` links only what a chunk needs: the closure of the executable product's
+#    targets, other packages' products included, reaches none of VRenderCapture, VRenderRecording,
+#    VRenderStudio, VRenderStudioServer, VRenderDemo, CV4L2, CALSA, CPulse, nor any product of the
+#    hummingbird packages (the studio's web server, SwiftNIO below it).
+# 3. Package.swift's header table is current: every module appears in it, and each module's
 #    dependencies appear before it ("each module imports only modules listed before it").
-# 3. Imports and dependencies agree: every `import` of one of the package's modules in
+# 4. Imports and dependencies agree: every `import` of one of the package's modules in
 #    Sources/T/ is a dependency T declares, and every module T declares is imported there
 #    (a dependency nothing imports still links; test targets and Tests/Support are not checked).
-# 4. C modules stay inside the module that imports them: every import of one in Sources/ is
+# 5. C modules stay inside the module that imports them: every import of one in Sources/ is
 #    `internal`, `fileprivate` or `private`, so no C type shows in a public or package declaration
 #    and no client of a library product needs the C headers.
-# 5. The command line only parses and calls the libraries: Sources/vrender imports nothing but
+# 6. The command line only parses and calls the libraries: Sources/vrender imports nothing but
 #    the modules in `cli_allowed` (not VRenderMedia, VRenderImaging or a C module; what it needs
 #    from them comes through the library it calls).
-# 6. System calls go through `Syscall` (Sources/VRenderCore/Syscall.swift): no other Swift file
+# 7. System calls go through `Syscall` (Sources/VRenderCore/Syscall.swift): no other Swift file
 #    calls Glibc's read, write, open, openat, pread or pwrite itself (`Glibc.read(...)`, or a bare
 #    call with the C function's unlabelled arguments), so every one retries EINTR and reads and
 #    writes to the end. Code only: comments and string literals are left out; Sources/C* (C
 #    modules) and DocC catalogs are not read.
+# 8. docs/how-it-works.md's module table is the manifest's graph (scripts/check-module-table.py),
+#    where the checked folder has that doc.
 #
 # Reads the manifest with `swift package dump-package` (seconds; nothing is built) and the sources
 # with python3. Run by `make test` before the tests.
 set -euo pipefail
-root=${1:-"$(dirname "$0")/.."}
+here=$(cd "$(dirname "$0")" && pwd)
+root=${1:-"$here/.."}
 cd "$root"
 
 command -v python3 >/dev/null || { echo "check-imports: python3 not found (scripts/install-deps.sh installs it)" >&2; exit 1; }
@@ -54,16 +61,30 @@ def declared(name):
             deps.append(value[0])
     return deps
 
-def closure(name):
-    seen, stack = set(), list(declared(name))
+def linked(name):
+    """What `name` lists that is linked with it: the package's targets, and other packages'
+    products as "package:Product" (SwiftPM links a declared dependency, imported or not)."""
+    if name not in targets:
+        return []
+    deps = []
+    for dep in targets[name]["dependencies"]:
+        kind, value = next(iter(dep.items()))
+        if kind in ("byName", "target") and value[0] in targets:
+            deps.append(value[0])
+        elif kind == "product":
+            deps.append(f"{value[1]}:{value[0]}")
+    return deps
+
+def closure(name, edges=declared):
+    seen, stack = set(), list(edges(name))
     while stack:
         dep = stack.pop()
         if dep not in seen:
             seen.add(dep)
-            stack.extend(declared(dep))
+            stack.extend(edges(dep))
     return seen
 
-def path_to(start, goal):
+def path_to(start, goal, edges=declared):
     """One chain of dependencies from start to goal, for the message."""
     queue, parent = [start], {start: None}
     while queue:
@@ -74,7 +95,7 @@ def path_to(start, goal):
                 chain.append(name)
                 name = parent[name]
             return " -> ".join(reversed(chain))
-        for dep in declared(name):
+        for dep in edges(name):
             if dep not in parent:
                 parent[dep] = name
                 queue.append(dep)
@@ -94,7 +115,23 @@ for name in ["VRenderTakes", "VRenderExport", "VRenderScale"]:
             failures.append(f"Package.swift: {name} depends on {banned} ({path_to(name, banned)}); "
                             "exports and chunk workers must not link the capture stack")
 
-# 2. The header table: module order.
+# 2. The chunk worker's executable links no capture, studio or web server code.
+worker_kept_off = kept_off + ["VRenderStudio", "VRenderStudioServer"]
+worker_kept_off_packages = ["hummingbird", "hummingbird-websocket"]
+products = {p["name"]: p for p in manifest["products"]}
+worker = products.get("vrender-worker")
+if worker is None or "executable" not in worker["type"]:
+    failures.append("Package.swift: no executable product vrender-worker")
+else:
+    for target in worker["targets"]:
+        reached = closure(target, linked) | {target}
+        banned = [name for name in sorted(reached)
+                  if name in worker_kept_off or name.split(":")[0] in worker_kept_off_packages]
+        for name in banned:
+            failures.append(f"Package.swift: the vrender-worker executable links {name} "
+                            f"({path_to(target, name, linked)}); chunk workers link VRenderScale and below only")
+
+# 3. The header table: module order.
 modules = [n for n, t in targets.items() if t["type"] in ("regular", "system", "executable")
            and n != "VRenderTestSupport"]
 order = []
@@ -114,7 +151,7 @@ for name in modules:
         if dep in order and order.index(dep) > order.index(name):
             failures.append(f"Package.swift: the header's module table lists {name} before {dep}, which it depends on")
 
-# 3. Imports against declared dependencies, for the package's source modules.
+# 4. Imports against declared dependencies, for the package's source modules.
 import_line = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?"
                          r"import\s+(?:(?:struct|class|enum|protocol|typealias|func|var|let)\s+)?([A-Za-z0-9_]+)")
 for name in modules:
@@ -156,7 +193,7 @@ def swift_imports(folder):
                     found.append((path, number, match.group(1) or "", match.group(2)))
     return found
 
-# 4. Imports of C modules are internal (or narrower).
+# 5. Imports of C modules are internal (or narrower).
 def check_c_imports():
     def is_c(name):
         """A system library, or a target whose folder holds no Swift file (C sources)."""
@@ -172,12 +209,13 @@ def check_c_imports():
             failures.append(f"{path}:{number}: imports the C module {module} as `{access or 'import'}`; "
                             f"write `internal import {module}` so no C type leaks into the module's API")
 
-# 5. The command line imports only the libraries it calls.
+# 6. The command line imports only the libraries it calls.
 def check_cli_imports():
     cli_allowed = {"Foundation", "Glibc", "Darwin", "Dispatch", "Synchronization", "ArgumentParser",
                    "VRenderCore", "VRenderFilters", "VRenderPrompter", "VRenderTakes", "VRenderCapture",
                    "VRenderRecording", "VRenderExport", "VRenderVerify", "VRenderVulkan", "VRenderScale",
-                   "VRenderDemo", "VRenderBench", "VRenderDoctor", "VRenderStudio", "VRenderStudioServer"}
+                   "VRenderDemo", "VRenderBench", "VRenderDoctor", "VRenderStudio", "VRenderStudioServer",
+                   "VRenderWorkerCommands"}
     for path, number, _, module in swift_imports(os.path.join("Sources", "vrender")):
         if module not in cli_allowed:
             failures.append(f"{path}:{number}: the command line imports {module}; it only parses and calls one "
@@ -187,7 +225,7 @@ def check_cli_imports():
 check_c_imports()
 check_cli_imports()
 
-# 6. System calls through Syscall.
+# 7. System calls through Syscall.
 SYSCALL_HOME = os.path.join("Sources", "VRenderCore", "Syscall.swift")
 # The C functions and how many arguments each takes (open and openat: the mode is optional).
 SYSCALL_ARITY = {"read": {3}, "write": {3}, "pread": {4}, "pwrite": {4}, "open": {2, 3}, "openat": {3, 4}}
@@ -286,6 +324,12 @@ for failure in failures:
     print("check-imports: " + failure, file=sys.stderr)
 if failures:
     sys.exit(1)
-print(f"check-imports: {len(modules)} modules; exports and chunk workers stay off the capture stack; "
-      "C modules imported internally; the CLI imports only the libraries it calls; system calls go through Syscall")
+print(f"check-imports: {len(modules)} modules; exports and chunk workers stay off the capture stack, "
+      "vrender-worker off the studio and its server; C modules imported internally; the CLI imports only "
+      "the libraries it calls; system calls go through Syscall")
 EOF
+
+# 8. The architecture's drawing against the manifest (a copy with no docs, as the tests make, skips it).
+if [ -f docs/how-it-works.md ]; then
+  python3 "$here/check-module-table.py" "$work/dump.json" .
+fi

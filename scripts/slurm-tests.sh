@@ -4,7 +4,7 @@
 # folder on ports of its own, stopped at the end). Outputs are judged with ffprobe/ffmpeg.
 #
 #   usage: scripts/slurm-tests.sh [--install]     (--install: scripts/install-deps.sh --slurm)
-#   env:   VRENDER  vrender binary  [.build/release/vrender]
+#   env:   VRENDER  vrender binary  [.build/release/vrender]; the jobs run the vrender-worker beside it
 #
 # 1. N chunks run as one job array and the join job waits for all of them (afterok): a lossless
 #    export is the same pictures and audio as one pass; a lossy one has every frame, continuous
@@ -22,6 +22,8 @@ vrender=${VRENDER:-.build/release/vrender}
 case $vrender in /*) ;; *) vrender=$root/$vrender ;; esac
 [ "${1:-}" = --install ] && scripts/install-deps.sh --slurm
 [ -x "$vrender" ] || { echo "slurm-tests: no vrender binary at $vrender (make release, or set VRENDER)" >&2; exit 2; }
+worker=$(dirname "$vrender")/vrender-worker
+[ -x "$worker" ] || { echo "slurm-tests: no vrender-worker beside $vrender (make release builds both)" >&2; exit 2; }
 
 # Short: slurmd's unix sockets live under the cluster folder (108-byte limit).
 work=$(mktemp -d /tmp/vrs.XXXXXX)
@@ -102,8 +104,9 @@ check "a chunk failing twice fails the export (exit 1)" same "$status" 1
 check "the failed chunk is tried again in a new array" same "$(arrays "$work/f.err" | tr '\n' '|')" "array of 4 task(s), chunks 0-2|array of 1 task(s), chunks 2|"
 second=$(jobs_of "$work/f.err" | tail -1)
 check "the error names the chunk and its log" contains "$work/f.err" "vrender: error: chunk 2: failed 2 time(s); its log is $work/f/logs/chunk_0002.job$second.log"
-check "the log says why" contains "$work/f/logs/chunk_0002.job$second.log" "vrender: error:"
-check "the join job is given its output on its command line" contains "$work/f/slurm/join.sh" "chunk join '$work/f' -o '$work/f.mkv'"
+check "the log says why (the worker's error)" contains "$work/f/logs/chunk_0002.job$second.log" "vrender-worker: error:"
+check "the join job is given its output on its command line" contains "$work/f/slurm/join.sh" "exec '$worker' join '$work/f' -o '$work/f.mkv'"
+check "the array's tasks run vrender-worker" contains "$work/f/slurm/render.sh" "exec '$worker' render '$work/f' --chunk"
 rmdir "$work/f/chunks/chunk_0002.mov"
 "$vrender" concat "${plan_args[@]}" --engine slurm --resume 2>"$work/f2.err" || true
 check "--resume submits only the failed chunk" same "$(arrays "$work/f2.err")" "array of 1 task(s), chunks 2"

@@ -27,14 +27,15 @@ public struct ChunkedExportRequest: Sendable {
     public var maxTries: Int
     /// `--slurm-args "…"`: passed to every `sbatch` (partition, account, time limit).
     public var slurmArguments: [String]
-    /// The vrender executable that workers and jobs run.
+    /// The chunk worker that local workers and Slurm jobs run (`WorkerExecutable`): by default
+    /// the `vrender-worker` beside this program; a Slurm job runs it at the same path on its node.
     public var executable: String
     /// Seconds between looks at Slurm's queue.
     public var pollSeconds: Double = 1
 
     public init(options: ExportOptions, engine: Engine, sizing: ChunkSizing? = nil, workers: Int? = nil,
                 workDir: String? = nil, resume: Bool = false, maxTries: Int = 2, slurmArguments: [String] = [],
-                executable: String) {
+                executable: String = WorkerExecutable.besideThisProgram) {
         self.options = options
         self.engine = engine
         self.sizing = sizing
@@ -95,6 +96,7 @@ public final class ChunkedExport: Sendable {
             runsHere { exporter.cancel() }
             return try exporter.run(export)
         }
+        try WorkerExecutable.check(request.executable)
         let folder = workFolder
         let hadPlan = folder.hasPlan
         let plan = try planOrResume(export, in: folder)

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import VRenderCore
 
-/// The local engine: chunk workers as child processes of this one (`vrender chunk render`), at
+/// The local engine: chunk workers as child processes of this one (`vrender-worker render`), at
 /// most `workers` at a time, each given its share of the processors. A failed attempt is tried
 /// again up to `maxTries`; a chunk that still fails stops the export with its log, once the
 /// workers still running have finished (their chunks stay for `--resume`, as on Slurm). Not a
@@ -10,7 +10,7 @@ import VRenderCore
 struct LocalEngine {
     let folder: WorkFolder
     let plan: ChunkPlan
-    /// The vrender executable the workers run.
+    /// The chunk worker executable (`vrender-worker`) the workers run.
     let executable: String
     let workers: Int
     /// The processors the workers share (`ExportOptions.threads`): each gets `processors / workers`.
@@ -43,7 +43,7 @@ struct LocalEngine {
     }
 }
 
-/// The local engine's workers: `vrender chunk render` child processes, each writing its log.
+/// The local engine's workers: `vrender-worker render|sound` child processes, each writing its log.
 private final class ProcessWorkers: ChunkRunner {
     private let engine: LocalEngine
     private let exitList: ChildExits
@@ -61,7 +61,7 @@ private final class ProcessWorkers: ChunkRunner {
         defer { try? log.close() }
         let share = max(1, engine.processors / engine.workers)
         let job = chunk == engine.plan.soundJob ? ["sound", engine.folder.path] : ["render", engine.folder.path, "--chunk", String(chunk)]
-        let arguments = ["chunk"] + job + ["--threads", String(share)]
+        let arguments = job + ["--threads", String(share)]
         let process: Process
         do {
             process = try ChildProcess.start(engine.executable, arguments: arguments, environment: EngineLifeline.workerEnvironment,

@@ -3,8 +3,8 @@ import VRenderCore
 import VRenderExport
 
 /// The Slurm engine: the missing chunks as one job array (`sbatch --array`, one task per
-/// chunk, `vrender chunk render` in each; the task one past the last chunk encodes the sound,
-/// `vrender chunk sound`) and a join job that waits for every task
+/// chunk, `vrender-worker render` in each; the task one past the last chunk encodes the sound,
+/// `vrender-worker sound`) and a join job (`vrender-worker join`) that waits for every task
 /// (`--dependency=afterok`, cancelled by Slurm if one fails). This process only submits and
 /// follows: it looks at the jobs with `scontrol` every `pollSeconds`, reports chunks as the
 /// done-list gains them, and submits failed chunks again, with a new join, until `maxTries`.
@@ -14,6 +14,7 @@ import VRenderExport
 struct SlurmEngine {
     let folder: WorkFolder
     let plan: ChunkPlan
+    /// The chunk worker (`vrender-worker`) the jobs run, at this path on every node.
     let executable: String
     /// The join's output and --overwrite, as given to this process (the join job is told them
     /// on its command line, never left to read them from the plan alone).
@@ -54,17 +55,17 @@ struct SlurmEngine {
 
     private func writeScripts() throws -> (render: String, join: String) {
         let slurm = try folder.subfolder(WorkFolder.slurmName)
-        let vrender = Self.quoted(executable), work = Self.quoted(folder.path)
+        let worker = Self.quoted(executable), work = Self.quoted(folder.path)
         let render = try writeScript("render.sh", in: slurm, """
             # One task of vrender's chunk job array: renders chunk $SLURM_ARRAY_TASK_ID of the plan
             # with the processors Slurm gave the task (1 unless --cpus-per-task says more); task
             # \(plan.soundJob.map(String.init) ?? "(none: the export has no sound)") encodes the export's sound.
             threads=${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-}}
-            \(plan.soundJob.map { "if [ \"$SLURM_ARRAY_TASK_ID\" = \($0) ]; then exec \(vrender) chunk sound \(work) ${threads:+--threads \"$threads\"}; fi\n" } ?? "")exec \(vrender) chunk render \(work) --chunk "$SLURM_ARRAY_TASK_ID" ${threads:+--threads "$threads"}
+            \(plan.soundJob.map { "if [ \"$SLURM_ARRAY_TASK_ID\" = \($0) ]; then exec \(worker) sound \(work) ${threads:+--threads \"$threads\"}; fi\n" } ?? "")exec \(worker) render \(work) --chunk "$SLURM_ARRAY_TASK_ID" ${threads:+--threads "$threads"}
             """)
         let join = try writeScript("join.sh", in: slurm, """
             # vrender's join job: every chunk's video copied in order, and the sound job's sound.
-            exec \(vrender) chunk join \(work) -o \(Self.quoted(output))\(overwrite ? " --overwrite" : "")
+            exec \(worker) join \(work) -o \(Self.quoted(output))\(overwrite ? " --overwrite" : "")
             """)
         return (render, join)
     }

@@ -52,13 +52,7 @@ struct EngineArguments: ParsableArguments {
         guard let engine else { return nil }
         return ChunkedExportRequest(options: options, engine: engine, sizing: size.sizing, workers: workers, workDir: workDir,
                                     resume: resume, maxTries: maxTries,
-                                    slurmArguments: slurmArgs.map { $0.split(separator: " ").map(String.init) } ?? [],
-                                    executable: Self.executable)
-    }
-
-    /// This vrender, as workers and jobs run it again: the running binary's absolute path.
-    static var executable: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+                                    slurmArguments: slurmArgs.map { $0.split(separator: " ").map(String.init) } ?? [])
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VRenderWorkerCommands
 
 /// Negative numbers as option values (`--audio-drift -500`, `--loudness -16`, `--trim-silence
 /// -35:0.1`, `--cut-pauses -1.5s`), on every option of every subcommand. ArgumentParser reads a
@@ -15,7 +16,7 @@ enum NegativeValues {
     static func attach(_ arguments: [String]) -> [String] {
         // Most command lines hold no negative number: they do not pay for reading the model.
         guard arguments.contains(where: isNegativeNumber) else { return arguments }
-        let options = valueOptions(of: VRender.commandStack(arguments).last ?? VRender.self)
+        let options = valueOptions(of: CommandMain<VRender>.commandStack(arguments).last ?? VRender.self)
         var result: [String] = []
         var index = 0
         while index < arguments.count {

@@ -6,7 +6,7 @@ import VRenderCore
 /// ArgumentParser reads the command line, by `ValueSyntax` in VRenderCore, which alone words a
 /// refusal. Options are declared `@Option(..., transform: X.parse)`: through `init?(argument:)`
 /// ArgumentParser could only say "invalid", while a transform's refusal is kept (`ValueRefusals`)
-/// and `VRender.reportError` words it as every usage error is worded ("--size '13x7' is not WxH
+/// and `CommandMain.reportError` words it as every usage error is worded ("--size '13x7' is not WxH
 /// ..."). A transform shows no default in help, so an option with one says it in its help text.
 protocol ValueArgument: ExpressibleByArgument, Sendable {
     static func read(_ text: String) throws(ValueSyntaxError) -> Self
@@ -31,33 +31,6 @@ extension ValueArgument {
             ValueRefusals.current?.record(error)
             throw error
         }
-    }
-}
-
-/// The first value a `ValueArgument` refused while `VRender.parse` read the command line.
-final class ValueRefusals: Sendable {
-    /// Bound by `VRender.parse` for the parse (a task-local: tests parse side by side).
-    @TaskLocal static var current: ValueRefusals?
-
-    private let refusal = Mutex<ValueSyntaxError?>(nil)
-
-    var first: ValueSyntaxError? { refusal.withLock { $0 } }
-
-    func record(_ error: ValueSyntaxError) {
-        refusal.withLock { if $0 == nil { $0 = error } }
-    }
-
-    /// The option `value` was given to in `arguments` (`--size 13x7`, `--size=13x7`), read as
-    /// ArgumentParser reads them, left to right up to `--`; nil when none was.
-    static func option(given value: String, in arguments: [String]) -> String? {
-        for (index, word) in arguments.enumerated() where word.hasPrefix("-") {
-            if word == "--" { break }
-            if let equals = word.firstIndex(of: "="), word[word.index(after: equals)...] == value {
-                return String(word[..<equals])
-            }
-            if index + 1 < arguments.count, arguments[index + 1] == value { return word }
-        }
-        return nil
     }
 }
 

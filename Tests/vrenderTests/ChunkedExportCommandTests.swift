@@ -115,6 +115,8 @@ import VRenderTestSupport
                 "\(failed.standardError)")
         #expect(failed.standardError.contains("chunk 1 failed (attempt 1)") && failed.standardError.contains("trying again"))
         #expect(FileManager.default.fileExists(atPath: work + "/logs/chunk_0001.try1.log"))
+        let log = (try? String(contentsOfFile: work + "/logs/chunk_0001.try2.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("vrender-worker: error: "), "the chunk ran in vrender-worker: \(log)")
         #expect(!FileManager.default.fileExists(atPath: output))
         let status = vrender(["chunk", "status", work])
         #expect(status.standardOutput.contains("2/3 chunk(s) rendered") && status.standardOutput.contains("missing: 1"),

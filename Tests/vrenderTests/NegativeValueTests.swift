@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 @testable import vrender
+import VRenderWorkerCommands
 
 /// Negative numbers as option values (`NegativeValues`): read as the command line is read in
 /// `VRender.main` (a left-out value written in, then negative numbers attached), then parsed
@@ -21,10 +22,10 @@ import Testing
     private func refusal(_ arguments: [String]) -> String? {
         let arguments = prepared(arguments)
         do {
-            _ = try VRender.parse(arguments)
+            _ = try CommandMain<VRender>.parse(arguments)
             return nil
         } catch {
-            return VRender.usageMessage(error.error, arguments: arguments, refused: error.refused)
+            return CommandMain<VRender>.usageMessage(error.error, arguments: arguments, refused: error.refused)
         }
     }
 

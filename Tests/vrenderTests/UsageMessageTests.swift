@@ -2,6 +2,7 @@ import ArgumentParser
 import Testing
 import VRenderCore
 @testable import vrender
+import VRenderWorkerCommands
 
 /// A refused value is worded from the refusal itself (`ValueRefusals`), never by reading
 /// ArgumentParser's sentence back: the option as the user typed it, then `ValueSyntaxError`'s
@@ -11,14 +12,14 @@ import VRenderCore
 
     @Test func theRefusalIsKeptWhileParsing() {
         do {
-            _ = try VRender.parse(["capture", "--device", "synthetic", "--out", "takes", "--preroll", "soon"])
+            _ = try CommandMain<VRender>.parse(["capture", "--device", "synthetic", "--out", "takes", "--preroll", "soon"])
             Issue.record("--preroll soon parsed")
         } catch {
             #expect(error.refused == ValueSyntaxError(value: "soon", expected: "a time (e.g. 1.5s, 1500ms)"))
         }
         // Another usage error keeps no refusal, and a later parse does not see an earlier one.
         do {
-            _ = try VRender.parse(["concat", "a.mov", "--bogus"])
+            _ = try CommandMain<VRender>.parse(["concat", "a.mov", "--bogus"])
             Issue.record("--bogus parsed")
         } catch {
             #expect(error.refused == nil)
@@ -35,18 +36,18 @@ import VRenderCore
     /// ArgumentParser's message is not read: any error with the refusal gives our sentence.
     @Test func theMessageIsOurs() {
         struct Unreadable: Error {}
-        #expect(VRender.usageMessage(Unreadable(), arguments: ["demo", "--size", "13x7"], refused: size)
+        #expect(CommandMain<VRender>.usageMessage(Unreadable(), arguments: ["demo", "--size", "13x7"], refused: size)
                 == "--size '13x7' is not WxH with even, positive sides (e.g. 1280x720)")
-        #expect(VRender.usageMessage(Unreadable(), arguments: ["demo"], refused: size)
+        #expect(CommandMain<VRender>.usageMessage(Unreadable(), arguments: ["demo"], refused: size)
                 == "'13x7' is not WxH with even, positive sides (e.g. 1280x720)")
-        #expect(VRender.usageMessage(ValidationError("--takes must be\nat least 1"), arguments: [], refused: nil)
+        #expect(CommandMain<VRender>.usageMessage(ValidationError("--takes must be\nat least 1"), arguments: [], refused: nil)
                 == "--takes must be at least 1")
     }
 
     /// The help a usage error points to is the subcommand's the arguments name.
     @Test func theHintNamesTheSubcommand() {
-        #expect(VRender.commandPath(["bench", "capture", "--size", "13x7"]) == "vrender bench capture")
-        #expect(VRender.commandPath(["concat", "capture"]) == "vrender concat")
-        #expect(VRender.commandPath(["bogus", "concat"]) == "vrender")
+        #expect(CommandMain<VRender>.commandPath(["bench", "capture", "--size", "13x7"]) == "vrender bench capture")
+        #expect(CommandMain<VRender>.commandPath(["concat", "capture"]) == "vrender concat")
+        #expect(CommandMain<VRender>.commandPath(["bogus", "concat"]) == "vrender")
     }
 }

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# `make deb`: packs the release build (Swift stdlib linked in; `make release`) into
-# OUTDIR/vrender_<version>_<arch>.deb and runs lintian --pedantic on it (any tag that is not
-# overridden in packaging/lintian-overrides, with the reason beside it, fails the build).
+# `make deb`: packs the release build (Swift stdlib linked in; `make release`: vrender and the
+# vrender-worker beside it) into OUTDIR/vrender_<version>_<arch>.deb and runs lintian --pedantic
+# on it (any tag that is not overridden in packaging/lintian-overrides, with the reason beside
+# it, fails the build).
 #   version   scripts/version.sh (0.9.0, or 0.9.0+gitN.hash between releases: both sort right)
-#   Depends   dpkg-shlibdeps on the binary, plus fonts-dejavu-core (read at run time)
+#   Depends   dpkg-shlibdeps on the binaries, plus fonts-dejavu-core (read at run time)
 #   files     scripts/package/stage.sh with PREFIX /usr, packaging/copyright, a changelog.gz
 # It refuses a binary that needs the Swift toolchain (a libswift* NEEDED or a RUNPATH), and a
 # packaging/copyright that does not name every Swift package whose modules are linked.
 #
 # usage: scripts/package/build-deb.sh BIN BUILD_PATH OUTDIR
-#   BIN: .build/release/vrender; BUILD_PATH: its build folder (.build);
+#   BIN: .build/release/vrender (vrender-worker beside it); BUILD_PATH: its build folder (.build);
 #   OUTDIR: where the .deb goes (out). The package tree is made under BUILD_PATH/deb/.
 set -euo pipefail
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -eq 3 ] || usage
 bin=$1 build_path=$2 outdir=$3
 cd "$(dirname "$0")/../.."
@@ -21,19 +22,24 @@ for tool in dpkg-shlibdeps dpkg-deb strip readelf lintian; do
   command -v "$tool" >/dev/null || fail "$tool is missing (scripts/install-deps.sh --package installs it)"
 done
 [ -x "$bin" ] || fail "$bin is not an executable (make release builds it)"
+worker=$(dirname "$bin")/vrender-worker
+[ -x "$worker" ] || fail "$worker is not an executable (make release builds it beside $bin)"
 phase_start=$SECONDS
 phase() { echo "build-deb: $1 ($((SECONDS - phase_start)) s)" >&2; phase_start=$SECONDS; }
 
 # The toolchain must not be needed at run time.
-dynamic=$(readelf -d "$bin")
-if grep -q 'NEEDED.*libswift\|NEEDED.*libFoundation\|NEEDED.*libdispatch' <<<"$dynamic"; then
-  fail "$bin links the Swift runtime dynamically (build it with --static-swift-stdlib: make release)"
-fi
-grep -q 'RUNPATH\|RPATH' <<<"$dynamic" && fail "$bin has a RUNPATH (build it with --disable-local-rpath)"
+for program in "$bin" "$worker"; do
+  dynamic=$(readelf -d "$program")
+  if grep -q 'NEEDED.*libswift\|NEEDED.*libFoundation\|NEEDED.*libdispatch' <<<"$dynamic"; then
+    fail "$program links the Swift runtime dynamically (build it with --static-swift-stdlib: make release)"
+  fi
+  grep -q 'RUNPATH\|RPATH' <<<"$dynamic" && fail "$program has a RUNPATH (build it with --disable-local-rpath)"
+done
 
 # Every linked Swift package must be in packaging/copyright: the link list names each module's
 # object folder (NIOCore.build); the module's package is the checkout with that source folder,
-# or else the one whose Package.swift declares that name (swift-system's SystemPackage).
+# or else the one whose Package.swift declares that name (swift-system's SystemPackage). The
+# worker's modules are a subset of vrender's.
 link_list=$build_path/release/vrender.product/Objects.LinkFileList
 [ -f "$link_list" ] || fail "$link_list is missing (is $bin from $build_path?)"
 missing=()
@@ -61,7 +67,8 @@ mkdir -p "$root/DEBIAN"
 printf 'Source: vrender\n\nPackage: vrender\nArchitecture: any\n' > "$work/debian/control"
 # .comment holds compiler versions only (lintian: binary-has-unneeded-section).
 strip --remove-section=.comment -o "$work/vrender" "$bin"
-phase "stripped $(du -m "$work/vrender" | cut -f1) MB"
+strip --remove-section=.comment -o "$work/vrender-worker" "$worker"
+phase "stripped: vrender $(du -m "$work/vrender" | cut -f1) MB, vrender-worker $(du -m "$work/vrender-worker" | cut -f1) MB"
 scripts/package/stage.sh "$work/vrender" "$root" /usr "$build_path" >/dev/null
 phase "staged"
 
@@ -78,7 +85,7 @@ install -D -m 644 packaging/copyright "$doc/copyright"
 chmod 644 "$doc/changelog.gz"
 install -D -m 644 packaging/lintian-overrides "$root/usr/share/lintian/overrides/vrender"
 
-shlibs=$(cd "$work" && dpkg-shlibdeps -O debian/vrender/usr/bin/vrender 2>"$work/shlibdeps.log") \
+shlibs=$(cd "$work" && dpkg-shlibdeps -O debian/vrender/usr/bin/vrender debian/vrender/usr/bin/vrender-worker 2>"$work/shlibdeps.log") \
   || { cat "$work/shlibdeps.log" >&2; fail "dpkg-shlibdeps failed on $bin"; }
 grep -q "can't extract name and version" "$work/shlibdeps.log" && { cat "$work/shlibdeps.log" >&2; fail "dpkg-shlibdeps found unpackaged libraries"; }
 depends="${shlibs#shlibs:Depends=}, fonts-dejavu-core"

@@ -6,10 +6,10 @@
 #      reads the CPU list from /sys)
 #   2. apt-get install ./vrender_*.deb from the Debian mirror (Depends and Recommends, as
 #      `sudo apt install ./out/vrender_*.deb` does)
-#   3. in the chroot: no `swift` on PATH; `ldd /usr/bin/vrender` has no "not found" and no
-#      Swift toolchain path; vrender --help, --version, doctor (exit 0, no encoder missing),
-#      demo --out /tmp/demo, and concat of the
-#      demo's takes with --filter mono
+#   3. in the chroot: no `swift` on PATH; `ldd` of /usr/bin/vrender and /usr/bin/vrender-worker
+#      has no "not found" and no Swift toolchain path; vrender --help, --version, doctor (exit 0,
+#      no encoder missing), demo --out /tmp/demo, concat of the demo's takes with --filter mono,
+#      and the same in 2 chunks (--engine local: the installed vrender-worker renders them)
 #   4. on the host, with ffprobe/ffmpeg: the concat has one video and one audio stream, as many
 #      video frames as the takes together, durations that add up, decodes without an error,
 #      and no colour left (mono)
@@ -101,10 +101,13 @@ phase "apt-get install $(basename "$deb")"
 
 # 3. vrender, with no Swift anywhere.
 in_chroot sh -c 'command -v swift' >/dev/null 2>&1 && fail "swift is on PATH in the chroot: the test would prove nothing"
-ldd_out=$(in_chroot ldd /usr/bin/vrender) || fail "ldd /usr/bin/vrender in the chroot"
-grep -q 'not found' <<<"$ldd_out" && fail "ldd /usr/bin/vrender: $(grep 'not found' <<<"$ldd_out")"
-grep -qi 'swift\|/opt/' <<<"$ldd_out" && fail "ldd /usr/bin/vrender names the Swift toolchain: $(grep -i 'swift\|/opt/' <<<"$ldd_out")"
-echo "chroot-test: ok: no swift on PATH; ldd: $(grep -c '=>' <<<"$ldd_out") libraries, none missing, none from a toolchain"
+for program in /usr/bin/vrender /usr/bin/vrender-worker; do
+  ldd_out=$(in_chroot ldd "$program") || fail "ldd $program in the chroot"
+  grep -q 'not found' <<<"$ldd_out" && fail "ldd $program: $(grep 'not found' <<<"$ldd_out")"
+  grep -qi 'swift\|/opt/' <<<"$ldd_out" && fail "ldd $program names the Swift toolchain: $(grep -i 'swift\|/opt/' <<<"$ldd_out")"
+  echo "chroot-test: ok: ldd $program: $(grep -c '=>' <<<"$ldd_out") libraries, none missing, none from a toolchain"
+done
+echo "chroot-test: ok: no swift on PATH"
 run() {  # run LABEL COMMAND...: in the chroot, output kept in $tmp/LABEL.log
   local label=$1; shift
   in_chroot "$@" >"$tmp/$label.log" 2>&1 || { tail -20 "$tmp/$label.log" >&2; fail "in the chroot: $* (log above)"; }
@@ -125,6 +128,8 @@ run demo vrender demo --out /tmp/demo
 phase "vrender demo"
 run concat sh -c 'vrender concat --output /tmp/concat.mov --filter mono /tmp/demo/takes/*.mov'
 phase "vrender concat --filter mono"
+run chunked sh -c 'vrender concat --output /tmp/chunked.mov --filter mono --engine local --chunks 2 /tmp/demo/takes/*.mov'
+phase "vrender concat --filter mono --engine local --chunks 2"
 
 # 4. Judge the concat on the host.
 takes=("$chroot"/tmp/demo/takes/*.mov)

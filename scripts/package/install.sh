@@ -41,4 +41,4 @@ while read -r path; do
   "${sudo_cmd[@]}" install -D -m "$(stat -c %a "$stage$path")" "$stage$path" "$destdir$path" \
     || { echo "install: cannot write $destdir$path" >&2; exit 1; }
 done < "$stage/.list"
-echo "install: $(grep -c . "$stage/.list") files in $destdir$prefix (bin/vrender, man pages, bash/zsh/fish completions)" >&2
+echo "install: $(grep -c . "$stage/.list") files in $destdir$prefix (bin/vrender, bin/vrender-worker, man pages, bash/zsh/fish completions)" >&2

@@ -2,7 +2,10 @@
 # The one home of vrender's installed file layout: `make install` and `make deb` both stage with it.
 # Writes under ROOT/PREFIX:
 #   bin/vrender                                       BIN, mode 755
-#   share/man/man1/vrender.1.gz, vrender-<cmd>.1.gz   one page per subcommand (man-pages.sh)
+#   bin/vrender-worker                                the chunk worker beside BIN, mode 755 (the
+#                                                     engines run it from vrender's own folder)
+#   share/man/man1/vrender.1.gz, vrender-<cmd>.1.gz   one page per subcommand (man-pages.sh), and
+#   share/man/man1/vrender-worker.1.gz, ...           the worker's (vrender-worker-render.1.gz, ...)
 #   share/bash-completion/completions/vrender         bash (no hashbang: the file is sourced)
 #   share/zsh/vendor-completions/_vrender             zsh, when PREFIX is /usr (Debian's place
 #   share/zsh/site-functions/_vrender                   for packages); any other PREFIX gets
@@ -10,13 +13,13 @@
 #   share/fish/vendor_completions.d/vrender.fish      fish
 # Fonts are not copied: vrender reads Debian's fonts-dejavu-core (and fonts-wqy-microhei).
 #
-# usage: scripts/package/stage.sh BIN ROOT PREFIX [BUILD_PATH]
+# usage: scripts/package/stage.sh BIN ROOT PREFIX [BUILD_PATH]     (vrender-worker beside BIN)
 #        scripts/package/stage.sh --remove ROOT PREFIX     (what `make uninstall` runs)
 #   ROOT may be empty (install straight into PREFIX); PREFIX is absolute, e.g. /usr/local or /usr.
 #   BUILD_PATH: the SwiftPM build folder BIN came from (default .build), for the man page tool.
 # Prints each path it installs (or removes), without ROOT, on stdout.
 set -euo pipefail
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 remove=false
 [ "${1:-}" = --remove ] && { remove=true; shift; set -- - "$@"; }
 [ $# -ge 3 ] && [ $# -le 4 ] || usage
@@ -36,9 +39,9 @@ completions=(share/bash-completion/completions/vrender "$zsh_dir/_vrender"
              share/fish/vendor_completions.d/vrender.fish)
 
 if $remove; then
-  # Only names vrender installs; the man page glob matches this layout's vrender-<cmd>.1.gz, so
-  # pages of subcommands that a later version dropped go too.
-  for path in "$dest/bin/vrender" "${completions[@]/#/$dest/}" "$dest"/share/man/man1/vrender.1.gz \
+  # Only names vrender installs; the man page glob matches this layout's vrender-<cmd>.1.gz (and
+  # vrender-worker's), so pages of subcommands that a later version dropped go too.
+  for path in "$dest/bin/vrender" "$dest/bin/vrender-worker" "${completions[@]/#/$dest/}" "$dest"/share/man/man1/vrender.1.gz \
               "$dest"/share/man/man1/vrender-*.1.gz; do
     [ -e "$path" ] || [ -L "$path" ] || continue
     rm -f -- "$path" || { echo "stage: cannot remove $path" >&2; exit 1; }
@@ -47,6 +50,8 @@ if $remove; then
   exit 0
 fi
 [ -x "$bin" ] || { echo "stage: $bin is not an executable (build vrender first)" >&2; exit 1; }
+worker=$(dirname "$bin")/vrender-worker
+[ -x "$worker" ] || { echo "stage: $worker is missing: chunked exports run it from vrender's folder (make release builds both; swift build --product vrender-worker)" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -65,6 +70,7 @@ put() {  # put MODE SOURCE RELATIVE-PATH
   echo "$prefix/$3"
 }
 put 755 "$bin" bin/vrender
+put 755 "$worker" bin/vrender-worker
 for page in "$work"/man1/*.1.gz; do
   put 644 "$page" "share/man/man1/$(basename "$page")"
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make test-install`: `make install` into a fresh temporary DESTDIR (PREFIX /usr/local), then
 # checks the installed files by reading them, as a user would meet them:
-#   - bin/vrender --help runs from the prefix
+#   - bin/vrender --help and bin/vrender-worker --help run from the prefix
 #   - every man page parses with lexgrog under its own name (mandb's whatis), renders with
 #     `man -l` without groff warnings, and `MANPATH=... man vrender-concat` finds and renders
 #   - bash: the completion file has no hashbang, and bash's `complete` machinery completes
@@ -29,19 +29,27 @@ destdir=$tmp/destdir prefix=/usr/local
   || { cat "$tmp/install.log" >&2; echo "test-install: FAIL: make install DESTDIR=$destdir PREFIX=$prefix" >&2; exit 1; }
 p=$destdir$prefix
 
-# The binary, from the prefix.
+# The binaries, from the prefix.
 if "$p/bin/vrender" --help >"$tmp/help.txt" 2>&1 && grep -q concat "$tmp/help.txt"; then
   ok "$prefix/bin/vrender --help"
 else
   fail "$p/bin/vrender --help did not run or did not list concat: $(head -3 "$tmp/help.txt")"
 fi
+if "$p/bin/vrender-worker" --help >"$tmp/worker.txt" 2>&1 && grep -q render "$tmp/worker.txt"; then
+  ok "$prefix/bin/vrender-worker --help"
+else
+  fail "$p/bin/vrender-worker --help did not run or did not list render: $(head -3 "$tmp/worker.txt")"
+fi
 
 # Man pages: the name lexgrog reads must be the file's name, or `man -k`/whatis breaks.
 man1=$p/share/man/man1
 pages=("$man1"/vrender*.1.gz)
-[ -f "$man1/vrender.1.gz" ] && [ -f "$man1/vrender-concat.1.gz" ] && [ -f "$man1/vrender-takes-list.1.gz" ] \
-  || fail "$man1 lacks vrender.1.gz, vrender-concat.1.gz or vrender-takes-list.1.gz (has: $(ls "$man1" 2>/dev/null | tr '\n' ' '))"
-[ -e "$man1/vrender-help.1.gz" ] && fail "$man1/vrender-help.1.gz: the built-in help command should get no page"
+for name in vrender vrender-concat vrender-takes-list vrender-worker vrender-worker-render; do
+  [ -f "$man1/$name.1.gz" ] || fail "$man1 lacks $name.1.gz (has: $(ls "$man1" 2>/dev/null | tr '\n' ' '))"
+done
+for help in vrender-help vrender-worker-help; do
+  [ -e "$man1/$help.1.gz" ] && fail "$man1/$help.1.gz: the built-in help command should get no page"
+done
 before=$failures
 for page in "${pages[@]}"; do
   name=$(basename "$page" .1.gz)

@@ -56,7 +56,7 @@ class CheckImportsTests(unittest.TestCase):
         self.assertIn("imports the C module CCrypto as `public`", errors)
 
     def test_the_command_line_importing_the_media_layer_fails(self):
-        # Declared too, so that only the new rule can object (rule 3 checks imports against it).
+        # Declared too, so that only the new rule can object (rule 4 checks imports against it).
         self.replace("Package.swift", '"VRenderCore", "VRenderFilters", "VRenderExport",',
                      '"VRenderCore", "VRenderMedia", "VRenderFilters", "VRenderExport",')
         self.replace("Sources/vrender/Terminal/TakesTable.swift", "import Foundation\n",

@@ -1,4 +1,4 @@
-"""Tests for scripts/check-imports.sh's rule 6 (system calls go through Syscall), on a copy of
+"""Tests for scripts/check-imports.sh's rule 7 (system calls go through Syscall), on a copy of
 this package's Package.swift and Sources/ with calls planted in it.
 
 Run: python3 -m unittest discover -s scripts/tests -p 'test_check_syscalls.py'

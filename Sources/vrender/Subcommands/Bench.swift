@@ -6,6 +6,7 @@ import VRenderCore
 import VRenderExport
 import VRenderFilters
 import VRenderRecording
+import VRenderWorkerCommands
 
 extension VRender {
     /// `vrender bench`: per-stage frame timings of an export, a capture or a filter.
@@ -73,7 +74,7 @@ struct BenchConcat: ParsableCommand {
     @OptionGroup var backend: GPUOptions
 
     func validate() throws {
-        try ExportArguments.validate(output: output)
+        try ExportOutput.validate(output: output)
     }
 
     func run() throws {

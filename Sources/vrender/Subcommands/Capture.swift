@@ -5,6 +5,7 @@ import VRenderCore
 import VRenderPrompter
 import VRenderRecording
 import VRenderTakes
+import VRenderWorkerCommands
 
 extension VRender {
     /// `vrender capture`: record takes from a camera.

@@ -5,6 +5,7 @@ import VRenderExport
 import VRenderFilters
 import VRenderPrompter
 import VRenderScale
+import VRenderWorkerCommands
 
 extension VRender {
     /// `vrender concat`: join takes into one finished video.
@@ -44,7 +45,7 @@ extension VRender {
         @OptionGroup(title: "Scale-out") var scale: EngineArguments
 
         func validate() throws {
-            try ExportArguments.validate(output: output)
+            try ExportOutput.validate(output: output)
             if scale.engine != nil && timings != nil {
                 throw ValidationError("--timings measures one process; measure chunked exports with 'vrender chunk render --timings' or the benchmarks")
             }
@@ -93,22 +94,15 @@ extension VRender {
             (damaged + summary.warnings).map(FileNames.display).forEach(Warnings.print)
             if reporting.json {
                 try JSONOutput.print(summary)
-                FileHandle.standardError.write(Data((FileNames.display(Self.finalLine(summary)) + "\n").utf8))
+                FileHandle.standardError.write(Data((FileNames.display(ExportOutput.finalLine(summary)) + "\n").utf8))
             } else {
-                print(TerminalText.fitted(FileNames.display(Self.finalLine(summary)), for: STDOUT_FILENO))
+                print(TerminalText.fitted(FileNames.display(ExportOutput.finalLine(summary)), for: STDOUT_FILENO))
             }
         }
 
         private func printPlan(_ plan: ExportPlan) {
             guard reporting.resolvedStyle != .none || !reporting.json else { return }
             FileHandle.standardError.write(Data(TerminalText.fitted(plan.summaryLines.map { FileNames.display($0) + "\n" }.joined(), for: STDERR_FILENO).utf8))
-        }
-
-        static func finalLine(_ summary: ExportSummary) -> String {
-            let megabytes = String(format: "%.1f MB", Double(summary.bytes) / 1_000_000)
-            let codecs = summary.videoCodec + (summary.audioCodec.map { "+\($0)" } ?? "")
-            return "\(summary.output): \(String(format: "%.2f", summary.duration)) s, \(summary.frames) frames, "
-                + "\(summary.width)x\(summary.height) \(codecs), \(megabytes) in \(String(format: "%.2f", summary.wallSeconds)) s (\(summary.mode))"
         }
     }
 }
@@ -226,18 +220,6 @@ struct ExportArguments: ParsableArguments {
         guard parts.count == 4, let x = parts[0], let y = parts[1], let width = parts[2], let height = parts[3],
               width > 0, height > 0 else { return nil }
         return PixelRect(x: x, y: y, width: width, height: height)
-    }
-
-    /// `-o FILE`: an extension that picks a container vrender writes.
-    static func validate(output: String?) throws {
-        guard let output else { return }
-        let ext = (output as NSString).pathExtension.lowercased()
-        if ext.isEmpty {
-            throw ValidationError("-o '\(output)' has no file extension; the extension picks the container (.mov, .mp4, .mkv or .webm)")
-        }
-        if !OutputFile.containerExtensions.contains(ext) {
-            throw ValidationError("-o '\(output)': vrender writes .mov, .mp4, .m4v, .mkv or .webm, not .\(ext)")
-        }
     }
 
     /// The options as the library takes them (output "export.mov" until the command sets its

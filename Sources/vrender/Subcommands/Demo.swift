@@ -3,6 +3,7 @@ import Foundation
 import VRenderCore
 import VRenderDemo
 import VRenderExport
+import VRenderWorkerCommands
 
 extension VRender {
     /// `vrender demo`: the whole job with no camera: synthetic takes → mono export.
@@ -26,7 +27,7 @@ extension VRender {
             defer { printer.finish() }   // on failure too: the error starts on a line of its own
             let summary = try demo.run(recording: { status.handle($0) }, progress: { printer.report($0) })
             printer.finish()
-            print(Concat.finalLine(summary))
+            print(ExportOutput.finalLine(summary))
             print("demo: takes in \(demo.takesDirectory)/, the finished video is \(FileNames.absolute(demo.outputPath))")
             print("demo: with the prompter burned in: \(FileNames.absolute(demo.prompterOutputPath))")
         }

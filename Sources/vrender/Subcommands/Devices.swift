@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VRenderCapture
 import VRenderVulkan
+import VRenderWorkerCommands
 
 extension VRender {
     /// `vrender devices`: what can be captured from.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VRenderCore
 import VRenderDoctor
+import VRenderWorkerCommands
 
 extension VRender {
     /// `vrender doctor`: what this machine can do, one line each, and what to install for the rest.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import VRenderCore
 import VRenderVerify
+import VRenderWorkerCommands
 
 extension VRender {
     /// `vrender golden`: golden frames, as FFmpeg's FATE keeps them. The logic lives in

@@ -6,6 +6,7 @@ import VRenderPrompter
 import VRenderRecording
 import VRenderStudio
 import VRenderStudioServer
+import VRenderWorkerCommands
 
 extension VRender {
     /// `vrender studio`: the app's screen in a browser.

@@ -3,6 +3,7 @@ import Foundation
 import VRenderCore
 import VRenderRecording
 import VRenderTakes
+import VRenderWorkerCommands
 
 extension VRender {
     /// `vrender takes`: look after a folder of recorded takes. The folder logic lives in

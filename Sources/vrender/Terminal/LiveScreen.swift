@@ -1,4 +1,5 @@
 import Foundation
+import VRenderWorkerCommands
 
 /// What a capture keeps at the bottom of a terminal and redraws in place: the prompter's
 /// lines, if any, and the status under them (one row, or more on a narrow terminal), with the

@@ -3,6 +3,7 @@ import Synchronization
 import VRenderCore
 import VRenderPrompter
 import VRenderRecording
+import VRenderWorkerCommands
 
 /// Shows capture events on standard error: the microphone `--audio auto` picked, the source's
 /// format when it opens (and the keys, interactively), a redrawn status line on a terminal (a

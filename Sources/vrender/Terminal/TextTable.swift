@@ -1,4 +1,5 @@
 import Foundation
+import VRenderWorkerCommands
 
 /// Columns of text, two spaces apart, as `takes list`, `filters` and `golden` print them, fitted
 /// to a terminal's width when they are shown on one: a table that wraps is unreadable, so

@@ -6,17 +6,17 @@ import VRenderExport
 /// Renders export progress on standard error: a bar redrawn in place, as wide as the terminal
 /// allows (see `TerminalSize`), for people; `key=value` blocks
 /// for programs (the keys ffmpeg's `-progress` uses, plus `total_frames` and `eta`).
-final class ProgressPrinter: Sendable {
+package final class ProgressPrinter: Sendable {
     private let style: ProgressStyle
     /// The bar on screen (its line not yet ended), if any.
     private let bar = Mutex<ExportProgress?>(nil)
 
-    init(style: ProgressStyle) {
+    package init(style: ProgressStyle) {
         self.style = style
     }
 
     /// Called from pipeline threads (the throttle serializes calls).
-    func report(_ progress: ExportProgress) {
+    package func report(_ progress: ExportProgress) {
         switch style {
         case .bar: drawBar(progress)
         case .plain: writePlain(progress)
@@ -25,7 +25,7 @@ final class ProgressPrinter: Sendable {
     }
 
     /// Ends the bar's line so later output starts on a fresh line; a second call does nothing.
-    func finish() {
+    package func finish() {
         let ended = bar.withLock { bar in
             defer { bar = nil }
             return bar != nil
@@ -35,7 +35,7 @@ final class ProgressPrinter: Sendable {
 
     /// A line of its own above the bar (a chunked export's steps): the bar is cleared, the line
     /// written, and the bar drawn again below it.
-    func line(_ text: String) {
+    package func line(_ text: String) {
         let shown = bar.withLock { $0 }
         write((shown == nil ? "" : "\r\u{1B}[K") + TerminalText.fitted(text + "\n", for: STDERR_FILENO))
         if let shown { drawBar(shown) }

@@ -2,12 +2,12 @@ import Foundation
 
 /// Text measured and cut in terminal columns: by characters, never inside a multi-byte
 /// sequence or a character's combining marks, wide (East Asian) characters counted as two.
-enum TerminalText {
+package enum TerminalText {
     /// `text` (one or more lines) as it is written to `descriptor`: on a terminal every line is
     /// broken at spaces to fit its width, each continuation row indented under the text after
     /// the line's tags ("plan: note: ", "vrender: error: "), as a word cut across two rows is
     /// hard to read; to a file or a pipe, unchanged, one line per message for logs and scripts.
-    static func fitted(_ text: String, for descriptor: Int32) -> String {
+    package static func fitted(_ text: String, for descriptor: Int32) -> String {
         guard isatty(descriptor) != 0 else { return text }
         let width = TerminalSize.columns() - 1
         return text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -29,7 +29,7 @@ enum TerminalText {
 
     /// `line` broken at spaces into rows of at most `columns` columns, rows after the first
     /// indented by `indent`; a word longer than a row is cut between characters.
-    static func wrap(_ line: String, toColumns columns: Int, indent: Int = 0) -> [String] {
+    package static func wrap(_ line: String, toColumns columns: Int, indent: Int = 0) -> [String] {
         guard columns > indent + 1, width(of: line) > columns else { return [line] }
         let margin = String(repeating: " ", count: indent)
         var rows: [String] = [], row = "", atStart = true
@@ -63,10 +63,10 @@ enum TerminalText {
     }
 
     /// Columns `text` takes.
-    static func width(of text: String) -> Int { text.reduce(0) { $0 + width(of: $1) } }
+    package static func width(of text: String) -> Int { text.reduce(0) { $0 + width(of: $1) } }
 
     /// `text` cut to at most `columns` columns, without control characters.
-    static func cut(_ text: String, toColumns columns: Int) -> String {
+    package static func cut(_ text: String, toColumns columns: Int) -> String {
         var result = ""
         var used = 0
         for character in text where !isControl(character) {
@@ -79,7 +79,7 @@ enum TerminalText {
     }
 
     /// Columns a character takes: 0 for control characters, 2 for wide ones, else 1.
-    static func width(of character: Character) -> Int {
+    package static func width(of character: Character) -> Int {
         if isControl(character) { return 0 }
         guard let scalar = character.unicodeScalars.first else { return 0 }
         return isWide(scalar.value) ? 2 : 1
