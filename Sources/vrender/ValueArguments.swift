@@ -1,6 +1,9 @@
 import ArgumentParser
+import Foundation
 import Synchronization
 import VRenderCore
+import VRenderExport
+import VRenderWorkerCommands
 
 /// An option value with a syntax of its own (a size, a frame rate, a time), parsed once, while
 /// ArgumentParser reads the command line, by `ValueSyntax` in VRenderCore, which alone words a
@@ -31,6 +34,22 @@ extension ValueArgument {
             ValueRefusals.current?.record(error)
             throw error
         }
+    }
+}
+
+/// `--loudness LUFS`: a number in `LoudnessPlan.targets` ("-16", "-23.5"; "LUFS" after it allowed).
+/// Whether it may go with `--codec copy` is the planner's to say (`ExportPlanner`), once.
+struct LoudnessArgument: ValueArgument {
+    let target: Double
+    let text: String
+
+    static func read(_ text: String) throws(ValueSyntaxError) -> Self {
+        var number = text.trimmingCharacters(in: .whitespaces)
+        if number.uppercased().hasSuffix("LUFS") { number = String(number.dropLast(4)).trimmingCharacters(in: .whitespaces) }
+        guard let value = Double(number), LoudnessPlan.targets.contains(value) else {
+            throw ValueSyntaxError(value: text, expected: "a loudness in LUFS from -70 to -5 (e.g. -16 for the web, -23 for EBU R128)")
+        }
+        return Self(target: value, text: text)
     }
 }
 

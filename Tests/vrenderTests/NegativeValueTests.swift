@@ -40,7 +40,7 @@ import VRenderWorkerCommands
     @Test func loudnessTrimLevelsAndPausesTakeNegativeNumbers() throws {
         let concat = try parsed(["concat", "a.mov", "--loudness", "-16", "--trim-silence", "-35:0.1", "--cut-pauses", "1.5s"],
                                 as: VRender.Concat.self)
-        #expect(concat.export.loudness == "-16")
+        #expect(concat.export.loudness?.target == -16)
         #expect(concat.export.trimSilence == "-35:0.1")
         #expect(prepared(["concat", "--trim-silence", "-35:0.1", "a.mov"]) == ["concat", "--trim-silence=-35:0.1", "a.mov"])
         // A value left out is still written in, and the next option still read as one.

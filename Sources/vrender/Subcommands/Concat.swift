@@ -158,8 +158,9 @@ struct ExportArguments: ParsableArguments {
             help: ArgumentHelp("With --trim-silence: also cut pauses longer than this inside a take (e.g. 1.5s).", valueName: "time"),
             transform: DurationArgument.parse)
     var cutPauses: DurationArgument?
-    @Option(help: ArgumentHelp("Bring the sound to this integrated loudness (EBU R128 / ITU-R BS.1770), e.g. -16 for the web, -23 for broadcast: measured over the whole export, one gain, a true-peak limiter at -1 dBTP. Only the sound is re-encoded.", valueName: "LUFS"))
-    var loudness: String?
+    @Option(help: ArgumentHelp("Bring the sound to this integrated loudness (EBU R128 / ITU-R BS.1770), e.g. -16 for the web, -23 for broadcast: measured over the whole export, one gain, a true-peak limiter at -1 dBTP. Only the sound is re-encoded.", valueName: "LUFS"),
+            transform: LoudnessArgument.parse)
+    var loudness: LoudnessArgument?
     // Its value may be left out (`OptionalValues` turns a bare --stabilize into --stabilize=default).
     @Option(help: ArgumentHelp("Smooth away the camera's shake, as the app's cinematic mode does: STRENGTH 0-1 (default 0.5) "
                                + "averages the camera path over STRENGTH seconds each side and zooms in 4% + 8%·STRENGTH "
@@ -182,12 +183,6 @@ struct ExportArguments: ParsableArguments {
         }
         if let trimSilence { _ = try silence(trimSilence) }
         if cutPauses != nil, trimSilence == nil { throw ValidationError("--cut-pauses needs --trim-silence") }
-        if let loudness, Self.loudness(loudness) == nil {
-            throw ValidationError("--loudness '\(loudness)' is not a loudness in LUFS from -70 to -5 (e.g. -16 for the web, -23 for EBU R128)")
-        }
-        if loudness != nil && codec == .copy {
-            throw ValidationError("--loudness changes the sound and --codec copy copies it unchanged: drop one of them")
-        }
         if let stabilize {
             do { _ = try StabilizeRequest(parsing: stabilize) } catch let error as VRenderError { throw ValidationError(error.description) }
         }
@@ -206,14 +201,6 @@ struct ExportArguments: ParsableArguments {
         }
     }
 
-    /// `--loudness LUFS`: a number in `LoudnessPlan.targets` ("-16", "-23.5"; "LUFS" after it allowed).
-    static func loudness(_ text: String) -> Double? {
-        var number = text.trimmingCharacters(in: .whitespaces)
-        if number.uppercased().hasSuffix("LUFS") { number = String(number.dropLast(4)).trimmingCharacters(in: .whitespaces) }
-        guard let value = Double(number), LoudnessPlan.targets.contains(value) else { return nil }
-        return value
-    }
-
     /// `X,Y,W,H`: whole pixels, a positive size.
     static func box(_ text: String) -> PixelRect? {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -230,7 +217,7 @@ struct ExportArguments: ParsableArguments {
                                     size: size?.value, frameRate: fps?.rate, gpu: gpu)
         options.threads = threads.budget
         options.silence = try trimSilence.map(silence)
-        options.loudness = loudness.flatMap(Self.loudness)
+        options.loudness = loudness?.target
         if let script = prompterOverlay {
             let (settings, notices) = prompter.settings
             options.prompter = PrompterOverlayRequest(script: try PrompterScript(contentsOfFile: script), settings: settings,
