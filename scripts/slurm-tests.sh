@@ -22,7 +22,9 @@ vrender=${VRENDER:-.build/release/vrender}
 case $vrender in /*) ;; *) vrender=$root/$vrender ;; esac
 [ "${1:-}" = --install ] && scripts/install-deps.sh --slurm
 [ -x "$vrender" ] || { echo "slurm-tests: no vrender binary at $vrender (make release, or set VRENDER)" >&2; exit 2; }
-worker=$(dirname "$vrender")/vrender-worker
+# vrender finds its worker beside the file it runs from (/proc/self/exe: links resolved, so
+# .build/release/ is .build/<triple>/release/), and the job scripts name it so.
+worker=$(dirname "$(readlink -f "$vrender")")/vrender-worker
 [ -x "$worker" ] || { echo "slurm-tests: no vrender-worker beside $vrender (make release builds both)" >&2; exit 2; }
 
 # Short: slurmd's unix sockets live under the cluster folder (108-byte limit).
