@@ -448,6 +448,7 @@ studio_through_links() {
   local before=$work/log/$runs.before tries
   out=$work/log/$runs.out; err=$work/log/$runs.err
   snapshot >"$before"
+  : >"$out"   # before the studio starts: the loop below reads it at once, maybe before the child opens it
   ( cd "$sb"; exec "$vrender" studio --device synthetic --out takes --port 0 --size 160x120 --codec h264 --audio none ) \
     >"$out" 2>"$err" &
   capture_pid=$!
