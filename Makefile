@@ -97,7 +97,7 @@ test-hostile: release
 # in test-vivid, with snd-aloop, busy rounds there too: ALSA_LOAD_RUNS).
 .PHONY: test-audio
 test-audio: release
-	python3 -m unittest discover -s scripts/tests
+	python3 -m unittest discover -s scripts/tests -p 'test_clap_sync.py'
 	VRENDER=$(BIN_RELEASE) scripts/audio-device-tests.sh
 	@# The PulseAudio microphone's times against a private server: a measurement, run alone here
 	@# (under `make test`'s parallel suites a busy machine moves them).

@@ -5,14 +5,10 @@ Run: python3 -m unittest discover -s scripts/tests -p 'test_check_syscalls.py'
 (needs swift: the script reads the manifest with `swift package dump-package`)
 """
 import os
-import shutil
-import subprocess
-import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-SCRIPT = os.path.join(ROOT, "scripts", "check-imports.sh")
+from package_copy import PackageCopyTestCase
+
 PLANTED = os.path.join("Sources", "VRenderScale", "Planted.swift")
 
 # Calls the rule must find (line numbers below), and look-alikes it must leave alone.
@@ -40,33 +36,15 @@ func open(_ path: String, flags: Int32) {}
 FOUND_LINES = [6, 7, 8, 9]
 
 
-class CheckImportsSyscallRuleTests(unittest.TestCase):
-    def setUp(self):
-        self.work = tempfile.mkdtemp(prefix="check-imports-")
-        shutil.copy(os.path.join(ROOT, "Package.swift"), self.work)
-        shutil.copytree(os.path.join(ROOT, "Sources"), os.path.join(self.work, "Sources"),
-                        ignore=shutil.ignore_patterns(".*"))
-
-    def tearDown(self):
-        shutil.rmtree(self.work)
-
-    def run_check(self):
-        return subprocess.run([SCRIPT, self.work], capture_output=True, text=True, timeout=600)
-
-    def test_the_package_as_it_is_passes(self):
-        result = self.run_check()
-        self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertIn("system calls go through Syscall", result.stdout)
-
+class CheckImportsSyscallRuleTests(PackageCopyTestCase):
     def test_a_planted_call_fails_naming_its_file_and_line(self):
-        with open(os.path.join(self.work, PLANTED), "w", encoding="utf-8") as file:
-            file.write(PLANTED_TEXT)
-        result = self.run_check()
-        self.assertEqual(result.returncode, 1, result.stdout)
-        reported = [line for line in result.stderr.splitlines() if "system calls go through Syscall" in line]
+        self.write(PLANTED, PLANTED_TEXT)
+        status, output = self.check()
+        self.assertEqual(status, 1, output)
+        reported = [line for line in output.splitlines() if "system calls go through Syscall" in line]
         expected = [f"check-imports: {PLANTED}:{number}: calls {name}() directly"
                     for number, name in zip(FOUND_LINES, ["read", "open", "pwrite", "openat"])]
-        self.assertEqual([line.split(";")[0] for line in reported], expected, result.stderr)
+        self.assertEqual([line.split(";")[0] for line in reported], expected, output)
 
 
 if __name__ == "__main__":

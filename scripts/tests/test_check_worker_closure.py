@@ -2,44 +2,12 @@
 
 Run: python3 -m unittest discover -s scripts/tests -p 'test_check_worker_closure.py'   (needs swift)
 """
-import os
-import shutil
-import subprocess
-import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-SCRIPT = os.path.join(ROOT, "scripts", "check-imports.sh")
+from package_copy import PackageCopyTestCase
 
 
-class CheckImportsTests(unittest.TestCase):
-    def setUp(self):
-        folder = tempfile.TemporaryDirectory()
-        self.addCleanup(folder.cleanup)
-        # The manifest and the sources are all the check reads.
-        self.copy = os.path.join(folder.name, "vrender")
-        shutil.copytree(os.path.join(ROOT, "Sources"), os.path.join(self.copy, "Sources"))
-        shutil.copy(os.path.join(ROOT, "Package.swift"), self.copy)
-
-    def check(self):
-        run = subprocess.run([SCRIPT, self.copy], capture_output=True, text=True)
-        return run.returncode, run.stdout + run.stderr
-
-    def replace(self, path, old, new):
-        """Edits the copy's `path`, which must hold `old`."""
-        full = os.path.join(self.copy, path)
-        with open(full, encoding="utf-8") as file:
-            text = file.read()
-        self.assertIn(old, text, f"{path} no longer holds the text this test edits")
-        with open(full, "w", encoding="utf-8") as file:
-            file.write(text.replace(old, new, 1))
-
-    def test_the_package_as_it_is_passes(self):
-        status, output = self.check()
-        self.assertEqual(status, 0, output)
-        self.assertIn("vrender-worker off the studio", output)
-
+class CheckWorkerClosureTests(PackageCopyTestCase):
     def test_a_worker_command_reaching_the_capture_stack_fails(self):
         # The shared commands made to depend on the microphone's module (and import it, so
         # that only the worker's closure is wrong).
