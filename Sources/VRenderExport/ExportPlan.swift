@@ -51,7 +51,7 @@ public struct ExportPlan: Sendable {
     /// Subtitles, chapters and timecode carried beside picture and sound (`SideStreamPlan`).
     package var side = SideStreamPlan()
     /// `--loudness`: the measured sound and the gain per track; nil when not asked, when the
-    /// export has no sound, or before the measuring pass (`Exporter.prepare`).
+    /// export has no sound, or planned without the measuring pass (a chunk worker's).
     public var loudness: LoudnessPlan?
     /// `--stabilize`: the smoothing and zoom every take's pictures get (transcodes only).
     package var stabilize: StabilizePlan?
@@ -59,6 +59,10 @@ public struct ExportPlan: Sendable {
     public var transition: TransitionPlan?
     /// The processors a transcode's stages share (`ExportOptions.threads`).
     package var threads: ThreadBudget = .machine
+    /// How a transcode encodes and filters (`Encoding`), as the options asked.
+    package var encoding = Encoding()
+    /// Where a run writes the output (`Writing`), as the options asked.
+    package var writing = Writing()
 
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }

@@ -5,8 +5,10 @@ import VRenderMedia
 
 /// Chooses what an export does: stream copy, copy of the video with audio re-encoded, or a
 /// transcode; the container (when none was named), canvas, frame rate, rotation handling,
-/// colours and audio tracks. It plans only what the output container can hold.
-package enum ExportPlanner {
+/// colours and audio tracks. It plans only what the output container can hold. Every step of
+/// planning is here: an `Exporter` runs the plan it returns, and a chunk worker plans from a
+/// chunk plan's recipe and takes through it.
+public enum ExportPlanner {
     /// Asks whether the container accepts a copy of a take's stream: nil, or why not.
     package typealias CopyCheck = @Sendable (OutputContainer, _ path: String, _ streamIndex: Int) -> String?
 
@@ -14,14 +16,29 @@ package enum ExportPlanner {
         container.refusalToCopy(stream: index, of: path)
     }
 
-    /// The whole plan of an export of `takes` (probed, trimmed and cut): how they are written,
-    /// the prompter's overlay, and with `measuringLoudness` the `--loudness` gains, measured by
-    /// a pass over the takes' sound (a chunk worker, which writes no sound, skips it). The
-    /// notices begin with `inputNotices` (how folders and lists were read).
-    package static func plan(takes: [MediaInfo], inputNotices: [String], options: ExportOptions,
-                             measuringLoudness: Bool) throws -> ExportPlan {
-        var plan = try plan(takes: takes, options: options)
-        plan.notices = inputNotices + plan.notices
+    /// The plan of the export `options` ask for, as `Exporter.export(onPlan:)` makes and runs
+    /// it: the output is checked first (a missing folder or an existing file is reported
+    /// before any input is read), then the inputs are resolved, probed and planned, and the
+    /// `--loudness` gains measured. The plan's notices begin with how takes folders were read.
+    public static func plan(_ options: ExportOptions) throws -> ExportPlan {
+        try plan(options, checkingOutput: true, measuringLoudness: true, probed: nil)
+    }
+
+    /// `plan(_:)` as a chunk worker asks it. `checkingOutput: false`: the output is not looked
+    /// at (a chunk or the sound goes into the work folder). `measuringLoudness: false`: no
+    /// `--loudness` measuring pass (a chunk, which has no sound). `probed`: the takes as an
+    /// earlier plan probed, trimmed and cut them (its `takes`, which a chunk plan carries),
+    /// planned from instead of probing again; whatever reads a take's packets checks its
+    /// streams against them (`openTake`).
+    package static func plan(_ options: ExportOptions, checkingOutput: Bool, measuringLoudness: Bool,
+                             probed takes: [MediaInfo]?) throws -> ExportPlan {
+        if checkingOutput {
+            _ = try OutputFile(path: options.output, inputs: options.inputs, overwrite: options.overwrite, folder: options.outputFolder)
+        }
+        try checkTimingsOutput(options)
+        let probed = try takes.map { (takes: $0, notices: [String]()) } ?? probeInputs(options)
+        var plan = try plan(takes: probed.takes, options: options)
+        plan.notices = probed.notices + plan.notices
         if let request = options.prompter {
             let prompter = PrompterPlan.make(request: request, plan: plan, names: options.inputNames)
             plan.prompter = prompter.plan
@@ -76,8 +93,8 @@ package enum ExportPlanner {
         let asksCopy = !wantsChange || options.codec == .copy
         let noCheck: CopyCheck = { _, _, _ in nil }
         let target = try outputTarget(takes, options: options, audio: audio, check: asksCopy ? copyCheck : noCheck, mayCopy: mayCopy)
-        var builder = PlanBuilder(takes: takes, options: options, output: target.output, container: target.container,
-                                  audio: audio)
+        var builder = PlanBuilder(takes: takes, request: PlanBuilder.Request(options), output: target.output,
+                                  container: target.container, audio: audio)
         if options.output != target.output {
             builder.notices.append("output \(target.output): a .\((options.output as NSString).pathExtension) file cannot hold these takes as they are")
         }
@@ -189,10 +206,10 @@ package enum ExportPlanner {
     /// The plan to use when a copy found `damage` in a take (`CopyInspector`): the same output,
     /// every take transcoded (decoders conceal what they can, audio holes become silence), and
     /// a notice saying why. Under `--codec copy` the damage is an error naming the take.
-    static func transcoding(instead plan: ExportPlan, options: ExportOptions, damage: CopyDamage) throws -> ExportPlan {
-        if options.codec == .copy { throw damage.copyRefusal }
-        var builder = PlanBuilder(takes: plan.takes, options: options, output: plan.output, container: plan.container,
-                                  audio: plan.audio)
+    static func transcoding(instead plan: ExportPlan, damage: CopyDamage) throws -> ExportPlan {
+        if plan.encoding.codec == .copy { throw damage.copyRefusal }
+        var builder = PlanBuilder(takes: plan.takes, request: PlanBuilder.Request(copying: plan), output: plan.output,
+                                  container: plan.container, audio: plan.audio)
         builder.notices = plan.notices + [damage.fallbackNote]
         var fallback = try builder.transcode(reason: "transcode: \(damage.fallbackNote)")
         fallback.loudness = plan.loudness  // the same sound, measured already

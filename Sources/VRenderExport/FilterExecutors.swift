@@ -44,4 +44,11 @@ package enum FilterExecutors {
             return CPUFilterExecutor(chain: chain, threads: cpuThreads)
         }
     }
+
+    /// The executor of `plan`'s transcode: its filter chain on the backend `--gpu` chose, with
+    /// its bands per picture, for its canvas (`TranscodePipeline.ExecutorFactory`).
+    static func make(for plan: ExportPlan) throws -> any FilterExecutor {
+        try make(chain: plan.encoding.filter, choice: plan.encoding.gpu, threads: plan.filterBands,
+                 width: plan.canvasWidth, height: plan.canvasHeight)
+    }
 }

@@ -6,17 +6,41 @@ import VRenderMedia
 /// Assembles an `ExportPlan` once the planner has chosen the mode: canvas, rate, rotation,
 /// colours, codecs and the notices that go with them.
 struct PlanBuilder {
+    /// What the options ask of a transcode's pictures, and what every plan carries for its run.
+    struct Request {
+        var size: (width: Int, height: Int)?
+        var frameRate: Rational?
+        var transition: Transition = .cut
+        /// `--prompter-overlay`: its text is drawn upright, so rotated pictures are turned upright in pixels.
+        var overlay = false
+        var encoding: ExportPlan.Encoding
+        var writing: ExportPlan.Writing
+        var threads: ThreadBudget
+
+        init(_ options: ExportOptions) {
+            (size, frameRate, transition) = (options.size, options.frameRate, options.transition)
+            overlay = options.prompter != nil
+            (encoding, writing, threads) = (ExportPlan.Encoding(options), ExportPlan.Writing(options), options.threads)
+        }
+
+        /// What `plan` was made with; nothing asked of the pictures, for a plan that copies
+        /// the takes' video (none is planned when the options ask for other pictures).
+        init(copying plan: ExportPlan) {
+            (encoding, writing, threads) = (plan.encoding, plan.writing, plan.threads)
+        }
+    }
+
     let takes: [MediaInfo]
-    let options: ExportOptions
+    let request: Request
     let output: String
     let container: OutputContainer
     let audio: AudioTrackPlan
     let videoLabel: TrackLabel
     var notices: [String] = []
 
-    init(takes: [MediaInfo], options: ExportOptions, output: String, container: OutputContainer, audio: AudioTrackPlan) {
+    init(takes: [MediaInfo], request: Request, output: String, container: OutputContainer, audio: AudioTrackPlan) {
         self.takes = takes
-        self.options = options
+        self.request = request
         self.output = output
         self.container = container
         notices += audio.dropped.map { "audio: \($0) (keep another with --audio-track N)" }
@@ -54,7 +78,7 @@ struct PlanBuilder {
             timeline: Timeline(durations: takes.map(\.duration), frameRate: first.video.frameRate),
             colour: .copied(takes), audio: audio, videoCodec: .auto,
             audioCodec: container.isWebM ? .opus : .aac, notices: notices)
-        plan.videoLabel = videoLabel
+        carry(into: &plan)
         if mode == .copyVideo { plan.notices.append("audio re-encoded as \(plan.audioCodec.rawValue.uppercased()) 48 kHz stereo") }
         return plan
     }
@@ -62,23 +86,23 @@ struct PlanBuilder {
     /// A plan that decodes and encodes every take.
     func transcode(reason: String) throws -> ExportPlan {
         let videoCodec = try chooseVideoCodec()
-        let colour = ColourPlan.make(takes: takes, filtered: !options.filter.isIdentity, codec: videoCodec)
+        let colour = ColourPlan.make(takes: takes, filtered: !request.encoding.filter.isIdentity, codec: videoCodec)
         let rotations = Set(takes.map(\.video.orientation))
         let first = takes[0]
         // The prompter's text is drawn upright, so rotated pictures are turned upright in pixels.
-        let overlay = options.prompter != nil && rotations != [.upright]
+        let overlay = request.overlay && rotations != [.upright]
         let rotation: ExportPlan.RotationHandling = rotations.count == 1 && !overlay
             && (container.carriesRotation || first.video.orientation.isUpright)
             ? .keepMetadata(first.video.rotation, matrix: first.video.displayMatrix)
             : .uprightPixels
         // Canvas: the first take's upright size in square pixels (or --size, upright), stored in
         // the orientation the output keeps as metadata.
-        let upright = options.size ?? Self.evenSize(first.video.uprightSize)
+        let upright = request.size ?? Self.evenSize(first.video.uprightSize)
         var canvas = upright
         if case .keepMetadata(let kept, _) = rotation, kept.swapsAxes {
             canvas = (upright.height, upright.width)
         }
-        let frameRate = options.frameRate ?? first.video.frameRate
+        let frameRate = request.frameRate ?? first.video.frameRate
         var notices = self.notices
         if let notice = colour.notice { notices.append(notice) }
         if rotation == .uprightPixels, rotations.count == 1, !first.video.orientation.isUpright, overlay {
@@ -91,7 +115,7 @@ struct PlanBuilder {
                            + "shown \(wide.video.uprightSize.width)x\(wide.video.uprightSize.height), written as square pixels")
         }
         let cuts = Timeline(durations: takes.map(\.duration), frameRate: frameRate)
-        let transition = try TransitionPlan.make(options.transition, cuts: cuts, paths: takes.map(\.path))
+        let transition = try TransitionPlan.make(request.transition, cuts: cuts, paths: takes.map(\.path))
         var plan = ExportPlan(
             takes: takes, output: output, container: container, mode: .transcode, reason: reason,
             canvasWidth: canvas.width, canvasHeight: canvas.height, frameRate: frameRate, rotation: rotation,
@@ -101,16 +125,23 @@ struct PlanBuilder {
             colour: colour, audio: audio, videoCodec: colour.tenBit ? .hevc : videoCodec,
             audioCodec: container.isWebM ? .opus : .aac, notices: notices)
         plan.transition = transition
-        plan.threads = options.threads
-        plan.videoLabel = videoLabel
+        carry(into: &plan)
         return plan
+    }
+
+    /// What every plan carries beside its mode: the video's label, and what its run is made with.
+    private func carry(into plan: inout ExportPlan) {
+        plan.videoLabel = videoLabel
+        plan.threads = request.threads
+        plan.encoding = request.encoding
+        plan.writing = request.writing
     }
 
     /// The encoder family the container can hold: VP9 for WebM unless asked otherwise;
     /// HEVC/H.264 elsewhere. A codec the container cannot hold is refused here, by name.
     private func chooseVideoCodec() throws -> VideoCodecChoice {
         var requested: VideoCodecChoice = .auto
-        if case .encode(let codec) = options.codec { requested = codec }
+        if case .encode(let codec) = request.encoding.codec { requested = codec }
         let ext = output.fileExtension
         if container.isWebM {
             if requested == .auto { return .vp9 }

@@ -28,7 +28,7 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
     public var recipe: ExportRecipe
     public var inputs: [InputStamp]
     /// The takes the export was planned from: probed, with their trims and silence cuts (one
-    /// per recipe input, in order), what `Exporter.prepare(probed:)` plans from.
+    /// per recipe input, in order), what workers plan from (`exportPlan`).
     public var takes: [MediaInfo]
     /// The export as planned: frame count and rate, stored canvas, video codec.
     public var frameRate: Rational
@@ -60,7 +60,7 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
         let spans = ChunkLayout.spans(totalFrames: totalFrames, keyframeInterval: keyframeInterval,
                                       frameRate: frameRate.doubleValue, sizing: sizing)
         chunks = spans.enumerated().map { Chunk(index: $0, firstFrame: $1.lowerBound, frameCount: $1.count) }
-        sound = Exporter.soundContainer(of: export)
+        sound = export.soundContainer
     }
 
     /// `takes` as a plan keeps them: with absolute paths, as the recipe's inputs, so that a
@@ -91,10 +91,32 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
         codec == .ffv1 ? 1 : max(1, Int((2 * frameRate.doubleValue).rounded()))
     }
 
+    /// The export this plan cut, planned again: the one place a recipe becomes a plan. `output`:
+    /// the join's, which writes it (checked, and the takes probed again, here or by the caller:
+    /// `probedHere`, must be what the plan carries: the chunks were rendered from that);
+    /// without, a chunk or the sound, planned from the plan's takes, probing none. Thrown
+    /// when the export is not this plan's (`check`, `checkTakes`).
+    func exportPlan(output: (path: String, overwrite: Bool)?, threads: ThreadBudget, probedHere: [MediaInfo]?,
+                    measuringLoudness: Bool, planPath: String) throws -> ExportPlan {
+        var options = try recipe.options()
+        if let output {
+            options.output = output.path
+            options.overwrite = output.overwrite
+        }
+        options.threads = threads
+        if let probedHere { try checkTakes(probedHere, planPath: planPath) }
+        let probesTakes = output != nil && probedHere == nil
+        let export = try ExportPlanner.plan(options, checkingOutput: output != nil, measuringLoudness: measuringLoudness,
+                                            probed: probesTakes ? nil : takes)
+        try check(export, planPath: planPath)
+        if probesTakes { try checkTakes(export.takes, planPath: planPath) }
+        return export
+    }
+
     /// Throws when `export` (planned again from the recipe) is not the export this plan cut:
     /// another frame count, rate, canvas or codec means the inputs or vrender changed.
     public func check(_ export: ExportPlan, planPath: String) throws {
-        let now = "\(export.timeline.totalSlots) frames at \(export.frameRate) fps, \(export.canvasWidth)x\(export.canvasHeight) \(export.videoCodec.rawValue)\(Exporter.soundContainer(of: export).map { " with sound (\($0))" } ?? "")"
+        let now = "\(export.timeline.totalSlots) frames at \(export.frameRate) fps, \(export.canvasWidth)x\(export.canvasHeight) \(export.videoCodec.rawValue)\(export.soundContainer.map { " with sound (\($0))" } ?? "")"
         let planned = "\(totalFrames) frames at \(frameRate) fps, \(canvas[0])x\(canvas[1]) \(videoCodec)\(sound.map { " with sound (\($0))" } ?? "")"
         guard now == planned else {
             throw VRenderError.input(planPath, "the export planned from it now has \(now), the plan \(planned): its inputs or vrender changed; make a new plan")

@@ -57,7 +57,7 @@ public final class ChunkWorker: Sendable {
         let path = try folder.chunkFileForWriting(index, plan: plan)
         let frames = chunk.firstFrame..<chunk.firstFrame + chunk.frameCount
         let summary = try VRenderError.attributing(to: path, as: .runtime) {
-            try exporter.renderChunk(export, frames: frames, keyframeInterval: plan.keyframeInterval, to: path)
+            try exporter.run(export, job: .chunk(frames: frames, keyframeInterval: plan.keyframeInterval), to: path)
         }
         let seconds = MonotonicClock.seconds(since: start)
         return try folder.markDone(index, plan: plan) { bytes, sha256 in
@@ -79,7 +79,7 @@ public final class ChunkWorker: Sendable {
             throw VRenderError.input(folder.planPath, "the export has no sound: there is nothing to encode")
         }
         let path = try folder.chunkFileForWriting(job, plan: plan)
-        let summary = try VRenderError.attributing(to: path, as: .runtime) { try exporter.renderSound(export, to: path) }
+        let summary = try VRenderError.attributing(to: path, as: .runtime) { try exporter.run(export, job: .sound, to: path) }
         let seconds = MonotonicClock.seconds(since: start)
         return try folder.markDone(job, plan: plan) { bytes, sha256 in
             ChunkRecord(index: job, frames: 0, bytes: bytes, sha256: sha256, seconds: seconds,
@@ -101,7 +101,7 @@ public final class ChunkWorker: Sendable {
         let chunks = try folder.renderedChunks(plan, threads: ThreadBudget.share(processors).processors)
         let sound = try folder.renderedSound(plan)
         var summary = try VRenderError.attributing(to: output, as: .runtime) {
-            try exporter.join(export, chunks: chunks, sound: sound)
+            try exporter.run(export, job: try .joining(chunks, sound: sound, of: export))
         }
         if let encoder = (try? folder.storedRecord(of: 0, plan: plan))?.encoder { summary.videoCodec = encoder }
         if let job = plan.soundJob, let record = try? folder.storedRecord(of: job, plan: plan) {
@@ -111,13 +111,11 @@ public final class ChunkWorker: Sendable {
         return summary
     }
 
-    /// The plan, its inputs checked, and the export planned again from its recipe and checked
-    /// against it.
-    /// With `output` (the join's), the export writes it, as checked above, and the takes as
-    /// probed again (here, or by the caller: `probedHere`) must be what the plan carries
-    /// (`checkTakes`): the chunks were rendered from that. Without, the output is not written
-    /// (a chunk render or the sound), and the export is planned from the plan's takes,
-    /// probing none.
+    /// The plan, its inputs checked, and the export planned again from it and checked against
+    /// it (`ChunkPlan.exportPlan`), with the exporter that runs it. With `output` (the join's),
+    /// the export writes it, as checked above, and the takes are probed again (here, or by
+    /// the caller: `probedHere`); without, the output is not written (a chunk render or the
+    /// sound), and the export is planned from the plan's takes, probing none.
     private func prepare(output: (path: String, overwrite: Bool)?, probedHere: [MediaInfo]? = nil, measuringLoudness: Bool = false,
                          progress extra: @escaping @Sendable (ExportProgress) -> Void = { _ in }) throws -> (ChunkPlan, Exporter, ExportPlan) {
         FFmpegLog.configure(verbose: verbose)
@@ -129,13 +127,7 @@ public final class ChunkWorker: Sendable {
             try folder.checkOutsideFolder(output.path)
         }
         try plan.checkInputs(planPath: folder.planPath)
-        var options = try plan.recipe.options()
-        if let output {
-            options.output = output.path
-            options.overwrite = output.overwrite
-        }
-        options.threads = .share(processors)
-        let exporter = Exporter(options: options) { [progress] in
+        let exporter = Exporter { [progress] in
             progress($0)
             extra($0)
         }
@@ -145,12 +137,8 @@ public final class ChunkWorker: Sendable {
         }
         if cancelled { throw VRenderError.cancelled }
         // The sound job measures `--loudness` (the join copies its sound; a chunk has none).
-        if let probedHere { try plan.checkTakes(probedHere, planPath: folder.planPath) }
-        let probesTakes = output != nil && probedHere == nil
-        let export = try exporter.prepare(checkingOutput: output != nil, measuringLoudness: measuringLoudness,
-                                          probed: probesTakes ? nil : plan.takes)
-        try plan.check(export, planPath: folder.planPath)
-        if probesTakes { try plan.checkTakes(export.takes, planPath: folder.planPath) }
+        let export = try plan.exportPlan(output: output, threads: .share(processors), probedHere: probedHere,
+                                         measuringLoudness: measuringLoudness, planPath: folder.planPath)
         return (plan, exporter, export)
     }
 }

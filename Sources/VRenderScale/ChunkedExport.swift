@@ -161,7 +161,9 @@ public final class ChunkedExport: Sendable {
         FFmpegLog.configure(verbose: request.options.verbose)
         let report = self.report
         let exporter = Exporter(options: request.options) { report(.progress($0)) }   // a copy runs here
-        let export = try VRenderError.attributing(to: request.options.output, as: .runtime) { try exporter.prepare() }
+        let export = try VRenderError.attributing(to: request.options.output, as: .runtime) {
+            try ExportPlanner.plan(request.options)
+        }
         onPlan(export)
         return (exporter, export)
     }

@@ -7,7 +7,7 @@ import VRenderPrompter
 
 /// An export's options as a chunk plan keeps them: everything that shapes the output, with
 /// absolute paths, so that a worker in another process, on another machine, in another
-/// folder, plans exactly the same export (`options()`).
+/// folder, plans exactly the same export (`ChunkPlan.exportPlan`).
 public struct ExportRecipe: Codable, Sendable, Equatable {
     /// The take files, folders already read through their takes.json, in output order.
     public var inputs: [String]
@@ -73,8 +73,9 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
         transition = options.transition == .cut ? nil : options.transition.specification
     }
 
-    /// The options a worker exports with (the prompter script is read again).
-    public func options() throws -> ExportOptions {
+    /// The options a worker plans with (the prompter script is read again): only
+    /// `ChunkPlan.exportPlan` asks, the one place a recipe becomes a plan.
+    func options() throws -> ExportOptions {
         guard let gpu = FilterBackendChoice(rawValue: gpu) else { throw Self.unreadable("gpu '\(gpu)'") }
         let request: ExportOptions.CodecRequest
         if codec == "auto" {

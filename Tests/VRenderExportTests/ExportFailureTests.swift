@@ -38,7 +38,7 @@ import VRenderTestSupport
         let options = ExportOptions(inputs: [TestMedia.path("small_a.mov")], output: output,
                                     codec: .encode(.h264), preset: "ultrafast")
         let exporter = Exporter(options: options)
-        let plan = try exporter.prepare()
+        let plan = try ExportPlanner.plan(options)
         exporter.cancel()
         #expect(throws: VRenderError.cancelled) { try exporter.run(plan) }
         #expect(!FileManager.default.fileExists(atPath: output))

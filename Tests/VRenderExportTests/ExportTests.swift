@@ -127,6 +127,24 @@ import VRenderTestSupport
         #expect(TestMedia.files(in: directory, containing: "vrender-partial").isEmpty)
     }
 
+    /// `ExportPlanner.plan` is what `export` shows and runs, and the plan alone is enough to run
+    /// it: an exporter that never saw the options writes the same file (crf, preset, filter).
+    @Test func thePublicPlanIsTheOneExportRunsAndARunNeedsOnlyIt() throws {
+        let output = directory + "/planned.mov"
+        let options = ExportOptions(inputs: ["small_a.mov", "small_b.mov"].map(TestMedia.path), output: output,
+                                    filter: try FilterRegistry.chain("mono"), codec: .encode(.h264), crf: 30, preset: "ultrafast")
+        let planned = try ExportPlanner.plan(options)
+        #expect(planned.encoding.crf == 30 && planned.encoding.preset == "ultrafast" && planned.encoding.filter.names == ["mono"])
+        var shown: [ExportPlan] = []
+        let exported = try Exporter(options: options).export { shown.append($0) }
+        #expect(shown.map(\.summaryLines) == [planned.summaryLines])
+        let first = try Data(contentsOf: URL(fileURLWithPath: output))
+        try FileManager.default.removeItem(atPath: output)
+        let ran = try Exporter(progress: { _ in }).run(planned)
+        #expect(ran.filters == ["mono"] && ran.frames == exported.frames && ran.videoCodec == exported.videoCodec)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == first, "the same bytes")
+    }
+
     /// Loudest sample between two times, in dB (ffmpeg's volumedetect; -91 dB is digital silence).
     private func maxVolume(_ file: String, from start: Double, to end: Double) -> Double {
         let output = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "info", "-i", file, "-vn", "-af",

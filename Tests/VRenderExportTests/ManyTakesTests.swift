@@ -33,8 +33,7 @@ import VRenderTestSupport
     @Test("a stream copy of many takes opens each take once, and one at a time")
     func copyOpensOneTakeAtATime() throws {
         let paths = try takes(6)
-        let exporter = Exporter(options: ExportOptions(inputs: paths, output: directory + "/out.mov", codec: .copy))
-        let plan = try exporter.prepare()
+        let plan = try ExportPlanner.plan(ExportOptions(inputs: paths, output: directory + "/out.mov", codec: .copy))
         #expect(plan.mode == .streamCopy)
         #expect(Self.open(Set(paths)).isEmpty, "planning closed every take it probed")
         // A report at every frame: what is open while each frame is copied.

@@ -52,7 +52,7 @@ import VRenderFilters
         let copy = try ExportPlanner.plan(takes: takes, options: options, copyCheck: { _, _, _ in nil })
         try #require(copy.mode != .transcode)
         let damage = CopyDamage(path: "a.mkv", seconds: 0.5, what: "a packet the file marks as damaged")
-        let fallback = try ExportPlanner.transcoding(instead: copy, options: options, damage: damage)
+        let fallback = try ExportPlanner.transcoding(instead: copy, damage: damage)
         #expect(fallback.mode == .transcode)
         #expect(fallback.side.subtitleCodec == copy.side.subtitleCodec && fallback.side.subtitleCodec != nil)
         #expect(fallback.side.carriesChapters)

@@ -23,7 +23,7 @@ import VRenderTestSupport
     private func plan(_ take: String, _ request: SilenceTrimRequest) throws -> ExportPlan {
         var options = ExportOptions(inputs: [take], output: directory + "/out.mp4")
         options.silence = request
-        return try Exporter(options: options).prepare()
+        return try ExportPlanner.plan(options)
     }
 
     private func expectParts(_ plan: ExportPlan, _ expected: [(Double, Double)], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -47,12 +47,11 @@ import VRenderTestSupport
         let take = try makeTake()
         var options = ExportOptions(inputs: [take], output: directory + "/paused.mp4", codec: .encode(.h264), preset: "ultrafast")
         options.silence = SilenceTrimRequest(margin: 0.1, pause: 1)
-        let exporter = Exporter(options: options)
-        let plan = try exporter.prepare()
+        let plan = try ExportPlanner.plan(options)
         expectParts(plan, [(1.1, 2.6), (3.9, 5.1)])
         // A pause shorter than asked stays.
         expectParts(try self.plan(take, SilenceTrimRequest(margin: 0.1, pause: 2)), [(1.1, 5.1)])
-        _ = try exporter.run(plan)
+        _ = try Exporter(options: options).run(plan)
         let video = Double(ProgramRun.ffprobe(options.output, stream: "v", entries: "stream=duration")) ?? 0
         let audio = Double(ProgramRun.ffprobe(options.output, stream: "a", entries: "stream=duration")) ?? 0
         #expect(abs(video - 2.7) < 0.001 && abs(audio - video) < 0.001, "video \(video) s, audio \(audio) s")

@@ -160,14 +160,14 @@ import VRenderTestSupport
         var options = ExportOptions(inputs: takes, output: directory + "/joined.mov", codec: .encode(.ffv1))
         options.transition = .fade(seconds: 0.6)
         let exporter = Exporter(options: options)
-        let plan = try exporter.prepare()
+        let plan = try ExportPlanner.plan(options)
         var chunks: [RenderedChunk] = []
         for frames in [0..<40, 40..<70, 70..<110] {
             let path = directory + "/chunk\(frames.lowerBound).mov"
-            _ = try exporter.renderChunk(plan, frames: frames, keyframeInterval: 10, to: path)
+            _ = try exporter.run(plan, job: .chunk(frames: frames, keyframeInterval: 10), to: path)
             chunks.append(RenderedChunk(path: path, firstFrame: frames.lowerBound, frameCount: frames.count))
         }
-        _ = try exporter.join(plan, chunks: chunks)
+        _ = try exporter.run(plan, job: try .joining(chunks, sound: nil, of: plan))
         let md5 = { (file: String) in
             ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).standardOutput
                 .split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last }

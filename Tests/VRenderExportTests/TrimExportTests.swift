@@ -89,7 +89,7 @@ import VRenderTestSupport
 
         let between = directory + "/between.txt"
         try "file '\(take)'\ninpoint 1\n".write(toFile: between, atomically: true, encoding: .utf8)
-        let plan = try Exporter(options: ExportOptions(inputs: [between], output: directory + "/x.mp4")).prepare()
+        let plan = try ExportPlanner.plan(ExportOptions(inputs: [between], output: directory + "/x.mp4"))
         #expect(plan.mode == .transcode)
         #expect(plan.reason == "transcode: take 1's trim starts at 1.000 s, between keyframes (0.000 s and 1.667 s): "
                 + "a frame-exact cut there needs re-encoding")

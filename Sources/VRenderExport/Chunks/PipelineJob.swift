@@ -4,7 +4,8 @@ import VRenderMedia
 /// Which part of an export one run of the transcode pipeline writes. A chunked export
 /// (VRenderScale) renders its chunks apart, in other processes or on other machines, then
 /// joins them; each of those runs plans the export whole, so every one sees the same timeline.
-enum PipelineJob: Sendable {
+/// `Exporter.run(_:job:to:)` runs one.
+package enum PipelineJob: Sendable {
     /// The whole export in one run, as `vrender concat` writes it.
     case whole
     /// Output frames `frames` only, video only, into a chunk file: encoded with a keyframe
@@ -17,6 +18,28 @@ enum PipelineJob: Sendable {
     /// its first frame; the audio copied from `sound` (a `.sound` run's file) or, without one,
     /// every take's decoded and encoded whole, as in `.whole`.
     case join([ProbedChunk], sound: String?)
+
+    /// The last step of a chunked export: `plan`'s output from its rendered `chunks`, with the
+    /// sound copied from `sound` (a `.sound` run's file), or without one every take's audio
+    /// encoded whole. The chunks are probed on the plan's processors and must cover the
+    /// timeline in order, and have been encoded alike (`ChunkJoinCheck`).
+    package static func joining(_ chunks: [RenderedChunk], sound: String?, of plan: ExportPlan) throws -> PipelineJob {
+        let probed = try ChunkJoinCheck.probe(chunks, plan: plan, threads: plan.threads.processors)
+        return .join(probed, sound: plan.hasAudio ? sound : nil)
+    }
+
+    /// Throws when `plan` has nothing for this run to write into `path`: a chunk of an export
+    /// that copies the takes' video, or the sound of one without sound.
+    func check(_ plan: ExportPlan, path: String) throws {
+        switch self {
+        case .chunk where plan.mode != .transcode:
+            throw VRenderError.option("--engine", "this export copies the takes' video (\(plan.mode.summaryName)); only an export that encodes its video is rendered in chunks")
+        case .sound where !plan.hasAudio:
+            throw VRenderError.output(path, "the export has no sound to encode")
+        default:
+            return
+        }
+    }
 
     /// The output frames this run writes.
     func frames(of plan: ExportPlan) -> Range<Int> {
@@ -71,7 +94,7 @@ package struct RenderedChunk: Sendable, Equatable {
 }
 
 /// A rendered chunk as the join reads it: probed, and checked against the others.
-struct ProbedChunk: Sendable {
+package struct ProbedChunk: Sendable {
     var chunk: RenderedChunk
     var info: MediaInfo
 }

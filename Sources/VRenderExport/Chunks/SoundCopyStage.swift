@@ -62,3 +62,11 @@ struct SoundCopyStage {
         }
     }
 }
+
+extension ExportPlan {
+    /// The container of a chunked export's sound file, as a file name extension ("mp4" for
+    /// AAC, "mka" for Opus); nil when the export has no sound.
+    package var soundContainer: String? {
+        hasAudio ? SoundFile.container(of: self) : nil
+    }
+}

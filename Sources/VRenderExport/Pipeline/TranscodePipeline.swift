@@ -26,12 +26,11 @@ final class TranscodePipeline {
         var stabilize: StabilizeReport?
     }
 
-    /// Builds the filter executor for a plan (`FilterExecutors.make` with the options' choice;
-    /// tests inject failures here).
+    /// Builds the filter executor for a plan (`FilterExecutors.make(for:)`; tests inject
+    /// failures here).
     typealias ExecutorFactory = @Sendable (ExportPlan) throws -> any FilterExecutor
 
     private let plan: ExportPlan
-    private let options: ExportOptions
     private let job: PipelineJob
     /// Audio tracks this run writes: the plan's, or none for a chunk.
     private let audioTracks: Int
@@ -69,16 +68,15 @@ final class TranscodePipeline {
 
     /// `timings`: where the stages record their frame times and the queues their occupancy
     /// (nil: nothing is measured).
-    init(plan: ExportPlan, options: ExportOptions, job: PipelineJob = .whole, progress: ProgressThrottle,
+    init(plan: ExportPlan, job: PipelineJob = .whole, progress: ProgressThrottle,
          damage: DamageLog, timings: StageTimings? = nil, makeExecutor: @escaping ExecutorFactory) {
         self.plan = plan
-        self.options = options
         self.job = job
         self.progress = progress
         self.damage = damage
         self.makeExecutor = makeExecutor
         audioTracks = job.writesAudio ? plan.audio.trackCount : 0
-        codecThreads = plan.mode == .transcode ? .forTranscode(of: plan, budget: options.threads) : .codecsChoice
+        codecThreads = plan.mode == .transcode ? .forTranscode(of: plan, budget: plan.threads) : .codecsChoice
         audioPackets = (0..<audioTracks).map { _ in BoundedQueue<PacketEvent>(capacity: 256) }
         // The video stage feeds `toMux` but in a join and a sound run; a copied sound file is
         // one producer for every track.
@@ -184,7 +182,7 @@ final class TranscodePipeline {
     /// The video encoder for a transcode: the plan's codec, canvas, rate, colours and depth.
     private func makeVideoEncoder(globalHeader: Bool) throws -> Encoder {
         var settings = VideoEncoderSettings(codec: plan.videoCodec, width: plan.canvasWidth, height: plan.canvasHeight,
-                                            frameRate: plan.frameRate, crf: options.crf, preset: options.preset ?? "veryfast")
+                                            frameRate: plan.frameRate, crf: plan.encoding.crf, preset: plan.encoding.preset)
         settings.colour = plan.colour.output
         settings.tenBit = plan.colour.tenBit
         settings.threads = codecThreads.encoder
@@ -237,7 +235,7 @@ final class TranscodePipeline {
     private func startVideoStages(encoder: Encoder, executor: any FilterExecutor, painter: PrompterPainter?) {
         let decode = VideoDecodeStage(plan: plan, input: videoPackets, output: decoded, packets: packetPool,
                                       shells: shellPool, damage: damage, timer: timers.decode)
-        let process = ProcessStage(plan: plan, frames: job.frames(of: plan), filter: options.filter,
+        let process = ProcessStage(plan: plan, frames: job.frames(of: plan), filter: plan.encoding.filter,
                                    executor: OwnershipTransfer(executor),
                                    input: plan.stabilize == nil ? decoded : measured, output: toEncode,
                                    shells: shellPool, canvases: canvasPool,

@@ -184,7 +184,7 @@ package final class StudioExport: Sendable {
     private func export(_ options: ExportOptions) throws -> ExportSummary {
         var options = options
         if let prompter {
-            let canvas = try Exporter(options: options).prepare()
+            let canvas = try ExportPlanner.plan(options)
             options.prompter = PrompterOverlayRequest(
                 script: prompter.script, settings: prompter.settings,
                 box: Self.box(fractions: prompter.box, width: canvas.canvasWidth, height: canvas.canvasHeight))

@@ -4,8 +4,9 @@ import VRenderMedia
 import VRenderTakes
 
 /// The export's inputs: takes folders, concat lists and files resolved into takes with their
-/// trims, then probed (and cut where --trim-silence/--cut-pauses ask).
-extension Exporter {
+/// trims, then probed (and cut where --trim-silence/--cut-pauses ask); and the other files the
+/// options name, checked before any is read.
+extension ExportPlanner {
     /// One take to join: its file, and the part of it to use.
     package struct Input: Sendable, Equatable {
         package var path: String
@@ -27,7 +28,7 @@ extension Exporter {
     /// Inputs as files: a takes folder becomes its takes in recording order (with the trims
     /// takes.json gives them), a concat list (`ConcatList`) its files with their in and out
     /// points. Notices say how a folder or a list was read.
-    package func resolveInputs() throws -> (takes: [Input], notices: [String]) {
+    package static func resolveInputs(_ options: ExportOptions) throws -> (takes: [Input], notices: [String]) {
         var takes: [Input] = []
         var notices: [String] = []
         if let trims = options.inputTrims {
@@ -62,9 +63,8 @@ extension Exporter {
     /// Probes every input (on the budget's processors, `options.threads`, `InOrderMap`), trims
     /// it and cuts its silences; the first unusable one, in order, stops everything before any
     /// output exists.
-    func probeInputs() throws -> (takes: [MediaInfo], notices: [String]) {
-        let inputs = try resolveInputs()
-        let options = self.options
+    static func probeInputs(_ options: ExportOptions) throws -> (takes: [MediaInfo], notices: [String]) {
+        let inputs = try resolveInputs(options)
         let read = try InOrderMap.map(inputs.takes.count, threads: options.threads.processors) { index in
             let input = inputs.takes[index]
             let info = try Probe.probe(input.path)
@@ -80,5 +80,14 @@ extension Exporter {
             notices.append("silence: no take has silence below \(ValueSyntax.text(silence.threshold)) dBFS to cut")
         }
         return (read.flatMap(\.parts), notices)
+    }
+
+    /// `--timings FILE`: a folder that exists, and neither the output nor an input.
+    static func checkTimingsOutput(_ options: ExportOptions) throws {
+        guard let path = options.timingsOutput else { return }
+        for other in options.inputs + [options.output] where OutputFile.isSameFile(other, path) {
+            throw VRenderError.output(path, "is also \(other == options.output ? "the output" : "an input"); give --timings a file of its own")
+        }
+        try AtomicFile(path: path).checkTarget()
     }
 }
