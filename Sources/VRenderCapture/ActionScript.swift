@@ -78,21 +78,15 @@ public struct ActionScript: Sendable, Equatable {
     /// the script (no such file)`) or the line (`path:3: …`). The file checked is the file read
     /// (one open, checked through its descriptor; a FIFO is not waited on).
     public init(contentsOfFile path: String) throws {
-        let file: HeldFile
-        do {
-            file = try HeldFile.open(path: path)
-        } catch {
-            throw VRenderError.input(path, "cannot read the script (\(error.reason))")
-        }
-        guard file.size <= Self.maximumBytes else {
-            throw VRenderError.input(path, "the script is \(file.size) bytes; a script is at most 1 MiB of text")
-        }
         let data: Data
         do {
-            data = try file.contents(limit: Self.maximumBytes)
-        } catch let error as VRenderError {
-            // It grew past the limit while read, or the read failed.
-            throw VRenderError.input(path, "cannot read the script (\(error.reason))")
+            data = try HeldFile.contents(ofPath: path, limit: Self.maximumBytes)
+        } catch {
+            switch error {
+            case .refused(let refusal): throw VRenderError.input(path, "cannot read the script (\(refusal.reason))")
+            case .tooLarge(let size): throw VRenderError.input(path, "the script is \(size) bytes; a script is at most 1 MiB of text")
+            case .unreadable(let reason): throw VRenderError.input(path, "cannot read the script (\(reason))")
+            }
         }
         try self.init(text: String(decoding: data, as: UTF8.self), source: path)
     }

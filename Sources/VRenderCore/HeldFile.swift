@@ -82,6 +82,30 @@ public final class HeldFile: Sendable {
         return try Syscall.readAll(descriptor, limit: limit, file: path)
     }
 
+    /// Why `contents(ofPath:limit:)` gave nothing: each user file (a prompter script, an action
+    /// script) words these its own way.
+    public enum PathReadFailure: Error, Sendable {
+        /// Not opened: missing, not a regular file, or the open failed.
+        case refused(Refusal)
+        /// Over the limit when opened: its size in bytes.
+        case tooLarge(Int)
+        /// The read failed, or the file grew past the limit while read: why, in words.
+        case unreadable(String)
+    }
+
+    /// The whole of the file at `path` (a file the user named: `open(path:)`), at most `limit`
+    /// bytes, checked and read through one descriptor: the one home of "read a user's file".
+    public static func contents(ofPath path: String, limit: Int) throws(PathReadFailure) -> Data {
+        let file: HeldFile
+        do { file = try open(path: path) } catch { throw .refused(error) }
+        guard file.size <= limit else { throw .tooLarge(file.size) }
+        do {
+            return try file.contents(limit: limit)
+        } catch {
+            throw .unreadable((error as? VRenderError)?.reason ?? "\(error)")
+        }
+    }
+
     /// The descriptor `open` gives, checked with `fstat` to be a regular file. `ELOOP` is the
     /// link `O_NOFOLLOW` refused when `refusingLinks`, else a chain of links too long.
     private static func opened(_ path: String, refusingLinks: Bool,

@@ -55,7 +55,9 @@ public final class Exporter: Sendable {
     /// planning and running alone leave it to their caller. Every error it throws is a
     /// `VRenderError`; one that comes up without a subject is reported against the output file.
     public func export(onPlan: (ExportPlan) -> Void = { _ in }) throws -> ExportSummary {
-        guard let options else { preconditionFailure("an Exporter made to run plans has no options to plan from") }
+        guard let options else {
+            throw VRenderError(.runtime, subject: "Exporter", reason: "this exporter runs plans made elsewhere (init(progress:)); make it with init(options:) to plan and export")
+        }
         FFmpegLog.configure(verbose: options.verbose)
         return try VRenderError.attributing(to: options.output, as: .runtime) {
             let start = MonotonicClock.now()

@@ -21,25 +21,11 @@ public struct PrompterScript: Sendable, Equatable {
     /// file, unreadable, over `maximumBytes`, not UTF-8, or has nothing to show. The file checked
     /// is the file read (one open, checked through its descriptor; a FIFO is not waited on).
     public init(contentsOfFile path: String) throws {
-        let file: HeldFile
-        do {
-            file = try HeldFile.open(path: path)
-        } catch {
-            switch error.why {
-            case .notRegular: throw VRenderError.input(path, "the prompter script is not a file (it should be UTF-8 text)")
-            case .missing: throw VRenderError.input(path, "cannot read the prompter script (No such file or directory)")
-            case .link, .failed: throw VRenderError.input(path, "cannot read the prompter script: \(error.reason)")
-            }
-        }
-        guard file.size <= Self.maximumBytes else {
-            throw VRenderError.input(path, "the prompter script is \(file.size) bytes; a script is at most 1 MiB of text")
-        }
         let data: Data
         do {
-            data = try file.contents(limit: Self.maximumBytes)
-        } catch let error as VRenderError {
-            // It grew past the limit while read, or the read failed.
-            throw VRenderError.input(path, "cannot read the prompter script: \(error.reason)")
+            data = try HeldFile.contents(ofPath: path, limit: Self.maximumBytes)
+        } catch {
+            throw Self.readError(error, path: path)
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             let valid = Self.validPrefixLength(data)
@@ -50,6 +36,20 @@ public struct PrompterScript: Sendable, Equatable {
             throw VRenderError.input(path, "the prompter script is empty: there is nothing to show")
         }
         self.init(name: path, text: shown)
+    }
+
+    /// Why the script at `path` was not read, in the prompter's words.
+    private static func readError(_ failure: HeldFile.PathReadFailure, path: String) -> VRenderError {
+        switch failure {
+        case .refused(let refusal):
+            switch refusal.why {
+            case .notRegular: VRenderError.input(path, "the prompter script is not a file (it should be UTF-8 text)")
+            case .missing: VRenderError.input(path, "cannot read the prompter script (No such file or directory)")
+            case .link, .failed: VRenderError.input(path, "cannot read the prompter script: \(refusal.reason)")
+            }
+        case .tooLarge(let size): VRenderError.input(path, "the prompter script is \(size) bytes; a script is at most 1 MiB of text")
+        case .unreadable(let reason): VRenderError.input(path, "cannot read the prompter script: \(reason)")
+        }
     }
 
     /// `text` as the prompter shows it: without a byte-order mark, with Windows and old Mac
