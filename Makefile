@@ -30,11 +30,16 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# One release build serves the demo, the scripts, `make install` and the .deb: the Swift stdlib
-# linked in, no RUNPATH, BIND_NOW, so it runs where no Swift is installed (and CI builds it once).
-# Two products with the same flags: vrender, then the chunk worker beside it (its modules are
-# vrender's, already built: the second build only links).
-RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
+# One release build serves the demo, the scripts, `make install`, the .deb and the benchmarks: the
+# Swift stdlib linked in, no RUNPATH, BIND_NOW, so it runs where no Swift is installed (and CI
+# builds it once). Two products with the same flags: vrender, then the chunk worker beside it
+# (its modules are vrender's, already built: the second build only links). The benchmark
+# plugin's builds (Benchmarks/bench-ci.sh) reuse this build's modules instead of compiling vrender
+# again when they compile to the same commands, so the flags are ones `swift package` takes too:
+# the stdlib asked for with -Xswiftc, not --static-swift-stdlib (which it does not take), and
+# --disable-sandbox (which the plugin needs, and which reaches swiftc's command line).
+RELEASE_FLAGS := -c release -Xswiftc -static-stdlib --disable-local-rpath --disable-sandbox -Xlinker -z -Xlinker now
+export RELEASE_FLAGS   # Benchmarks/bench-ci.sh builds with them
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product vrender
 	$(SWIFT) build $(RELEASE_FLAGS) --product vrender-worker
@@ -154,10 +159,16 @@ examples: release
 bench: release
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
-# CI's gate: a short run of every suite (a minute and a half once built; the first build of the
-# Benchmarks package takes a few minutes more), checked against Benchmarks/Tools/BenchGate/GateRules.swift.
+# CI's gate: a short run of every suite (a minute and a half once built), checked against
+# Benchmarks/Tools/BenchGate/GateRules.swift. Built in .build with RELEASE_FLAGS: after `make
+# release` only the harness and the suites are compiled (about 2 minutes), not vrender again.
 bench-ci: deps
 	SWIFT=$(SWIFT) Benchmarks/bench-ci.sh
+
+# The release build's flags, for scripts that build with them (Benchmarks/bench-ci.sh run alone).
+.PHONY: release-flags
+release-flags:
+	@echo "$(RELEASE_FLAGS)"
 
 bench-export: release
 	Benchmarks/export-vs-ffmpeg.sh

@@ -229,13 +229,31 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// scripts/sanitize.sh sets VRENDER_SANITIZE: the suites it runs need no web server, and SwiftNIO
-// built under two sanitizers would add minutes to every CI run for nothing they check. Its
-// builds leave out the studio's server and the command line (which links it).
-if ProcessInfo.processInfo.environment["VRENDER_SANITIZE"] != nil {
-    let serverTargets: Set<String> = ["VRenderStudioServer", "VRenderStudioServerTests", "vrender", "vrenderTests"]
-    package.targets.removeAll { serverTargets.contains($0.name) }
-    package.products.removeAll { $0.name == "vrender" }
+// scripts/sanitize.sh sets VRENDER_SANITIZE to the test targets whose suites it runs. Its two
+// builds (ASan, TSan) then compile only those and what they build on: not the studio's server,
+// SwiftNIO, the command line or the other test targets, which would add minutes to every CI run
+// for nothing the sanitizers check.
+if let sanitizedTargets = ProcessInfo.processInfo.environment["VRENDER_SANITIZE"] {
+    let sanitized = sanitizedTargets.split(separator: " ").map(String.init)
+    precondition(sanitized.allSatisfy { name in package.targets.contains { $0.name == name } },
+                 "VRENDER_SANITIZE names test targets of this package (scripts/sanitize.sh sets it): \(sanitizedTargets)")
+    var needed = Set<String>()
+    var unvisited = sanitized
+    while let name = unvisited.popLast() {
+        guard needed.insert(name).inserted, let target = package.targets.first(where: { $0.name == name }) else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): unvisited.append(name)
+            case .productItem: break
+            @unknown default: break
+            }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) && $0.type != .plugin }
+    package.products.removeAll { product in
+        let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
+        return targets.contains { !needed.contains($0) }
+    }
     package.dependencies.removeAll { dependency in
         if case .sourceControl(_, let location, _) = dependency.kind { return location.contains("hummingbird") }
         return false

@@ -20,6 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd -P)
+source scripts/studio-url.sh
 vrender=${VRENDER:-.build/release/vrender}
 case $vrender in /*) ;; *) vrender=$root/$vrender ;; esac
 [ -x "$vrender" ] || { echo "hostile-folder-tests: no vrender binary at $vrender (make release, or set VRENDER)" >&2; exit 2; }
@@ -445,19 +446,14 @@ studio_through_links() {
   plant ../outside/dir takes/proxies
   plant ../outside takes/exports
   runs=$((runs + 1))
-  local before=$work/log/$runs.before tries
+  local before=$work/log/$runs.before
   out=$work/log/$runs.out; err=$work/log/$runs.err
   snapshot >"$before"
   : >"$out"   # before the studio starts: the loop below reads it at once, maybe before the child opens it
   ( cd "$sb"; exec "$vrender" studio --device synthetic --out takes --port 0 --size 160x120 --codec h264 --audio none ) \
     >"$out" 2>"$err" &
   capture_pid=$!
-  studio_url=
-  for ((tries = 0; tries < 300; tries++)); do
-    studio_url=$(sed -n 's/^studio: \(http:[^ ]*\)$/\1/p' "$out")
-    [ -n "$studio_url" ] && break
-    sleep 0.2
-  done
+  studio_url=$(studio_url "$out" "$capture_pid")
   check "studio: listens" test -n "$studio_url"
   check "studio: records a take" studio_wait 's["camera"] is not None'
   check "studio: record is accepted" same "$(studio_post api/record '{"record":true}')" 200

@@ -60,6 +60,10 @@ done
 
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+# apt runs one at a time, and steps of .ci/run run side by side (its `together`): one
+# install-deps waits for another, on a lock of this very script (no file to create).
+exec {script_lock}<"$0"
+flock "$script_lock"
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq

@@ -18,18 +18,23 @@ SWIFT=${SWIFT:-swift}
 kind=${1:?usage: scripts/sanitize.sh address|thread}
 case $kind in address|thread) ;; *) echo "sanitize: unknown sanitizer '$kind' (address or thread)" >&2; exit 2 ;; esac
 BUILD=.build/sanitize-$kind
-# Package.swift then leaves out the studio's web server and the CLI: no suite here needs them.
-export VRENDER_SANITIZE=1
+# The suites, by test target (Swift Testing ids are Target.Suite/test): anchored so that e.g.
+# ExportTests does not also pick GPUExportTests.
+declare -A suites=(
+  [VRenderCoreTests]='BoundedQueueTests|QueueLockTests|StageTimingsTests'
+  [VRenderRecordingTests]='FrameRingTests|RecorderTests|CaptureJobTests|TakeSchedulerTests|SoundRecordingTests|LockedFolderCaptureTests'
+  [VRenderCaptureTests]='SyntheticCameraTests|SyntheticMicrophoneTests'
+  [VRenderExportTests]='ExportTests|ExportFailureTests|ExportCancellationTests|PacketRetimerTests|AudioAlignerTests|CopyAudioCheckTests|ManyTakesTests'
+  [VRenderBenchTests]='ConcatBenchTests'
+  [VRenderStudioTests]='StudioSessionTests|MediaPreviewEncoderTests'
+)
+# Package.swift then builds only these test targets and what they need (no studio server, no
+# SwiftNIO, no command line, no other tests).
+export VRENDER_SANITIZE="${!suites[*]}"
 SUPP=$PWD/scripts/sanitizers
-# Suites by module (Swift Testing ids are Module.Suite/test): anchored so that e.g. ExportTests
-# does not also pick GPUExportTests.
-suites='VRenderCoreTests\.(BoundedQueueTests|QueueLockTests|StageTimingsTests)'
-suites+='|VRenderRecordingTests\.(FrameRingTests|RecorderTests|CaptureJobTests|TakeSchedulerTests|SoundRecordingTests|LockedFolderCaptureTests)'
-suites+='|VRenderCaptureTests\.(SyntheticCameraTests|SyntheticMicrophoneTests)'
-suites+='|VRenderExportTests\.(ExportTests|ExportFailureTests|ExportCancellationTests|PacketRetimerTests|AudioAlignerTests|CopyAudioCheckTests|ManyTakesTests)'
-suites+='|VRenderBenchTests\.(ConcatBenchTests)'
-suites+='|VRenderStudioTests\.(StudioSessionTests|MediaPreviewEncoderTests)'
-FILTER=${SANITIZE_FILTER:-"^($suites)[/.]"}
+by_target=()
+for target in "${!suites[@]}"; do by_target+=("$target\\.(${suites[$target]})"); done
+FILTER=${SANITIZE_FILTER:-"^($(IFS="|"; echo "${by_target[*]}"))[/.]"}
 
 scripts/make-test-media.sh .build/test-media >/dev/null
 export VRENDER_TEST_MEDIA=$PWD/.build/test-media

@@ -11,6 +11,7 @@ vrender=${VRENDER:-.build/release/vrender}
 case $vrender in /*) ;; *) vrender=$root/$vrender ;; esac
 [ -x "$vrender" ] || { echo "$suite: no vrender binary at $vrender (make release, or set VRENDER)" >&2; exit 2; }
 
+source "$root/scripts/studio-url.sh"
 work=$(mktemp -d "/tmp/vrh-$suite.XXXXXX")
 chmod 755 "$work"          # the second user must reach what a test shares with it
 background_pids=()         # killed on exit: `track PID`

@@ -27,10 +27,7 @@ log=$work/studio.log; err=$work/studio.err
 ( cd "$work"; exec "$vrender" studio --device synthetic --out takes --port 0 --size 160x120 --codec h264 --audio none ) \
   >"$log" 2>"$err" &
 studio=$!; track "$studio"
-url=
-for ((i = 0; i < 300; i++)); do
-  url=$(sed -n 's/^studio: \(http:[^ ]*\)$/\1/p' "$log"); [ -n "$url" ] && break; sleep 0.1
-done
+url=$(studio_url "$log" "$studio")
 
 state() { curl -s --max-time "${1:-2}" "${url}api/state"; }
 post() { curl -s -o /dev/null --max-time 5 -w '%{http_code}' -H 'Content-Type: application/json' -d "$2" "${url}$1" || true; }

@@ -13,7 +13,7 @@ client="python3 $root/scripts/hostile/studio-client.py"
 # start_studio NAME ARGS...: `vrender studio` in $work/NAME (its own shell: `ulimit` stays there);
 # sets studio_pid, port, token, printed (the URL it printed). Extra environment: studio_env.
 start_studio() {
-  local name=$1 tries; shift
+  local name=$1; shift
   mkdir -p "$work/$name"
   out=$work/$name/out; err=$work/$name/err
   : >"$out"   # before the studio starts: the loop below reads it at once, maybe before the child opens it
@@ -22,13 +22,7 @@ start_studio() {
     >"$out" 2>"$err" &
   studio_pid=$!
   track "$studio_pid"
-  printed=
-  for ((tries = 0; tries < 300; tries++)); do
-    printed=$(sed -n 's/^studio: \(http:[^ ]*\)$/\1/p' "$out")
-    [ -n "$printed" ] && break
-    kill -0 "$studio_pid" 2>/dev/null || break
-    sleep 0.1
-  done
+  printed=$(studio_url "$out" "$studio_pid")
   [ -n "$printed" ] || { echo "     the studio did not start:" >&2; sed 's/^/     | /' "$err" >&2; return 1; }
   read -r port token < <(python3 -c 'import sys, urllib.parse as u
 url = u.urlsplit(sys.argv[1]); print(url.port, u.parse_qs(url.query).get("token", [""])[0])' "$printed")

@@ -31,7 +31,7 @@ phase() { echo "build-deb: $1 ($((SECONDS - phase_start)) s)" >&2; phase_start=$
 for program in "$bin" "$worker"; do
   dynamic=$(readelf -d "$program")
   if grep -q 'NEEDED.*libswift\|NEEDED.*libFoundation\|NEEDED.*libdispatch' <<<"$dynamic"; then
-    fail "$program links the Swift runtime dynamically (build it with --static-swift-stdlib: make release)"
+    fail "$program links the Swift runtime dynamically (build it with the Swift runtime linked in: make release)"
   fi
   grep -q 'RUNPATH\|RPATH' <<<"$dynamic" && fail "$program has a RUNPATH (build it with --disable-local-rpath)"
 done
