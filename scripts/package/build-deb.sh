@@ -38,8 +38,9 @@ done
 
 # Every linked Swift package must be in packaging/copyright: the link list names each module's
 # object folder (NIOCore.build); the module's package is the checkout with that source folder,
-# or else the one whose Package.swift declares that name (swift-system's SystemPackage). The
-# worker's modules are a subset of vrender's.
+# or else the one whose Package.swift declares a library or target of that name (swift-system's
+# SystemPackage), not one that only depends on it (.build is shared with the benchmarks, whose
+# harness names SystemPackage too). The worker's modules are a subset of vrender's.
 link_list=$build_path/release/vrender.product/Objects.LinkFileList
 [ -f "$link_list" ] || fail "$link_list is missing (is $bin from $build_path?)"
 missing=()
@@ -47,7 +48,7 @@ for module in $(sed -n 's|.*/release/\([^/]*\)\.build/.*|\1|p' "$link_list" | so
   [ -d "Sources/$module" ] && continue
   package=$( (ls -d "$build_path"/checkouts/*/Sources/"$module" 2>/dev/null || true) | head -1 \
     | sed 's|.*/checkouts/\([^/]*\)/.*|\1|')
-  [ -n "$package" ] || package=$( (grep -l "name: \"$module\"" "$build_path"/checkouts/*/Package.swift || true) \
+  [ -n "$package" ] || package=$( (grep -l -E "\.(library|target)\(name: \"$module\"" "$build_path"/checkouts/*/Package.swift || true) \
     | head -1 | sed 's|.*/checkouts/\([^/]*\)/.*|\1|')
   [ -n "$package" ] || fail "cannot tell which package the linked module $module comes from: add it to packaging/copyright and this check"
   grep -q "^Files: \.build/checkouts/$package/\*" packaging/copyright || missing+=("$package ($module)")
