@@ -161,7 +161,7 @@ bench: release
 
 # CI's gate: a short run of every suite (a minute and a half once built), checked against
 # Benchmarks/Tools/BenchGate/GateRules.swift. Built in .build with RELEASE_FLAGS: after `make
-# release` only the harness and the suites are compiled (about 2 minutes), not vrender again.
+# release` only the harness and the suites are compiled, not vrender again.
 bench-ci: deps
 	SWIFT=$(SWIFT) Benchmarks/bench-ci.sh
 
