@@ -449,7 +449,7 @@ studio_through_links() {
   local before=$work/log/$runs.before
   out=$work/log/$runs.out; err=$work/log/$runs.err
   snapshot >"$before"
-  : >"$out"   # before the studio starts: the loop below reads it at once, maybe before the child opens it
+  : >"$out"   # before the studio starts: studio_url reads it at once, maybe before the child opens it
   ( cd "$sb"; exec "$vrender" studio --device synthetic --out takes --port 0 --size 160x120 --codec h264 --audio none ) \
     >"$out" 2>"$err" &
   capture_pid=$!

@@ -23,7 +23,7 @@ chmod 0700 "$secret" "$private"
 mv "$private"/rec/*.mov "$private/private.mov"; rm -rf "$private/rec"; chmod 0600 "$private/private.mov"
 
 log=$work/studio.log; err=$work/studio.err
-: >"$log"   # before the studio starts: the loop below reads it at once, maybe before the child opens it
+: >"$log"   # before the studio starts: studio_url reads it at once, maybe before the child opens it
 ( cd "$work"; exec "$vrender" studio --device synthetic --out takes --port 0 --size 160x120 --codec h264 --audio none ) \
   >"$log" 2>"$err" &
 studio=$!; track "$studio"

@@ -16,7 +16,7 @@ start_studio() {
   local name=$1; shift
   mkdir -p "$work/$name"
   out=$work/$name/out; err=$work/$name/err
-  : >"$out"   # before the studio starts: the loop below reads it at once, maybe before the child opens it
+  : >"$out"   # before the studio starts: studio_url reads it at once, maybe before the child opens it
   ( cd "$work/$name"; ${studio_limit:+ulimit -n "$studio_limit"}
     exec env ${studio_env:-} "$vrender" studio --device synthetic --out takes --port 0 --size 160x120 --codec h264 "$@" ) \
     >"$out" 2>"$err" &
