@@ -70,6 +70,7 @@ mk base_mjpeg.mov -f lavfi -i "testsrc2=size=64x48:rate=5:duration=1" -c:v mjpeg
 SOF='\xff\xc0\x00\x11\x08'
 sized_mjpeg() { # sized_mjpeg OUT WWWWHHHH(hex)
   local hw=${2:4:4}${2:0:4}
+  [ -s "$1" ] && return 0   # (the intermediate is gone: do not make it again)
   patched ".sof.$1" base_mjpeg.mov "$SOF" 5 "$hw" all && patched "$1" ".sof.$1" 'stsd' 44 "$2" && rm -f ".sof.$1"
 }
 sized_mjpeg size_65535x65535_mjpeg.mov ffffffff   # FFmpeg itself refuses it

@@ -7,6 +7,10 @@
 set -euo pipefail
 scripts=$(cd "$(dirname "$0")" && pwd)
 D=${1:?usage: make-test-media.sh DIR}; mkdir -p "$D/bad"; cd "$D"
+# Steps of .ci/run run side by side (both sanitizers make this folder): one waits for the other,
+# on a lock of this very script, so no two write the same temporary file.
+exec {script_lock}<"$scripts/make-test-media.sh"
+flock "$script_lock"
 ff() { ffmpeg -hide_banner -loglevel error -y "$@"; }
 mk() { local out=$1; shift; [ -s "$out" ] || ff "$@" "$out"; }
 
