@@ -84,7 +84,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `vrender studio`: the HTTP server and its WebSocket (the preview, the state).
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // One trait, named: its default two reach swiftc as -D flags in an order that changes
+        // with the root package, so a benchmark build in the shared .build made `make release`
+        // compile Hummingbird again. ConfigurationSupport (swift-configuration) is not used here.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // `make docs`: the DocC catalogs of the library products, built into a static site (build-time plugin only).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -125,7 +128,12 @@ let package = Package(
         // The colour filters' AVX-512 row kernels, chosen at run time (RowInstructions): C, for
         // intrinsics and a per-function target while the package builds for baseline x86-64.
         .target(name: "CRowKernels"),
-        .target(name: "VRenderFilters", dependencies: ["CRowKernels", "VRenderCore"]),
+        // Optimized in debug builds too: its tests check every filter against a per-pixel
+        // reference (`ColorProgram.referenceApply`) at 1080p, which unoptimized spends most of
+        // `make test`'s filter time retaining and releasing (-O: those suites' 275 CPU-seconds
+        // become 64, Vulkan parity included).
+        .target(name: "VRenderFilters", dependencies: ["CRowKernels", "VRenderCore"],
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "VRenderImaging", dependencies: ["CPNG", "CFreeType", "VRenderCore"]),
         .target(name: "VRenderPrompter", dependencies: ["VRenderCore", "VRenderImaging"]),
         .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "VRenderCore", "VRenderImaging"]),
@@ -198,7 +206,8 @@ let package = Package(
         .testTarget(name: "VRenderImagingTests", dependencies: ["VRenderImaging", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderPrompterTests",
                     dependencies: ["VRenderPrompter", "VRenderImaging", "VRenderCore", "VRenderTestSupport"]),
-        .testTarget(name: "VRenderFiltersTests", dependencies: ["VRenderFilters", "VRenderCore"]),
+        .testTarget(name: "VRenderFiltersTests", dependencies: ["VRenderFilters", "VRenderCore"],
+                    swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),   // its 1080p test frames: as VRenderFilters
         .testTarget(name: "VRenderMediaTests",
                     dependencies: ["VRenderMedia", "VRenderCore", "CFFmpeg", "VRenderTestSupport"]),
         .testTarget(name: "VRenderExportTests",
