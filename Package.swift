@@ -206,8 +206,9 @@ let package = Package(
         .testTarget(name: "VRenderImagingTests", dependencies: ["VRenderImaging", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderPrompterTests",
                     dependencies: ["VRenderPrompter", "VRenderImaging", "VRenderCore", "VRenderTestSupport"]),
+        // -O in debug as VRenderFilters: the suites' 1080p test frames are made and compared here.
         .testTarget(name: "VRenderFiltersTests", dependencies: ["VRenderFilters", "VRenderCore"],
-                    swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),   // its 1080p test frames: as VRenderFilters
+                    swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .testTarget(name: "VRenderMediaTests",
                     dependencies: ["VRenderMedia", "VRenderCore", "CFFmpeg", "VRenderTestSupport"]),
         .testTarget(name: "VRenderExportTests",
