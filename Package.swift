@@ -14,10 +14,14 @@
 //   CFreeType         FreeType (the teleprompter's text)
 //   CEBUR128          libebur128 (an export's loudness, `concat --loudness`)
 //   CCrypto           OpenSSL's libcrypto (the SHA-256 of chunk files)
+//   CEspeak           espeak-ng (speech synthesis), plus memfd_create for handing it a voice
 //   VRenderImaging    RGB pictures, PNG read/write (libpng), bitmap text, FreeType text
 //                     layout and text/box blending onto YUV pictures                <- Core
 //   VRenderPrompter   the teleprompter: settings, pure scroll model, per-take scroll
-//                     record, box geometry, the overlay drawn onto frames          <- Core, Imaging
+//                     record, box geometry, the overlay drawn onto frames, the script's
+//                     words, the order lines reach the reader, the presenter's record <- Core, Imaging
+//   VRenderSpeech     espeak-ng behind one lock, deterministic: words to samples with each
+//                     word's start; voices by language, a script's language guessed  <- Core, CEspeak
 //   VRenderFilters    filter descriptors, colour programs, CPU kernels, tone map   <- Core
 //   VRenderMedia      FFmpeg only: probe, demux, decode, one swscale wrapper, normalize,
 //                     audio conversion, encode, mux, thumbnails                    <- Core, Imaging
@@ -26,7 +30,8 @@
 //                     a take file's tags and layout                     <- Media, Imaging, Prompter
 //   VRenderVulkan     Vulkan context, devices, GPU filter engine and executor      <- Core, Filters
 //   VRenderCapture    CaptureSource, device factory, V4L2 and synthetic cameras,
-//                     AudioSource, the ALSA microphone, action scripts             <- Core, Media
+//                     AudioSource, the ALSA microphone, the synthetic microphone and its
+//                     presenter (reads the prompter's script aloud), action scripts <- Media, Prompter, Speech
 //   VRenderRecording  frame ring, take scheduler, take writer, takes.json while a capture
 //                     writes it, the capture job                                   <- Capture, Takes, Media, Imaging
 //   VRenderExport     plan, timeline, stream copy, transcode pipeline, audio aligner,
@@ -122,6 +127,8 @@ let package = Package(
         .systemLibrary(name: "CVidStab", pkgConfig: "vidstab", providers: [.apt(["libvidstab-dev"])]),
         // OpenSSL's libcrypto: SHA-256 of chunk files (VRenderScale), 4x libavutil's with SHA-NI.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // espeak-ng: the synthetic presenter's voice and the speech captions are aligned against.
+        .systemLibrary(name: "CEspeak", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .target(name: "VRenderCore"),
         // The version and commit this binary was built from (scripts/build-info.sh writes them).
         .target(name: "CBuildInfo"),
@@ -136,14 +143,16 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "VRenderImaging", dependencies: ["CPNG", "CFreeType", "VRenderCore"]),
         .target(name: "VRenderPrompter", dependencies: ["VRenderCore", "VRenderImaging"]),
+        .target(name: "VRenderSpeech", dependencies: ["CEspeak", "VRenderCore"]),
         .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "VRenderCore", "VRenderImaging"]),
-        .target(name: "VRenderCapture", dependencies: ["CV4L2", "CALSA", "CPulse", "VRenderCore", "VRenderMedia"]),
+        .target(name: "VRenderCapture",
+                dependencies: ["CV4L2", "CALSA", "CPulse", "VRenderCore", "VRenderMedia", "VRenderPrompter", "VRenderSpeech"]),
         // The takes folder through its takes.json, without the capture stack: what exports and
         // chunk workers read a folder with (scripts/check-imports.sh keeps them off VRenderCapture).
         .target(name: "VRenderTakes", dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderPrompter"]),
         .target(name: "VRenderRecording",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderCapture", "VRenderPrompter",
-                               "VRenderTakes"]),
+                               "VRenderSpeech", "VRenderTakes"]),
         .target(name: "VRenderVulkan", dependencies: ["CVulkan", "VRenderCore", "VRenderFilters"]),
         // Export reads a takes folder through its manifest (VRenderTakes' TakesFolder); it links
         // no capture code, nor do the chunk workers above it.
@@ -204,6 +213,7 @@ let package = Package(
         .target(name: "VRenderTestSupport", path: "Tests/Support"),
         .testTarget(name: "VRenderCoreTests", dependencies: ["VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderImagingTests", dependencies: ["VRenderImaging", "VRenderCore", "VRenderTestSupport"]),
+        .testTarget(name: "VRenderSpeechTests", dependencies: ["VRenderSpeech", "VRenderCore"]),
         .testTarget(name: "VRenderPrompterTests",
                     dependencies: ["VRenderPrompter", "VRenderImaging", "VRenderCore", "VRenderTestSupport"]),
         // -O in debug as VRenderFilters: the suites' 1080p test frames are made and compared here.
@@ -217,7 +227,8 @@ let package = Package(
         .testTarget(name: "VRenderScaleTests",
                     dependencies: ["VRenderScale", "VRenderExport", "VRenderMedia", "VRenderFilters", "VRenderPrompter", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderCaptureTests",
-                    dependencies: ["VRenderCapture", "VRenderMedia", "VRenderCore", "CV4L2", "VRenderTestSupport"]),
+                    dependencies: ["VRenderCapture", "VRenderMedia", "VRenderCore", "VRenderPrompter", "VRenderSpeech", "CV4L2",
+                                   "VRenderTestSupport"]),
         .testTarget(name: "VRenderRecordingTests",
                     dependencies: ["VRenderRecording", "VRenderTakes", "VRenderCapture", "VRenderMedia", "VRenderCore",
                                    "VRenderTestSupport"]),

@@ -34,6 +34,8 @@ packages=(
   libvidstab-dev
   libfreetype-dev fonts-dejavu-core fonts-wqy-microhei
   libebur128-dev
+  # the synthetic presenter's voice, and captions' reference speech (espeak-ng)
+  libespeak-ng-dev
   # chunk files' SHA-256 (libcrypto)
   libssl-dev
   tmux

@@ -12,16 +12,31 @@ import VRenderCore
 ///     at <time> focus <x 0...1> <y 0...1>
 ///     at <time> clap
 ///     at <time> audio-gap <duration>
+///     at <time> flub
+///     at <time> skip
 ///     at <time> stop
 ///
 /// `<time>` is relative to the start of each take and uses the duration syntax (`1.5s`,
 /// `1500ms`, `2`). Actions run in time order (lines with equal times in file order). `stop` ends
 /// the take. `clap` (a flash and a click) and `audio-gap` (the microphone loses that long) need
-/// the synthetic camera recording the synthetic microphone; other cameras report them unsupported. Out-of-range values are clamped by the camera and reported, not rejected here.
+/// the synthetic camera recording the synthetic microphone; other cameras report them unsupported.
+/// `flub` (read the first words of the next line, pause, read it again from its start) and `skip`
+/// (leave the next line unread) are for the synthetic presenter: the synthetic microphone reading
+/// a prompter script; each applies to the first line the presenter starts at or after its time.
+/// Out-of-range values are clamped by the camera and reported, not rejected here.
 public struct ActionScript: Sendable, Equatable {
     public enum Command: Sendable, Equatable {
         case control(CameraControl)
+        case presenter(PresenterAction)
         case stop
+    }
+
+    /// What the synthetic presenter does wrong on purpose.
+    public enum PresenterAction: String, Sendable, Equatable {
+        /// Reads the first words of a line, pauses, and reads the line again from its start.
+        case flub
+        /// Leaves a line unread.
+        case skip
     }
 
     public struct Action: Sendable, Equatable {
@@ -34,6 +49,14 @@ public struct ActionScript: Sendable, Equatable {
     public let actions: [Action]
     /// Where the script came from, for messages.
     public let source: String
+
+    /// The `flub` and `skip` actions, in time order (times from the take's start).
+    public var presenterActions: [(time: Double, action: PresenterAction, line: Int)] {
+        actions.compactMap { action in
+            guard case .presenter(let what) = action.command else { return nil }
+            return (action.time, what, action.line)
+        }
+    }
 
     /// The time of the first `stop`, which sets the take's length when `--duration` is absent.
     public var stopTime: Double? {
@@ -91,7 +114,7 @@ public struct ActionScript: Sendable, Equatable {
         try self.init(text: String(decoding: data, as: UTF8.self), source: path)
     }
 
-    static let actionNames = "zoom, lens, torch, flip, focus, clap, audio-gap, stop"
+    static let actionNames = "zoom, lens, torch, flip, focus, clap, audio-gap, flub, skip, stop"
 
     private static func command(_ words: [String], place: String) throws -> Command {
         func number(_ text: String, _ what: String) throws -> Double {
@@ -136,6 +159,9 @@ public struct ActionScript: Sendable, Equatable {
                 throw VRenderError.input(place, "audio-gap length '\(words[1])' is not a positive duration (use e.g. 200ms)")
             }
             return .control(.audioGap(seconds: length))
+        case "flub", "skip":
+            try arity(1, words[0])
+            return .presenter(words[0] == "flub" ? .flub : .skip)
         case "stop":
             try arity(1, "stop")
             return .stop

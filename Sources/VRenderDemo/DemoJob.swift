@@ -69,9 +69,9 @@ package struct DemoJob: Sendable {
         var plan = RecordingPlan(outputDirectory: takesDirectory, takes: Self.takes,
                                  script: try ActionScript(text: Self.script, source: "demo script"))
         let prompter = PrompterScript(name: "demo prompter script", text: Self.prompterScript)
-        plan.prompter = try PrompterSession.captureFactory(script: prompter, settings: Self.prompterSettings)
-        // The synthetic microphone speaks while the prompter scrolls: the demo's video has sound,
-        // its clapper in sync with the camera's flash.
+        // The synthetic microphone reads the prompter's script aloud as it scrolls: the demo's
+        // video has speech, its clapper in sync with the camera's flash.
+        try plan.setPrompter(prompter, settings: Self.prompterSettings, voice: "en")
         let capture = CaptureOptions(device: Self.device, request: CaptureRequest(size: size), plan: plan, verbose: verbose,
                                      audio: "synthetic")
         _ = try CaptureJob(options: capture).run(events: recording)

@@ -27,6 +27,10 @@ struct CaptureLoop {
     private var prompter: PrompterSession?
     /// The prompter's view as last reported, to report it again only when it changes.
     private var shownPrompter: PrompterView?
+    /// The synthetic microphone reading the prompter's script (`plan.presenter`), if it records.
+    private let presenter: SyntheticPresenter?
+    /// A presenter failure or an action it cannot do was reported: once is enough.
+    private var presenterNoticed = false
 
     init(source: any CaptureSource, ring: FrameRing, log: TakeLog, plan: RecordingPlan, audio: AudioCapture? = nil,
          preview: (any LivePreview)? = nil, timer: StageTimer? = nil, events: @escaping @Sendable (RecorderEvent) -> Void) {
@@ -40,6 +44,7 @@ struct CaptureLoop {
         self.events = events
         interval = 1 / source.format.frameRate.doubleValue
         prompter = plan.prompter?(source.format.width, source.format.height)
+        presenter = SyntheticPresenter.attached(to: audio?.source, reading: plan.presenter.map { ($0.script, $0.voice) })
     }
 
     /// Captures until the scheduler is done, the ring is cancelled (the writer failed) or the
@@ -119,10 +124,12 @@ struct CaptureLoop {
                 recording = (take, start)
                 events(.takeStarted(index: take))
                 prompter?.takeStarted(at: start)
+                presenterStarts(take: start)
                 showPrompter(at: start, always: true)
             case .end(let take):
                 // Logged before the take's end reaches the writer, which lists it with it.
                 if let record = prompter?.takeStopped(at: time) { log.record(take: take, prompter: record) }
+                presenterStops(take: take, at: time)
                 ring.endTake(take)
                 recording = nil
             case .control(let control, let cause):
@@ -139,6 +146,35 @@ struct CaptureLoop {
                 }
                 if let notice = prompter?.perform(command, at: time) { events(.notice("\(cause): \(notice)")) }
             }
+        }
+    }
+
+    /// The synthetic presenter starts reading with the take (recording from scene time `start`),
+    /// from the prompter's place then; the script's `flub` and `skip` actions go with it. Without
+    /// a presenter, those actions are reported unsupported, once.
+    private mutating func presenterStarts(take start: Double) {
+        let actions = plan.script?.presenterActions ?? []
+        guard let presenter, let prompter else {
+            if let first = actions.first, let source = plan.script?.source, !presenterNoticed {
+                presenterNoticed = true
+                events(.notice("\(source):\(first.line): \(first.action.rawValue) is for the synthetic presenter, who reads "
+                               + "the --prompter script through the synthetic microphone (--audio synthetic): ignored"))
+            }
+            return
+        }
+        presenter.takeStarted(SyntheticPresenter.TakeStart(
+            time: start, text: prompter.text, anchor: prompter.scroll.anchor, maxOffset: prompter.scroll.maxOffset,
+            ending: prompter.settings.ending, actions: actions.map { ($0.time, $0.action) }))
+    }
+
+    /// The take ends at `time`: what the presenter said in it goes into its takes.json entry.
+    private mutating func presenterStops(take: Int, at time: Double) {
+        do {
+            if let said = try presenter?.takeStopped(at: time) { log.record(take: take, presenter: said) }
+        } catch {
+            guard !presenterNoticed else { return }
+            presenterNoticed = true
+            events(.notice("\(error); the takes record the clapper only from here"))
         }
     }
 

@@ -5,12 +5,14 @@ import VRenderPrompter
 
 extension CaptureOptions {
     /// Reads the action script at `actions` and the teleprompter script at `prompter` (scrolled
-    /// with `settings`) into the plan, so a bad one fails, naming its file, before the camera opens.
-    package mutating func readScripts(actions: String?, prompter: String?, settings: PrompterSettings) throws {
+    /// with `settings`, read aloud by the synthetic microphone in `voice`) into the plan, so a bad
+    /// one fails, naming its file, before the camera opens.
+    package mutating func readScripts(actions: String?, prompter: String?, settings: PrompterSettings,
+                                      voice: String? = nil) throws {
         if let actions { plan.script = try ActionScript(contentsOfFile: actions) }
+        try PresenterPlan.checkVoice(voice, prompter: prompter != nil, audio: audio, device: device)
         if let prompter {
-            plan.prompter = try PrompterSession.captureFactory(script: try PrompterScript(contentsOfFile: prompter),
-                                                               settings: settings)
+            try plan.setPrompter(try PrompterScript(contentsOfFile: prompter), settings: settings, voice: voice)
         }
     }
 

@@ -24,6 +24,9 @@ public struct RecordingPlan: Sendable {
     /// The teleprompter, made once the source's picture size is known; it scrolls while takes
     /// record and each take's scroll goes into its takes.json entry. Nil: no prompter.
     public var prompter: PrompterSession.Factory?
+    /// The prompter's script read aloud by the synthetic microphone (`setPrompter`); nil: no
+    /// prompter, or nobody reads it.
+    public var presenter: PresenterPlan?
     /// How long the end of the capture waits for the folder's lock when another process holds
     /// it and takes recorded are not listed in takes.json yet (they are complete on disk); nil:
     /// until they are, or until a stop is requested once more (a second Ctrl-C). Takes left

@@ -14,6 +14,8 @@ final class TakeLog: Sendable {
         var timeline: [TakeEntry.TimelineEvent]
         /// The prompter's scroll during the take, set when it stopped recording.
         var prompter: PrompterTakeRecord?
+        /// What the synthetic presenter said in the take, set when it stopped recording.
+        var presenter: PresenterTakeRecord?
     }
 
     // Inferred, not spelled `Mutex<…>`: the ThreadSanitizer build's stand-in (VRenderCore/TSanMutex.swift).
@@ -34,6 +36,11 @@ final class TakeLog: Sendable {
     /// What the prompter did during take `take`: set before the take's end reaches the writer.
     func record(take: Int, prompter: PrompterTakeRecord) {
         records.withLock { $0[take]?.prompter = prompter }
+    }
+
+    /// What the synthetic presenter said during take `take`: set with the prompter's record.
+    func record(take: Int, presenter: PresenterTakeRecord) {
+        records.withLock { $0[take]?.presenter = presenter }
     }
 
     func record(for take: Int) -> Record? { records.withLock { $0[take] } }

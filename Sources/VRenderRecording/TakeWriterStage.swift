@@ -142,7 +142,7 @@ final class TakeWriterStage: @unchecked Sendable {
             frames: frames, dropped: ring.dropped(take: take), duration: duration,
             fps: format.frameRate.description, width: format.width, height: format.height,
             codec: writer.codecName, device: deviceName, preroll: record?.preroll ?? 0,
-            timeline: record?.timeline ?? [], latency: latency, prompter: record?.prompter,
+            timeline: record?.timeline ?? [], latency: latency, prompter: record?.prompter, presenter: record?.presenter,
             audio: soundEntry(writer))
     }
 

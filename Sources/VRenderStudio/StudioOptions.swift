@@ -1,4 +1,5 @@
 import VRenderCapture
+import VRenderCore
 import VRenderMedia
 import VRenderPrompter
 import VRenderRecording
@@ -19,15 +20,17 @@ package struct StudioOptions: Sendable {
     package var audioRequest: AudioRequest
     /// `--prompter FILE`, read, with its settings (nil: no prompter).
     package let prompter: (script: PrompterScript, settings: PrompterSettings)?
-    /// Lays the prompter out for the camera's picture (made once, with the font, so a missing
-    /// font fails before the camera opens).
-    let prompterFactory: PrompterSession.Factory?
+    /// What each capture records with: the folder, codec and the prompter laid out for the
+    /// camera's picture and read by the synthetic presenter (made once, with the font and the
+    /// voice, so a missing font or voice fails before the camera opens).
+    let recordingPlan: RecordingPlan
     /// The longest side of the preview pictures sent to pages, pixels.
     package var previewMaxWidth: Int
 
     package init(device: String, request: CaptureRequest, folder: String, exportsFolder: String? = nil,
                 codec: VideoCodecChoice = .auto, audio: String = "auto", audioRequest: AudioRequest = AudioRequest(),
-                prompter: (script: PrompterScript, settings: PrompterSettings)? = nil, previewMaxWidth: Int = 960) throws {
+                prompter: (script: PrompterScript, settings: PrompterSettings)? = nil, voice: String? = nil,
+                previewMaxWidth: Int = 960) throws {
         try AudioDevices.check(audio)   // before the server starts: an ALSA plugin string, say
         self.device = device
         var request = request
@@ -41,7 +44,12 @@ package struct StudioOptions: Sendable {
         audioRequest.realtime = true
         self.audioRequest = audioRequest
         self.prompter = prompter
-        prompterFactory = try prompter.map { try PrompterSession.captureFactory(script: $0.script, settings: $0.settings) }
+        // Takes not listed yet when the studio stops (the folder's lock held elsewhere) are
+        // waited for briefly, then left, named, for `takes recover`: stopping must not hang.
+        try PresenterPlan.checkVoice(voice, prompter: prompter != nil, audio: audio, device: device)
+        var plan = RecordingPlan(outputDirectory: folder, codec: codec, listingWait: FolderLock.defaultWait)
+        if let prompter { try plan.setPrompter(prompter.script, settings: prompter.settings, voice: voice) }
+        recordingPlan = plan
         self.previewMaxWidth = previewMaxWidth
     }
 }

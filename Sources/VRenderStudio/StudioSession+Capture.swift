@@ -10,11 +10,7 @@ extension StudioSession {
     /// its keys the pages' actions, its frames offered to the preview. Returns when the studio
     /// stops, the camera fails to open or goes away; a take in progress is always kept.
     func runCapture() {
-        // Takes not listed yet when the studio stops (the folder's lock held elsewhere) are
-        // waited for briefly, then left, named, for `takes recover`: stopping must not hang.
-        let plan = RecordingPlan(outputDirectory: options.folder, codec: options.codec, prompter: options.prompterFactory,
-                                 listingWait: FolderLock.defaultWait)
-        let job = CaptureJob(options: CaptureOptions(device: options.device, request: options.request, plan: plan,
+        let job = CaptureJob(options: CaptureOptions(device: options.device, request: options.request, plan: options.recordingPlan,
                                                      audio: options.audio, audioRequest: options.audioRequest))
         let stopping = control.withLock { control in
             control.job = job

@@ -135,6 +135,7 @@ private struct EntryCheck {
             if let audio = check.audioDuration { try number("check.audioDuration", audio, Self.seconds) }
         }
         if let prompter = take.prompter { try fields(of: prompter) }
+        if let presenter = take.presenter { try fields(of: presenter) }
         if let audio = take.audio { try fields(of: audio) }
         if let trim = take.trim {
             if let refusal = trim.refusal { throw refuse("trim: \(refusal)") }
@@ -169,6 +170,20 @@ private struct EntryCheck {
             try number(field + "speed", anchor.speed, 0...1e6)
             try number(field + "fontSize", anchor.fontSize, 1e-3...1e6)
         }
+    }
+
+    /// The synthetic presenter's record: word numbers a script can have, times within the
+    /// take's length limit, each word ending no earlier than it starts.
+    private func fields(of presenter: PresenterTakeRecord) throws {
+        try text("presenter.voice", presenter.voice)
+        for (index, word) in presenter.words.enumerated() {
+            let field = "presenter.words[\(index)]."
+            try count(field + "word", word.word)
+            try text(field + "text", word.text)
+            try number(field + "start", word.start, Self.seconds)
+            try number(field + "end", word.end, word.start...Self.seconds.upperBound)
+        }
+        for (index, word) in presenter.skipped.enumerated() { try count("presenter.skipped[\(index)]", word) }
     }
 
     private func count(_ field: String, _ value: Int, _ range: ClosedRange<Int> = 0...maxCount) throws {

@@ -55,6 +55,10 @@ public struct TakeEntry: Sendable, Codable, Equatable {
     /// every change, for an export to show what the presenter saw. Absent without a prompter,
     /// and in takes recorded before vrender had one.
     public var prompter: PrompterTakeRecord?
+    /// What the synthetic presenter said (the synthetic microphone reading the prompter's
+    /// script): every word's true time, the ground truth captions are measured against. Absent
+    /// for any other microphone.
+    public var presenter: PresenterTakeRecord? = nil
     /// The take's sound (`--audio`): absent for a silent take, and in takes recorded before
     /// vrender recorded sound.
     public var audio: TakeSound? = nil
@@ -65,7 +69,8 @@ public struct TakeEntry: Sendable, Codable, Equatable {
     package init(file: String, thumbnail: String? = nil, created: String, frames: Int, dropped: Int, duration: Double,
                  fps: String, width: Int, height: Int, codec: String, device: String, preroll: Double,
                  timeline: [TimelineEvent], latency: LatencySummary? = nil, check: TakeCheck? = nil,
-                 prompter: PrompterTakeRecord? = nil, audio: TakeSound? = nil, trim: TakeTrim? = nil) {
+                 prompter: PrompterTakeRecord? = nil, presenter: PresenterTakeRecord? = nil, audio: TakeSound? = nil,
+                 trim: TakeTrim? = nil) {
         self.file = file
         self.thumbnail = thumbnail
         self.created = created
@@ -82,6 +87,7 @@ public struct TakeEntry: Sendable, Codable, Equatable {
         self.latency = latency
         self.check = check
         self.prompter = prompter
+        self.presenter = presenter
         self.audio = audio
         self.trim = trim
     }

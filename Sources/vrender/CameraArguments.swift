@@ -31,9 +31,17 @@ struct CameraArguments: ParsableArguments {
 
     @OptionGroup var prompterSettings: PrompterArguments
 
+    @Option(help: ArgumentHelp("The synthetic presenter's espeak-ng voice (en, en-us, de, fr-fr, ...): with the synthetic "
+                               + "camera and microphone, it reads the --prompter script aloud and takes.json keeps each "
+                               + "word's time. Default: the script's language.", valueName: "voice"))
+    var voice: String?
+
     func validate() throws {
         if prompter == nil && prompterSettings.isChanged {
             throw ValidationError("--prompter-speed, --prompter-font and --prompter-end need --prompter SCRIPT")
+        }
+        if prompter == nil && voice != nil {
+            throw ValidationError("--voice is the synthetic presenter's, who reads the --prompter script: it needs --prompter SCRIPT")
         }
     }
 }

@@ -193,7 +193,7 @@ import VRenderTestSupport
     }
 
     @Test(arguments: [
-        ("at 1s zom 2", "demo.actions:1: unknown action 'zom' (known: zoom, lens, torch, flip, focus, clap, audio-gap, stop)"),
+        ("at 1s zom 2", "demo.actions:1: unknown action 'zom' (known: zoom, lens, torch, flip, focus, clap, audio-gap, flub, skip, stop)"),
         ("\nzoom 2", "demo.actions:2: expected 'at <time> <action>', got 'zoom 2'"),
         ("at soon zoom 2", "demo.actions:1: 'soon' is not a time (use e.g. 1.5s, 1500ms)"),
         ("at 1s lens 3", "demo.actions:1: lens must be 0.5, 1 or 2, got 3"),

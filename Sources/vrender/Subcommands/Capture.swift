@@ -139,7 +139,7 @@ extension VRender {
             var options = CaptureOptions(device: camera.device, request: request, plan: plan, audio: camera.audio,
                                          audioRequest: sound)
             let clamped = camera.prompterSettings.settings
-            try options.readScripts(actions: script, prompter: camera.prompter, settings: clamped.settings)
+            try options.readScripts(actions: script, prompter: camera.prompter, settings: clamped.settings, voice: camera.voice)
             return (options, camera.prompter == nil ? [] : clamped.notices)
         }
     }

@@ -49,7 +49,7 @@ extension VRender {
             let clamped = camera.prompterSettings.settings
             let script = try camera.prompter.map { (script: try PrompterScript(contentsOfFile: $0), settings: clamped.settings) }
             let options = try StudioOptions(device: camera.device, request: request, folder: camera.out, codec: camera.codec.choice,
-                                            audio: camera.audio, prompter: script)
+                                            audio: camera.audio, prompter: script, voice: camera.voice)
             if script != nil { for notice in clamped.notices { Warnings.print(notice) } }
             let studio = try VRenderStudioServer.Studio(options: options, host: host, port: port, openBrowser: open) { line, isError in
                 FileHandle.standardError.write(Data(((isError ? "vrender: error: " : "") + line + "\n").utf8))

@@ -44,6 +44,8 @@ package final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
     private var pacer: RealtimePacer?
     private var syllableCache: (slot: Int, syllable: SyntheticVoice.Syllable?)?
     private var deviceClock = DeviceClock()
+    /// Reads the prompter's script instead of the voice-like signal (`attach`).
+    private var presenter: SyntheticPresenter?
 
     /// True for `synthetic` and `synthetic:…` (the initializer says what is wrong with the rest).
     package static func isSynthetic(_ device: String) -> Bool { SyntheticCamera.isSynthetic(device) }
@@ -111,6 +113,13 @@ package final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
         lock.withLock { stopped = true }
     }
 
+    /// From now on the microphone hears `presenter` reading the prompter's script (silence
+    /// between its lines and outside takes) instead of the voice-like signal; the clapper's
+    /// clicks stay. Call before `start()`.
+    package func attach(_ presenter: SyntheticPresenter) {
+        lock.withLock { self.presenter = presenter }
+    }
+
     private var isStopped: Bool { lock.withLock { stopped } }
 
     /// The next 10 ms. Live: released when its last sample's scene time has passed on the wall
@@ -152,8 +161,13 @@ package final class SyntheticMicrophone: AudioSource, @unchecked Sendable {
         let first = deviceClock.delivered
         let channels = format.channels
         var mono = [Double](repeating: 0, count: periodFrames)
-        for index in 0..<periodFrames {
-            mono[index] = voice.voice(at: deviceClock.sceneTime(ofSample: first + index, rate: deviceRate), cache: &syllableCache)
+        if let presenter = lock.withLock({ presenter }) {
+            presenter.render(at: (0..<periodFrames).map { deviceClock.sceneTime(ofSample: first + $0, rate: deviceRate) },
+                             into: &mono)
+        } else {
+            for index in 0..<periodFrames {
+                mono[index] = voice.voice(at: deviceClock.sceneTime(ofSample: first + index, rate: deviceRate), cache: &syllableCache)
+            }
         }
         let rate = Double(format.sampleRate)
         let clicks = Self.clicks(in: first..<first + periodFrames, clock: deviceClock, deviceRate: deviceRate,
