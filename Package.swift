@@ -34,6 +34,8 @@
 //                     presenter (reads the prompter's script aloud), action scripts <- Media, Prompter, Speech
 //   VRenderRecording  frame ring, take scheduler, take writer, takes.json while a capture
 //                     writes it, the capture job                                   <- Capture, Takes, Media, Imaging
+//   VRenderAlignment  a script aligned to a take's sound: espeak-ng's reading of each line
+//                     found by DTW on MFCC frames, in windows the prompter's scroll gives <- Media, Prompter, Speech
 //   VRenderExport     plan, timeline, stream copy, transcode pipeline, audio aligner,
 //                     loudness (measure, gain, limiter), filter previews          <- Takes, Vulkan, CEBUR128, ...
 //   VRenderScale      chunked exports: the chunk plan, the work folder, chunk workers, the
@@ -154,6 +156,10 @@ let package = Package(
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderCapture", "VRenderPrompter",
                                "VRenderSpeech", "VRenderTakes"]),
         .target(name: "VRenderVulkan", dependencies: ["CVulkan", "VRenderCore", "VRenderFilters"]),
+        // Captions: a script aligned to a take's sound (espeak-ng's reading of it, found by
+        // dynamic time warping), below the export that will put the captions in.
+        .target(name: "VRenderAlignment",
+                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderPrompter", "VRenderSpeech", "VRenderTakes"]),
         // Export reads a takes folder through its manifest (VRenderTakes' TakesFolder); it links
         // no capture code, nor do the chunk workers above it.
         .target(name: "VRenderExport",
@@ -204,7 +210,7 @@ let package = Package(
             name: "vrender",
             dependencies: [
                 "VRenderCore", "VRenderFilters", "VRenderExport", "VRenderCapture", "VRenderTakes", "VRenderRecording",
-                "VRenderDemo", "VRenderVulkan", "VRenderVerify", "VRenderBench", "VRenderPrompter", "VRenderScale", "VRenderStudio", "VRenderStudioServer",
+                "VRenderAlignment", "VRenderDemo", "VRenderVulkan", "VRenderVerify", "VRenderBench", "VRenderPrompter", "VRenderScale", "VRenderStudio", "VRenderStudioServer",
                 "VRenderDoctor", "VRenderWorkerCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -214,6 +220,9 @@ let package = Package(
         .testTarget(name: "VRenderCoreTests", dependencies: ["VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderImagingTests", dependencies: ["VRenderImaging", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderSpeechTests", dependencies: ["VRenderSpeech", "VRenderCore"]),
+        .testTarget(name: "VRenderAlignmentTests",
+                    dependencies: ["VRenderAlignment", "VRenderRecording", "VRenderCapture", "VRenderTakes", "VRenderPrompter",
+                                   "VRenderSpeech", "VRenderImaging", "VRenderCore", "VRenderTestSupport"]),
         .testTarget(name: "VRenderPrompterTests",
                     dependencies: ["VRenderPrompter", "VRenderImaging", "VRenderCore", "VRenderTestSupport"]),
         // -O in debug as VRenderFilters: the suites' 1080p test frames are made and compared here.

@@ -213,7 +213,7 @@ def check_c_imports():
 def check_cli_imports():
     cli_allowed = {"Foundation", "Glibc", "Darwin", "Dispatch", "Synchronization", "ArgumentParser",
                    "VRenderCore", "VRenderFilters", "VRenderPrompter", "VRenderTakes", "VRenderCapture",
-                   "VRenderRecording", "VRenderExport", "VRenderVerify", "VRenderVulkan", "VRenderScale",
+                   "VRenderRecording", "VRenderAlignment", "VRenderExport", "VRenderVerify", "VRenderVulkan", "VRenderScale",
                    "VRenderDemo", "VRenderBench", "VRenderDoctor", "VRenderStudio", "VRenderStudioServer",
                    "VRenderWorkerCommands"}
     for path, number, _, module in swift_imports(os.path.join("Sources", "vrender")):

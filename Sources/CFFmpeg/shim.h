@@ -15,6 +15,7 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/audio_fifo.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/tx.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 

@@ -2,8 +2,9 @@ internal import CFFmpeg
 
 /// A take's sound mixed to mono at a chosen rate, from a chosen time of the file on (the take's
 /// first picture), handed over in blocks of a fixed size as it decodes: how silence finding and
-/// caption alignment read sound, in memory of one block whatever the take's length. Sound
-/// before the origin is skipped; a stream that starts late is silence until it does.
+/// caption alignment read sound, in memory of one block whatever the take's length. Samples go
+/// where their timestamps put them: sound before the origin is skipped, a stream that starts
+/// late or leaves a gap between packets is silence there.
 package enum MonoSound {
     /// Calls `body` with each block of `block` samples (the last one shorter) of audio stream
     /// `stream` of `path` at `rate` Hz, from `origin` seconds on the file's clock to the end.
@@ -14,8 +15,9 @@ package enum MonoSound {
         let converter = AudioConverter(sampleRate: rate, channels: 1, interleaved: true)
         var samples: [Float] = []
         samples.reserveCapacity(block)
-        var started = false
-        var toSkip = 0
+        // Samples placed so far, from the origin on.
+        var position = 0
+        let tolerance = rate / 500   // 2 ms: the resampler's own delay is less
         func drain(final: Bool) throws {
             while converter.buffered >= block || (final && converter.buffered > 0) {
                 samples.removeAll(keepingCapacity: true)
@@ -23,14 +25,18 @@ package enum MonoSound {
                 try samples.withUnsafeBufferPointer(body)
             }
         }
+        // Each frame goes where its timestamp says, as a player places it: a gap before it (a
+        // late start; a take's first AAC packet stands apart from the next) is silence, what
+        // lies before the origin or over sound already placed is dropped. A frame without a
+        // time follows the one before.
         let handle: (Frame) throws -> Void = { frame in
-            if !started {
-                started = true
-                let offset = ((decoder.seconds(of: frame) ?? origin) - origin) * Double(rate)
-                if offset > 0 { try converter.appendSilence(Int(offset.rounded())) } else { toSkip = Int((-offset).rounded()) }
+            let start = decoder.seconds(of: frame).map { Int((($0 - origin) * Double(rate)).rounded()) } ?? position
+            if start - position > tolerance {
+                try converter.appendSilence(start - position)
+                position = start
             }
-            let result = try converter.append(frame, dropFirst: toSkip)
-            toSkip -= result.dropped
+            let early = position - start
+            position += try converter.append(frame, dropFirst: early > tolerance ? early : 0).kept
             try drain(final: false)
         }
         let packet = Packet()

@@ -34,8 +34,9 @@ public struct SynthesizedSpeech: Sendable, Equatable {
 /// call to the next (statics inside the library no call resets), so the same line spoken twice
 /// differs. Each voice is therefore loaded from its own language file with two lines added,
 /// `klatt 1` (the Klatt synthesizer, whose state starts anew with each call) and `flutter 0`,
-/// and the C library's `rand`, which Klatt's noise draws from, is seeded before each call.
-/// About 500 times faster than real time on one core.
+/// and the C library's `rand`, which Klatt's noise draws from, is seeded before each reading.
+/// Each text is read twice, to make sure no other thread drew from `rand` meanwhile: about 250
+/// times faster than real time on one core.
 public enum SpeechSynthesizer {
     /// espeak-ng's range of speaking rates, words per minute.
     public static let wordsPerMinute = 80...450
@@ -54,8 +55,17 @@ public enum SpeechSynthesizer {
             guard espeak_SetParameter(espeakRATE, Int32(clamped), 0) == EE_OK else {
                 throw VRenderError(.runtime, subject: "espeak-ng", reason: "cannot set the speaking rate to \(clamped) words per minute")
             }
-            srand(1)
-            return try engine.synthesize(text)
+            // Klatt's noise draws on the C library's one `rand`, which libvidstab and lavapipe
+            // also call, from other threads: a reading they cut into differs. Two alike in a
+            // row had no such visitor (the first pair almost always).
+            var last: SynthesizedSpeech?
+            for _ in 0..<4 {
+                srand(1)
+                let speech = try engine.synthesize(text)
+                if speech == last { return speech }
+                last = speech
+            }
+            return last!
         }
     }
 

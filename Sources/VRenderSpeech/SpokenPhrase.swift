@@ -15,7 +15,8 @@ public struct SpokenPhrase: Sendable, Equatable {
     public static let quiet = 0.01
 
     public var speech: SynthesizedSpeech
-    /// In order; a word espeak-ng said nothing for (a dash alone) is not among them.
+    /// Every word given, in order. One espeak-ng gave no event of its own (an "a" it ran into
+    /// the word before, a dash) has a share of the word before's sound, by length.
     public var words: [Word]
 }
 
@@ -34,15 +35,37 @@ extension SpeechSynthesizer {
         var onsets: [(index: Int, sample: Int)] = []
         for event in speech.words {
             let index = (offsets.lastIndex { $0 <= event.characterOffset } ?? 0)
-            if onsets.last?.index != index { onsets.append((index, event.sample)) }
+            if onsets.last.map({ $0.index < index }) ?? true { onsets.append((index, event.sample)) }
         }
         let samples = speech.samples
         let loudest = samples.reduce(0) { Swift.max($0, abs(Int($1))) }
         let quiet = Int(Double(loudest) * SpokenPhrase.quiet)
-        let spoken = onsets.enumerated().map { position, onset in
-            var end = Swift.min(position + 1 < onsets.count ? onsets[position + 1].sample : samples.count, samples.count)
-            while end > onset.sample, abs(Int(samples[end - 1])) <= quiet { end -= 1 }
-            return SpokenPhrase.Word(index: onset.index, start: onset.sample, end: Swift.max(end, onset.sample))
+        func soundEnd(from start: Int, before limit: Int) -> Int {
+            var end = Swift.min(limit, samples.count)
+            while end > start, abs(Int(samples[end - 1])) <= quiet { end -= 1 }
+            return Swift.max(end, start)
+        }
+        var spoken: [SpokenPhrase.Word] = []
+        for (position, onset) in onsets.enumerated() {
+            // Words espeak-ng gave no event of their own ("a" run into "at", a dash) share the
+            // span of the word before them, by their length.
+            let next = position + 1 < onsets.count ? onsets[position + 1] : (index: words.count, sample: samples.count)
+            let end = soundEnd(from: onset.sample, before: next.sample)
+            let group = onset.index..<Swift.max(onset.index + 1, next.index)
+            let weights = group.map { Double(words[$0].unicodeScalars.count + 1) }
+            let total = weights.reduce(0, +)
+            var start = Double(onset.sample)
+            for (offset, index) in group.enumerated() {
+                let share = (Double(end - onset.sample) * weights[offset] / total)
+                let wordEnd = offset == group.count - 1 ? end : Int((start + share).rounded())
+                spoken.append(SpokenPhrase.Word(index: index, start: Int(start.rounded()), end: wordEnd))
+                start += share
+            }
+        }
+        // Words before the first event (none usually) start and end where it does.
+        if let first = onsets.first, first.index > 0 {
+            spoken.insert(contentsOf: (0..<first.index).map { SpokenPhrase.Word(index: $0, start: first.sample, end: first.sample) },
+                          at: 0)
         }
         return SpokenPhrase(speech: speech, words: spoken)
     }

@@ -1,0 +1,147 @@
+import VRenderCore
+import VRenderMedia
+import VRenderPrompter
+import VRenderSpeech
+
+/// Aligns a script to a take's sound without a trained model: each line of the script is
+/// synthesized with espeak-ng and found in the take by dynamic time warping on spectral
+/// features (`SubsequenceMatch`), in a window of the sound where it can be: after the line
+/// before it, and, when the prompter's scroll is known, around the moment the line reached the
+/// reader. Its words' times follow the warping path. Linear in the take's length: each line
+/// is matched in a window of a few seconds.
+public enum ScriptAligner {
+    /// A line matched at a higher mean cost than this was not read (the take says something
+    /// else there, or nothing).
+    static let unreadCost = 20.0
+    /// A cost at or below this is a reading as close as a synthetic voice gets (confidence 1).
+    static let goodCost = 10.0
+    /// Seconds before a line is due that it may be read (the reader glances ahead), and after
+    /// it that it may still come (the reader is behind).
+    static let early = 1.0
+    static let late = 6.0
+
+    /// A line whose words take less than this share of their synthesized length in the take
+    /// was not read: matched with the line after it, it shrank to nothing before that one.
+    static let shortestReading = 0.25
+
+    /// Aligns `script` (its words: `ScriptWords(script.text)`) to `take`, in `voice`.
+    /// Throws what reading the take's sound or speaking throws.
+    public static func align(_ take: AlignmentTake, script: ScriptPlan, voice: SpeechVoice) throws -> ScriptAlignment {
+        let sound = try takeFeatures(take)
+        var cursor = 0
+        var lines: [ScriptAlignment.Line] = []
+        var words: [ScriptAlignment.Word] = []
+        var phrases = try script.lines.prefix(1).map { try speak($0, of: script, voice: voice) }
+        for (index, line) in script.lines.enumerated() {
+            // Each line is looked for followed by the next: a line never read then shrinks to
+            // nothing before the next one instead of matching whatever speech is near.
+            if index + 1 < script.lines.count { phrases.append(try speak(script.lines[index + 1], of: script, voice: voice)) }
+            let phrase = phrases[index]
+            let context = index + 1 < phrases.count ? phrases[index + 1] : nil
+            // Near the take's end the next line may not be in it at all: then the line alone.
+            var found = try find(phrase, followedBy: context, line: line, in: sound, after: cursor)
+            let contextEnd = (line.nextDue ?? SpeechFeatures.time(ofFrame: cursor) + phrase.speech.duration)
+                + (context?.speech.duration ?? 0) / 2
+            if context != nil, contextEnd > SpeechFeatures.time(ofFrame: sound.frameCount), found.map({ !isReading($0, of: phrase) }) ?? true {
+                found = try find(phrase, followedBy: nil, line: line, in: sound, after: cursor)
+            }
+            guard let found, isReading(found, of: phrase) else {
+                lines.append(ScriptAlignment.Line(words: line.words, start: nil, end: nil, cost: found?.cost ?? .infinity,
+                                                  contrast: found?.contrast ?? 1))
+                continue
+            }
+            let placed = found.words(of: phrase, from: line.words.lowerBound)
+            lines.append(ScriptAlignment.Line(words: line.words, start: placed.first?.start, end: placed.last?.end, cost: found.cost,
+                                              contrast: found.contrast))
+            words += placed
+            cursor = SpeechFeatures.frame(at: placed.last?.end ?? 0)
+        }
+        return ScriptAlignment(words: words, lines: lines)
+    }
+
+    /// Whether `found` is a reading of `phrase`: close enough, and not shrunk to nothing.
+    private static func isReading(_ found: Found, of phrase: SpokenPhrase) -> Bool {
+        let placed = found.words(of: phrase, from: 0)
+        let length = (placed.last?.end ?? 0) - (placed.first?.start ?? 0)
+        let said = Double((phrase.words.last?.end ?? 0) - (phrase.words.first?.start ?? 0)) / Double(SynthesizedSpeech.sampleRate)
+        return found.cost <= unreadCost && length >= shortestReading * said
+    }
+
+    /// A line's words as espeak-ng says them at the normal rate.
+    private static func speak(_ line: ScriptPlan.Line, of script: ScriptPlan, voice: SpeechVoice) throws -> SpokenPhrase {
+        try SpeechSynthesizer.speak(words: script.words.words[line.words].map(\.text), voice: voice)
+    }
+
+    /// Where `phrase` (then `context`, the next line, when there is one) is said in the take,
+    /// from frame `cursor` on: nil when the window left is too short.
+    private static func find(_ phrase: SpokenPhrase, followedBy context: SpokenPhrase?, line: ScriptPlan.Line,
+                             in sound: SpeechFeatures, after cursor: Int) throws -> Found? {
+        let breath = [Int16](repeating: 0, count: SynthesizedSpeech.sampleRate / 5)
+        let samples = phrase.speech.samples + (context.map { breath + $0.speech.samples } ?? [])
+        let reference = try FeatureExtractor.features(of: samples.map { Float($0) / 32_768 })
+        let contextFrames = context.map { SpeechFeatures.frame(at: $0.speech.duration + 0.2) } ?? 0
+        let window = Self.window(for: line, cursor: cursor, referenceFrames: reference.frameCount - contextFrames,
+                                 extra: contextFrames * 2, takeFrames: sound.frameCount)
+        guard reference.frameCount > 0, window.count > reference.frameCount / 3 else { return nil }
+        let match = SubsequenceMatch.find(reference, in: sound.values[window.lowerBound * SpeechFeatures.count..<window.upperBound * SpeechFeatures.count])
+        return Found(match: match, window: window)
+    }
+
+    /// A match and the window it was found in.
+    private struct Found {
+        var match: SubsequenceMatch
+        var window: Range<Int>
+        var cost: Double { Double(match.cost) }
+        var contrast: Double { Double(match.contrast) }
+        var confidence: Double { Swift.min(1, Swift.max(0, (unreadCost - cost) / (unreadCost - goodCost))) }
+
+        /// `phrase`'s words where the match puts them, numbered from `first`.
+        func words(of phrase: SpokenPhrase, from first: Int) -> [ScriptAlignment.Word] {
+            phrase.words.map { word in
+                ScriptAlignment.Word(word: first + word.index, start: time(word.start), end: time(word.end), confidence: confidence)
+            }
+        }
+
+        /// The take's time of reference sample `sample`: its frame, through the match's path.
+        func time(_ sample: Int) -> Double {
+            let frame = Swift.min(match.frames.count - 1, SpeechFeatures.frame(at: Double(sample) / Double(SynthesizedSpeech.sampleRate)))
+            return SpeechFeatures.time(ofFrame: window.lowerBound + match.frames[frame])
+        }
+    }
+
+    /// The take's frames a line is looked for in.
+    static func window(for line: ScriptPlan.Line, cursor: Int, referenceFrames: Int, extra: Int, takeFrames: Int) -> Range<Int> {
+        let slack = referenceFrames * 2 + extra + SpeechFeatures.frame(at: 3)
+        var start = cursor
+        var end = cursor + slack
+        if let due = line.due {
+            start = Swift.max(cursor, SpeechFeatures.frame(at: due - early))
+            end = Swift.max(start + slack, SpeechFeatures.frame(at: (line.nextDue ?? due) + late) + extra)
+        }
+        return Swift.min(start, takeFrames)..<Swift.min(end, takeFrames)
+    }
+
+    /// The features of the take's sound, from its first picture on.
+    private static func takeFeatures(_ take: AlignmentTake) throws -> SpeechFeatures {
+        let extractor = try FeatureExtractor()
+        try MonoSound.read(path: take.path, stream: take.audioStream, from: take.origin, rate: SpeechFeatures.rate,
+                           block: SpeechFeatures.rate) { extractor.append($0) }
+        extractor.finish()
+        return extractor.features
+    }
+}
+
+/// The take `ScriptAligner` reads.
+public struct AlignmentTake: Sendable {
+    public var path: String
+    /// Its audio stream's index in the file.
+    public var audioStream: Int
+    /// Its first picture's time on the file's clock (what the alignment's times count from).
+    public var origin: Double
+
+    public init(path: String, audioStream: Int, origin: Double) {
+        self.path = path
+        self.audioStream = audioStream
+        self.origin = origin
+    }
+}
