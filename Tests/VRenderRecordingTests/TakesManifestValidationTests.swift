@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VRenderCore
+import VRenderPrompter
 import VRenderTestSupport
 @testable import VRenderRecording
 @testable import VRenderTakes
@@ -82,6 +83,20 @@ import VRenderTestSupport
         try TakesManifest(takes: [take]).save(to: directory)
         #expect(vrenderError { try TakesManifest.load(from: directory) }?.reason
                 .hasPrefix("entry 1 'segment_0001_A.mov': audio.missingMilliseconds 1e+300 is out of range") == true)
+        take.audio = nil
+        // The synthetic presenter's words: a word ending before it starts, a number no script has.
+        take.presenter = PresenterTakeRecord(voice: "en", words: [.init(word: 0, text: "Good", start: 1.5, end: 1.2)], skipped: [])
+        try TakesManifest(takes: [take]).save(to: directory)
+        #expect(vrenderError { try TakesManifest.load(from: directory) }?.reason
+                .hasPrefix("entry 1 'segment_0001_A.mov': presenter.words[0].end 1.2 is out of range (1.5…86400)") == true)
+        take.presenter = PresenterTakeRecord(voice: "en\u{1b}[2J", words: [], skipped: [-4])
+        try TakesManifest(takes: [take]).save(to: directory)
+        #expect(vrenderError { try TakesManifest.load(from: directory) }?.reason
+                .hasPrefix("entry 1 'segment_0001_A.mov': presenter.voice contains a control character") == true)
+        take.presenter?.voice = "en"
+        try TakesManifest(takes: [take]).save(to: directory)
+        #expect(vrenderError { try TakesManifest.load(from: directory) }?.reason
+                .hasPrefix("entry 1 'segment_0001_A.mov': presenter.skipped[0] -4 is out of range") == true)
     }
 
     @Test(arguments: [
