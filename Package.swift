@@ -157,9 +157,12 @@ let package = Package(
                                "VRenderSpeech", "VRenderTakes"]),
         .target(name: "VRenderVulkan", dependencies: ["CVulkan", "VRenderCore", "VRenderFilters"]),
         // Captions: a script aligned to a take's sound (espeak-ng's reading of it, found by
-        // dynamic time warping), below the export that will put the captions in.
+        // dynamic time warping), below the export that will put the captions in. Optimized in
+        // debug builds too, as VRenderFilters: unoptimized, the warping's inner loop (millions of
+        // cells a line) makes its test suites several times slower in `make test`.
         .target(name: "VRenderAlignment",
-                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderPrompter", "VRenderSpeech", "VRenderTakes"]),
+                dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderPrompter", "VRenderSpeech", "VRenderTakes"],
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Export reads a takes folder through its manifest (VRenderTakes' TakesFolder); it links
         // no capture code, nor do the chunk workers above it.
         .target(name: "VRenderExport",
