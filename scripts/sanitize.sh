@@ -22,8 +22,8 @@ BUILD=.build/sanitize-$kind
 # ExportTests does not also pick GPUExportTests.
 declare -A suites=(
   [VRenderCoreTests]='BoundedQueueTests|QueueLockTests|StageTimingsTests'
-  [VRenderRecordingTests]='FrameRingTests|RecorderTests|CaptureJobTests|TakeSchedulerTests|SoundRecordingTests|LockedFolderCaptureTests'
-  [VRenderCaptureTests]='SyntheticCameraTests|SyntheticMicrophoneTests'
+  [VRenderRecordingTests]='FrameRingTests|RecorderTests|CaptureJobTests|TakeSchedulerTests|SoundRecordingTests|LockedFolderCaptureTests|PresenterRecordingTests'
+  [VRenderCaptureTests]='SyntheticCameraTests|SyntheticMicrophoneTests|SyntheticPresenterTests'
   [VRenderExportTests]='ExportTests|ExportFailureTests|ExportCancellationTests|PacketRetimerTests|AudioAlignerTests|CopyAudioCheckTests|ManyTakesTests'
   [VRenderBenchTests]='ConcatBenchTests'
   [VRenderStudioTests]='StudioSessionTests|MediaPreviewEncoderTests'
