@@ -31,13 +31,14 @@ public enum ScriptAligner {
         var cursor = 0
         var lines: [ScriptAlignment.Line] = []
         var words: [ScriptAlignment.Word] = []
-        var phrases = try script.lines.prefix(1).map { try speak($0, of: script, voice: voice) }
+        // Two lines' speech at a time, whatever the script's length.
+        var upcoming = try script.lines.first.map { try speak($0, of: script, voice: voice) }
         for (index, line) in script.lines.enumerated() {
+            guard let phrase = upcoming else { break }
             // Each line is looked for followed by the next: a line never read then shrinks to
             // nothing before the next one instead of matching whatever speech is near.
-            if index + 1 < script.lines.count { phrases.append(try speak(script.lines[index + 1], of: script, voice: voice)) }
-            let phrase = phrases[index]
-            let context = index + 1 < phrases.count ? phrases[index + 1] : nil
+            let context = index + 1 < script.lines.count ? try speak(script.lines[index + 1], of: script, voice: voice) : nil
+            upcoming = context
             // Near the take's end the next line may not be in it at all: then the line alone.
             var found = try find(phrase, followedBy: context, line: line, in: sound, after: cursor)
             let contextEnd = (line.nextDue ?? SpeechFeatures.time(ofFrame: cursor) + phrase.speech.duration)

@@ -80,6 +80,7 @@ struct PresenterSchedule {
 
     /// Drops the samples of what ended before scene time `time` (the words stay).
     mutating func forget(before time: Double) {
+        guard utterances.first.map({ $0.end < time }) == true else { return }
         utterances.removeAll { $0.end < time }
     }
 

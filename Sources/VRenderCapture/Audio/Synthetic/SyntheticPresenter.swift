@@ -87,10 +87,9 @@ package final class SyntheticPresenter: @unchecked Sendable {
     package func takeStopped(at time: Double) throws -> PresenterTakeRecord? {
         try lock.withLock {
             guard let last = takes.indices.last, takes[last].stopped == nil else { return nil }
-            var schedule = takes[last].schedule
-            try speaking { try schedule.extend(through: time) }
-            takes[last].schedule = schedule
+            try speaking { try takes[last].schedule.extend(through: time) }
             takes[last].stopped = time
+            let schedule = takes[last].schedule
             let said = schedule.spoken.filter { $0.start < time }.map { word in
                 var word = word
                 word.start -= schedule.takeStart
@@ -109,17 +108,16 @@ package final class SyntheticPresenter: @unchecked Sendable {
         lock.withLock {
             takes.removeAll { $0.end < first - 1 }
             for index in takes.indices where takes[index].schedule.takeStart <= last && takes[index].end > first {
-                var schedule = takes[index].schedule
                 let end = takes[index].end
-                try? speaking { try schedule.extend(through: Swift.min(last, end)) }
-                schedule.forget(before: first - 1)
-                for utterance in schedule.utterances where utterance.end > first && utterance.start <= last {
+                // Mutated in place: a copy would duplicate its word list on every period.
+                try? speaking { try takes[index].schedule.extend(through: Swift.min(last, end)) }
+                takes[index].schedule.forget(before: first - 1)
+                for utterance in takes[index].schedule.utterances where utterance.end > first && utterance.start <= last {
                     for (sample, time) in times.enumerated() where time >= utterance.start && time < Swift.min(utterance.end, end) {
                         samples[sample] += Double(Self.interpolate(utterance.samples, at: (time - utterance.start)
                                                                     * Double(SynthesizedSpeech.sampleRate)))
                     }
                 }
-                takes[index].schedule = schedule
             }
         }
     }
