@@ -86,7 +86,8 @@ public enum CaptionCues {
 
     /// Whether the words fit in two lines.
     private static func fits(_ group: [ScriptAlignment.Word], script: [String]) -> Bool {
-        lines(group.map { script[$0.word] }).allSatisfy { $0.count <= lineLength } && lines(group.map { script[$0.word] }).count <= 2
+        let laid = lines(group.map { script[$0.word] })
+        return laid.count <= 2 && laid.allSatisfy { $0.count <= lineLength }
     }
 
     private static func length(_ group: [ScriptAlignment.Word], _ script: [String]) -> Int {

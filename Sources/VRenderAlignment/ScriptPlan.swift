@@ -61,10 +61,9 @@ public struct ScriptPlan: Sendable {
             return topPlace(layout(position.fontSize), offset: position.offset)
         }
         var lines: [Line] = []
-        for (index, start) in text.lineStarts.enumerated() {
+        for index in text.lineStarts.indices {
             guard let time = due[index] else { continue }
-            let end = index + 1 < text.lineStarts.count ? text.lineStarts[index + 1] : Int.max
-            let range = words.words(startingIn: start..<Swift.max(start, end))
+            let range = words.words(onLine: index, of: text)
             guard !range.isEmpty else { continue }
             lines.append(Line(words: range, due: time, nextDue: nil))
         }

@@ -73,6 +73,13 @@ public struct ScriptWords: Sendable, Equatable {
         return low
     }
 
+    /// The words that start on laid-out line `line` of `text` (a layout of this script).
+    public func words(onLine line: Int, of text: PrompterText) -> Range<Int> {
+        let from = text.lineStarts[line]
+        let to = line + 1 < text.lineStarts.count ? text.lineStarts[line + 1] : Int.max
+        return words(startingIn: from..<Swift.max(from, to))
+    }
+
     /// The place of the scalar at `offset` in `line`, a laid-out line whose first place is
     /// `lineStart`: what a synthesizer's character position in the line's text becomes.
     public static func place(ofScalar offset: Int, in line: String, lineStart: Int) -> Int {

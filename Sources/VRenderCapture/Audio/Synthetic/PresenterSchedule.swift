@@ -62,7 +62,7 @@ struct PresenterSchedule {
             let start = Swift.max(due.time, lastEnd + Self.lineGap)
             guard start < time else { return }
             upcoming = reading.next()
-            let lineWords = wordsOf(line: due.line)
+            let lineWords = words.words(onLine: due.line, of: text)
             guard !lineWords.isEmpty else { continue }
             switch takeAction(startingAt: start) {
             case .skip?:
@@ -82,13 +82,6 @@ struct PresenterSchedule {
     mutating func forget(before time: Double) {
         guard utterances.first.map({ $0.end < time }) == true else { return }
         utterances.removeAll { $0.end < time }
-    }
-
-    /// The script's words on laid-out line `line`: those that start on it.
-    private func wordsOf(line: Int) -> Range<Int> {
-        let from = text.lineStarts[line]
-        let to = line + 1 < text.lineStarts.count ? text.lineStarts[line + 1] : Int.max
-        return words.words(startingIn: from..<Swift.max(from, to))
     }
 
     /// The next action when it is due by `start`, consumed.
