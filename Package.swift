@@ -37,7 +37,7 @@
 //   VRenderAlignment  a script aligned to a take's sound: espeak-ng's reading of each line
 //                     found by DTW on MFCC frames, in windows the prompter's scroll gives <- Media, Prompter, Speech
 //   VRenderExport     plan, timeline, stream copy, transcode pipeline, audio aligner,
-//                     loudness (measure, gain, limiter), filter previews          <- Takes, Vulkan, CEBUR128, ...
+//                     loudness (measure, gain, limiter), captions, filter previews <- Takes, Vulkan, Alignment, ...
 //   VRenderScale      chunked exports: the chunk plan, the work folder, chunk workers, the
 //                     local and Slurm engines                                <- Export, Media, CCrypto, ...
 //                     Neither Export nor Scale reaches Capture or Recording (no V4L2, ALSA or
@@ -167,7 +167,7 @@ let package = Package(
         // no capture code, nor do the chunk workers above it.
         .target(name: "VRenderExport",
                 dependencies: ["CEBUR128", "CVidStab", "VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",
-                               "VRenderPrompter", "VRenderTakes"]),
+                               "VRenderPrompter", "VRenderTakes", "VRenderAlignment", "VRenderSpeech"]),
         // Chunked exports (`concat --engine local|slurm`, `vrender chunk`): one export rendered
         // as chunks by child processes or a Slurm job array, joined by stream copy.
         .target(name: "VRenderScale",

@@ -7,7 +7,7 @@
 /// never hangs over a pause or a cut; a cue shorter than a second is held up to one, where the
 /// next cue leaves room. At most 20 characters a second is the guidelines' reading speed: cues
 /// are as long as the speech allows, a presenter faster than that gets cues as fast as they are.
-public struct CaptionCue: Sendable, Equatable {
+public struct CaptionCue: Sendable, Equatable, Codable {
     /// Seconds on the take's (or the export's) clock.
     public var start: Double
     public var end: Double
@@ -17,6 +17,10 @@ public struct CaptionCue: Sendable, Equatable {
     public var words: Range<Int>
 
     public var text: String { lines.joined(separator: "\n") }
+
+    public init(start: Double, end: Double, lines: [String], words: Range<Int>) {
+        (self.start, self.end, self.lines, self.words) = (start, end, lines, words)
+    }
 }
 
 public enum CaptionCues {
@@ -32,8 +36,9 @@ public enum CaptionCues {
     /// stops there, so the cue does with it.
     public static let breath = 0.15
 
-    /// Cues for `words` (in script order: the alignment's) whose texts `script` gives.
-    public static func cues(for words: [ScriptAlignment.Word], script: [String]) -> [CaptionCue] {
+    /// Cues for `words` (in script order: the alignment's) whose texts `script` gives. No cue
+    /// is held past `until` (the end of the part of a take an export shows).
+    public static func cues(for words: [ScriptAlignment.Word], script: [String], until: Double = .infinity) -> [CaptionCue] {
         var cues: [CaptionCue] = []
         var current: [ScriptAlignment.Word] = []
         for phrase in phrases(words, script: script) {
@@ -47,8 +52,22 @@ public enum CaptionCues {
             current += phrase
         }
         if !current.isEmpty { cues.append(cue(current, script: script)) }
-        timeCues(&cues)
+        timeCues(&cues, until: until)
         return cues
+    }
+
+    /// The cues of consecutive parts of an export, each part's cues on the export's clock, as
+    /// one list: where parts overlap (a dissolve), a cue ends `gap` before the next part's
+    /// first cue starts.
+    public static func joined(_ parts: [[CaptionCue]]) -> [CaptionCue] {
+        var joined: [CaptionCue] = []
+        for part in parts {
+            if let first = part.first, let last = joined.last, last.end > first.start - gap {
+                joined[joined.count - 1].end = Swift.max(last.start + 0.04, first.start - gap)
+            }
+            joined += part
+        }
+        return joined
     }
 
     private static func cue(_ group: [ScriptAlignment.Word], script: [String]) -> CaptionCue {
@@ -119,9 +138,9 @@ public enum CaptionCues {
 
     /// Ends each cue `gap` before the next, and holds a cue shorter than `shortest` up to it
     /// where the next cue leaves room.
-    private static func timeCues(_ cues: inout [CaptionCue]) {
+    private static func timeCues(_ cues: inout [CaptionCue], until: Double) {
         for index in cues.indices {
-            let limit = index + 1 < cues.count ? cues[index + 1].start - gap : .infinity
+            let limit = index + 1 < cues.count ? cues[index + 1].start - gap : until
             let held = Swift.max(cues[index].end, cues[index].start + shortest)
             // The gap may take the last few milliseconds of a cue whose words run into the next.
             cues[index].end = Swift.max(Swift.min(held, limit), cues[index].start + 0.04)

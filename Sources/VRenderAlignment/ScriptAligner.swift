@@ -51,7 +51,8 @@ public enum ScriptAligner {
                                                   contrast: found?.contrast ?? 1))
                 continue
             }
-            let placed = found.words(of: phrase, from: line.words.lowerBound)
+            let placed = uncut(found.words(of: phrase, from: line.words.lowerBound), of: phrase,
+                               takeEnd: SpeechFeatures.time(ofFrame: sound.frameCount))
             lines.append(ScriptAlignment.Line(words: line.words, start: placed.first?.start, end: placed.last?.end, cost: found.cost,
                                               contrast: found.contrast))
             words += placed
@@ -59,6 +60,23 @@ public enum ScriptAligner {
         }
         return ScriptAlignment(words: words, lines: lines)
     }
+
+    /// `placed` less the words the take's end cut off: a line the take stopped in the middle of
+    /// matches whole, its unsaid words squeezed into the last frames. Those ending at the take's
+    /// end in less than a third of the time espeak-ng takes to say them were not said.
+    static func uncut(_ placed: [ScriptAlignment.Word], of phrase: SpokenPhrase, takeEnd: Double) -> [ScriptAlignment.Word] {
+        var kept = placed
+        while let last = kept.last, kept.count > 1, last.end >= takeEnd - lastFrames {
+            let word = phrase.words[kept.count - 1]
+            let said = Double(word.end - word.start) / Double(SynthesizedSpeech.sampleRate)
+            guard last.end - last.start < said / 3 else { break }
+            kept.removeLast()
+        }
+        return kept
+    }
+
+    /// How near the take's end a word ends when the take cut it (two feature frames).
+    static let lastFrames = 0.02
 
     /// Whether `found` is a reading of `phrase`: close enough, and not shrunk to nothing.
     private static func isReading(_ found: Found, of phrase: SpokenPhrase) -> Bool {

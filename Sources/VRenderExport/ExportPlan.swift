@@ -50,6 +50,8 @@ public struct ExportPlan: Sendable {
     package var prompter: PrompterPlan?
     /// Subtitles, chapters and timecode carried beside picture and sound (`SideStreamPlan`).
     package var side = SideStreamPlan()
+    /// `--captions`: the cues on the output's clock and where they go; nil when not asked.
+    public var captions: CaptionTrack?
     /// `--loudness`: the measured sound and the gain per track; nil when not asked, when the
     /// export has no sound, or planned without the measuring pass (a chunk worker's).
     public var loudness: LoudnessPlan?

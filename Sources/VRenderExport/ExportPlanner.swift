@@ -34,6 +34,7 @@ public enum ExportPlanner {
                              probed takes: [MediaInfo]?) throws -> ExportPlan {
         if checkingOutput {
             _ = try OutputFile(path: options.output, inputs: options.inputs, overwrite: options.overwrite, folder: options.outputFolder)
+            try CaptionFiles.checkTargets(options)
         }
         try checkTimingsOutput(options)
         let probed = try takes.map { (takes: $0, notices: [String]()) } ?? probeInputs(options)
@@ -43,6 +44,16 @@ public enum ExportPlanner {
             let prompter = PrompterPlan.make(request: request, plan: plan, names: options.inputNames)
             plan.prompter = prompter.plan
             plan.notices += prompter.notices
+        }
+        if let request = options.captions {
+            let captions = try ExportCaptions.plan(request, for: plan, names: options.inputNames)
+            plan.captions = captions.track
+            plan.notices += captions.notices
+        } else {
+            plan.captions = options.plannedCaptions
+        }
+        if let captions = plan.captions, plan.side.carriesCaptions {
+            plan.notices += plan.side.labelCaptions(language: captions.language, container: plan.container)
         }
         if let target = options.loudness, measuringLoudness {
             if plan.hasAudio {
@@ -59,7 +70,7 @@ public enum ExportPlanner {
     package static func plan(takes: [MediaInfo], options: ExportOptions,
                             copyCheck: CopyCheck = muxerCopyCheck) throws -> ExportPlan {
         var plan = try choose(takes: takes, options: options, copyCheck: copyCheck)
-        plan.side = SideStreamPlan(takes: takes, container: plan.container)
+        plan.side = try SideStreamPlan(takes: takes, container: plan.container, captions: options.captionOutputs.contains(.track))
         plan.notices += plan.side.notices
         if let stabilize = options.stabilize, plan.mode == .transcode {
             // Refused before anything is read, not when the motion stage meets the take.
@@ -113,7 +124,7 @@ public enum ExportPlanner {
     /// Whether the options ask for other pictures or another encoding than the takes have.
     private static func wantsChange(_ takes: [MediaInfo], options: ExportOptions) -> Bool {
         !options.filter.isIdentity || options.size != nil || options.frameRate != nil
-            || options.prompter != nil
+            || options.prompter != nil || options.captionOutputs.contains(.burn)
             || options.crf != nil || options.preset != nil
             || options.stabilize != nil
             || (options.transition != .cut && takes.count > 1)
@@ -180,7 +191,7 @@ public enum ExportPlanner {
             throw VRenderError.option("--codec copy", "stream copy cannot apply --stabilize: it changes the pictures")
         }
         if wantsChange {
-            throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --prompter-overlay, --transition, --size, --fps, --crf or --preset")
+            throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --prompter-overlay, --captions burn, --transition, --size, --fps, --crf or --preset")
         }
     }
 
@@ -193,6 +204,8 @@ public enum ExportPlanner {
             return "transcode: --stabilize smooths the camera's motion in the pictures"
         } else if options.prompter != nil {
             return "transcode: the prompter overlay is drawn into the pictures"
+        } else if options.captionOutputs.contains(.burn) {
+            return "transcode: --captions burn draws the captions into the pictures"
         } else if options.transition != .cut && takes.count > 1 {
             return "transcode: --transition \(options.transition.specification) changes the pictures at the joins"
         } else if case .encode(let codec) = options.codec, copyBlocker == nil {
@@ -214,6 +227,7 @@ public enum ExportPlanner {
         var fallback = try builder.transcode(reason: "transcode: \(damage.fallbackNote)")
         fallback.loudness = plan.loudness  // the same sound, measured already
         fallback.side = plan.side  // subtitles, chapters and timecode: a transcode carries them too
+        fallback.captions = plan.captions
         return fallback
     }
 

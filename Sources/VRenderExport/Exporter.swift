@@ -120,6 +120,12 @@ public final class Exporter: Sendable {
             summary.warnings.append("removed \(leftovers.count) temporary file(s) that killed earlier runs left beside \(output.path): \(leftovers.joined(separator: ", "))")
         }
         try finishTimings(summary, plan: plan)
+        if let captions = plan.captions, job.writesOutput {
+            // After the output is in place: an export that failed leaves no caption files.
+            summary.captions = CaptionSummary(cues: captions.cues.count, language: captions.language,
+                                              files: try CaptionFiles.write(plan), track: plan.side.carriesCaptions,
+                                              burned: captions.outputs.contains(.burn))
+        }
         return summary
     }
 

@@ -89,6 +89,20 @@ public struct ExportSummary: Sendable, Codable {
     public var stabilize: StabilizeSummary? = nil
     /// The transitions at the joins (`--transition`); nil: cuts.
     public var transition: TransitionPlan? = nil
+    /// `--captions`: what was written (nil without it).
+    public var captions: CaptionSummary? = nil
+}
+
+/// `--captions` in the summary: how many cues, where they went.
+public struct CaptionSummary: Sendable, Codable, Equatable {
+    public var cues: Int
+    /// ISO 639-2; empty when not known.
+    public var language: String
+    /// The caption files written beside the output.
+    public var files: [String]
+    /// True when the output has the captions as a subtitle stream, and when they are drawn in.
+    public var track: Bool
+    public var burned: Bool
 }
 
 /// `--stabilize` in the summary: the plan's smoothing and zoom, and what the corrections were.

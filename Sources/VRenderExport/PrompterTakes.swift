@@ -11,27 +11,16 @@ enum PrompterTakes {
     /// `names`: the take files that inputs given as `/proc/self/fd/N` stand for
     /// (`ExportOptions.inputNames`).
     static func takes(of plan: ExportPlan, names: [String: String]? = nil) -> (takes: [PrompterTimeline.Take], notices: [String]) {
-        var manifests: [String: TakesManifest?] = [:]
-        var notices: [String] = []
+        var records = TakeRecords(names: names, purpose: "the prompter scrolls its takes with the export's settings")
         let frameRate = plan.frameRate.doubleValue
         let takes = plan.takes.enumerated().map { index, take in
-            let (directory, name) = FileNames.split(names?[take.path] ?? take.path)
-            if manifests[directory] == nil {
-                do {
-                    manifests[directory] = try TakesManifest.load(from: directory)
-                } catch {
-                    manifests[directory] = .some(nil)
-                    notices.append("\(directory)/\(TakesManifest.fileName): cannot be read, so the prompter scrolls "
-                                   + "its takes with the export's settings (\(error))")
-                }
-            }
-            let entry = manifests[directory]??.takes.first { $0.file == name }
+            let entry = records.entry(for: take.path).entry
             let duration = Double(plan.timeline.takes[index].slotCount) / frameRate
             // A trimmed recorded take shows the scroll the presenter saw at its in point: its
             // timeline starts that much later (a pre-roll shortened, or negative).
             let shift = entry?.prompter != nil ? take.trim?.start ?? 0 : 0
             return PrompterTimeline.Take(preroll: (entry?.preroll ?? 0) - shift, duration: duration, record: entry?.prompter)
         }
-        return (takes, notices)
+        return (takes, records.notices)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import VRenderAlignment
 import VRenderCore
 import VRenderMedia
 
@@ -17,7 +18,13 @@ struct SideStreamOutput {
         self.plan = plan
         let side = plan.side
         let first = zip(plan.takes, side.subtitleStreams).first { $0.1 != nil }
-        if let codec = side.subtitleCodec, let (take, index) = first, let index {
+        if let codec = side.subtitleCodec, side.carriesCaptions, plan.captions != nil {
+            let writer = try SubtitleWriter(codec: codec, globalHeader: muxer.needsGlobalHeader)
+            let stream = try muxer.addStream(subtitles: writer)
+            muxer.setLabel(side.subtitleLabel, stream: stream)
+            subtitleStream = stream
+            self.writer = writer
+        } else if let codec = side.subtitleCodec, let (take, index) = first, let index {
             let writer = try SubtitleWriter(codec: codec, stylePath: take.path, styleStream: index,
                                             globalHeader: muxer.needsGlobalHeader)
             let stream = try muxer.addStream(subtitles: writer)
@@ -49,10 +56,22 @@ struct SideStreamOutput {
 
     /// Take `index`'s cues placed at `offset` seconds of the output (milliseconds, in order).
     func cues(ofTake index: Int, at offset: Double) throws -> [Packet] {
+        if plan.side.carriesCaptions, let writer, let captions = plan.captions {
+            return captionPackets(captions, ofTake: index, writer: writer)
+        }
         guard let writer, index < plan.side.subtitleStreams.count, let stream = plan.side.subtitleStreams[index] else { return [] }
         let take = plan.takes[index]
         let length = SideStreamPlan.spans(of: plan)[index].length
         return try writer.cues(of: take.path, stream: stream, from: take.video.startTime, length: length, at: offset)
+    }
+
+    /// The captions that start in take `index`'s span (placed on the output's clock when the
+    /// export was planned: `ExportCaptions`).
+    private func captionPackets(_ captions: CaptionTrack, ofTake index: Int, writer: SubtitleWriter) -> [Packet] {
+        let spans = SideStreamPlan.spans(of: plan)
+        let from = index == 0 ? -Double.infinity : spans[index].offset
+        let to = index + 1 < spans.count ? spans[index + 1].offset : .infinity
+        return captions.cues.filter { $0.start >= from && $0.start < to }.compactMap { writer.cue($0.lines, from: $0.start, to: $0.end) }
     }
 
     /// Every take's cues, each take placed by `SideStreamPlan.spans`.

@@ -14,6 +14,8 @@ package struct SideStreamPlan: Sendable, Equatable {
     package var subtitleStreams: [Int?] = []
     /// The carried subtitles' language, title and dispositions (`TrackLabelMerge` of the takes').
     package var subtitleLabel = TrackLabel()
+    /// True when the subtitle stream is the export's captions (`--captions track`), not the takes'.
+    package var carriesCaptions = false
     /// True when the takes' chapters are written.
     package var carriesChapters = false
     /// The first take's timecode, written on the output.
@@ -25,17 +27,26 @@ package struct SideStreamPlan: Sendable, Equatable {
     /// True when the output gets any side stream.
     package var isEmpty: Bool { subtitleCodec == nil && !carriesChapters && timecode == nil }
 
-    /// The plan for `takes` into `container`.
-    package init(takes: [MediaInfo], container: OutputContainer) {
+    /// The plan for `takes` into `container`. `captions`: the subtitle stream is the script's
+    /// captions (`--captions track`, whose language `labelCaptions` sets), and the takes' own
+    /// subtitles are dropped.
+    package init(takes: [MediaInfo], container: OutputContainer, captions: Bool = false) throws {
         let fileExtension = (container.path as NSString).pathExtension.lowercased()
         let name = { (take: MediaInfo) in (take.path as NSString).lastPathComponent }
+        if captions {
+            guard let codec = Self.captionCodec(in: container) else {
+                throw VRenderError.option("--captions", "a .\(fileExtension) file holds no subtitle stream for 'track' (write .mov, .mp4, .mkv or .webm)")
+            }
+            (subtitleCodec, carriesCaptions, subtitleLabel) = (codec, true, TrackLabel(dispositions: ["default"]))
+        }
         let firstText = takes.lazy.compactMap { $0.side.subtitles.first(where: \.isText) }.first
-        let codec = firstText.flatMap { Self.textCodec(in: container, source: $0.codecName) }
+        let codec = captions ? nil : firstText.flatMap { Self.textCodec(in: container, source: $0.codecName) }
         for take in takes {
             let carried = codec == nil ? nil : take.side.subtitles.first(where: \.isText)
             subtitleStreams.append(carried?.index)
             for subtitle in take.side.subtitles where subtitle.index != carried?.index {
-                let why = !subtitle.isText ? "bitmap subtitles cannot be retimed into a .\(fileExtension) file"
+                let why = captions ? "--captions track writes the script's captions instead"
+                    : !subtitle.isText ? "bitmap subtitles cannot be retimed into a .\(fileExtension) file"
                     : codec == nil ? "a .\(fileExtension) file holds no text subtitles" : "one subtitle stream per export"
                 notices.append("subtitles: \(subtitle.codecName)\(Self.language(subtitle)) of \(name(take)) dropped (\(why))")
             }
@@ -57,6 +68,20 @@ package struct SideStreamPlan: Sendable, Equatable {
         }
         planChapters(takes, container: container, fileExtension: fileExtension)
         planTimecode(takes, container: container, fileExtension: fileExtension, name: name)
+    }
+
+    /// The captions' language on their stream, as `container` spells it; returns a notice
+    /// when it cannot.
+    package mutating func labelCaptions(language: String, container: OutputContainer) -> [String] {
+        let fitted = TrackLabelMerge.fitted(TrackLabel(language: language, dispositions: ["default"]), into: container, track: "captions")
+        subtitleLabel = fitted.label
+        return fitted.notices
+    }
+
+    /// The codec captions are written in: mov_text in QuickTime and MP4, WebVTT in Matroska and WebM.
+    static func captionCodec(in container: OutputContainer) -> String? {
+        if container.isQuickTimeFamily { return "mov_text" }
+        return ["matroska", "webm"].contains(container.name) ? "webvtt" : nil
     }
 
     private mutating func planChapters(_ takes: [MediaInfo], container: OutputContainer, fileExtension: String) {

@@ -16,28 +16,37 @@ public final class SubtitleWriter {
 
     /// An encoder of `codec` whose styles are those the decoder of stream `styleStream` of
     /// `stylePath` declares (its ASS header), the first take with subtitles.
-    public init(codec: String, stylePath: String, styleStream: Int, globalHeader: Bool) throws {
+    public convenience init(codec: String, stylePath: String, styleStream: Int, globalHeader: Bool) throws {
+        let demuxer = try Self.open(stylePath)
+        let decoder = try Self.decoder(for: demuxer, stream: styleStream)
+        defer { Self.free(decoder) }
+        var header: String?
+        if let bytes = decoder.pointee.subtitle_header, decoder.pointee.subtitle_header_size > 0 {
+            header = String(decoding: UnsafeBufferPointer(start: bytes, count: Int(decoder.pointee.subtitle_header_size)), as: UTF8.self)
+        }
+        do {
+            try self.init(codec: codec, header: header, globalHeader: globalHeader)
+        } catch {
+            throw VRenderError.input(stylePath, "its subtitles cannot be written as \(codec) (\(error))")
+        }
+    }
+
+    /// An encoder of `codec` whose styles `header` (an ASS header) declares.
+    init(codec: String, header: String?, globalHeader: Bool) throws {
         guard let found = avcodec_find_encoder_by_name(codec), let context = avcodec_alloc_context3(found) else {
-            throw VRenderError.output(stylePath, "no \(codec) subtitle encoder in this FFmpeg")
+            throw VRenderError.output(codec, "no \(codec) subtitle encoder in this FFmpeg")
         }
         encoder = context
         codecName = codec
         context.pointee.time_base = AVRational(num: 1, den: 1000)
         if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        let demuxer = try Self.open(stylePath)
-        let decoder = try Self.decoder(for: demuxer, stream: styleStream)
-        defer { Self.free(decoder) }
-        if let header = decoder.pointee.subtitle_header, decoder.pointee.subtitle_header_size > 0 {
-            let size = Int(decoder.pointee.subtitle_header_size)
-            context.pointee.subtitle_header = av_mallocz(size + 1)?.assumingMemoryBound(to: UInt8.self)
-            context.pointee.subtitle_header?.update(from: header, count: size)
-            context.pointee.subtitle_header_size = Int32(size)
+        if let header {
+            let bytes = Array(header.utf8)
+            context.pointee.subtitle_header = av_mallocz(bytes.count + 1)?.assumingMemoryBound(to: UInt8.self)
+            context.pointee.subtitle_header?.update(from: bytes, count: bytes.count)
+            context.pointee.subtitle_header_size = Int32(bytes.count)
         }
-        do {
-            try check(avcodec_open2(context, found, nil), "avcodec_open2(\(codec))")
-        } catch {
-            throw VRenderError.input(stylePath, "its subtitles cannot be written as \(codec) (\(error))")
-        }
+        try check(avcodec_open2(context, found, nil), "avcodec_open2(\(codec))")
     }
 
     deinit { Self.free(encoder) }
@@ -73,7 +82,7 @@ public final class SubtitleWriter {
 
     /// One cue shown from `from` to `to` seconds of the output, encoded; nil when the encoder
     /// gives nothing for it.
-    private func encode(_ subtitle: inout AVSubtitle, from: Double, to: Double) -> Packet? {
+    func encode(_ subtitle: inout AVSubtitle, from: Double, to: Double) -> Packet? {
         let startMs = Int64((from * 1000).rounded()), endMs = Int64((to * 1000).rounded())
         guard endMs > startMs else { return nil }
         subtitle.pts = startMs * 1000  // AV_TIME_BASE
@@ -94,7 +103,7 @@ public final class SubtitleWriter {
         return packet
     }
 
-    private static func open(_ path: String) throws -> Demuxer {
+    static func open(_ path: String) throws -> Demuxer {
         do {
             return try Demuxer(path: path)
         } catch {
@@ -102,7 +111,7 @@ public final class SubtitleWriter {
         }
     }
 
-    private static func decoder(for demuxer: Demuxer, stream index: Int) throws -> UnsafeMutablePointer<AVCodecContext> {
+    static func decoder(for demuxer: Demuxer, stream index: Int) throws -> UnsafeMutablePointer<AVCodecContext> {
         let stream = demuxer.stream(index)
         guard let parameters = stream.pointee.codecpar else {
             throw VRenderError.input(demuxer.path, "subtitle stream \(index) has no codec parameters")
@@ -121,7 +130,7 @@ public final class SubtitleWriter {
         return context
     }
 
-    private static func free(_ context: UnsafeMutablePointer<AVCodecContext>) {
+    static func free(_ context: UnsafeMutablePointer<AVCodecContext>) {
         var pointer: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&pointer)
     }

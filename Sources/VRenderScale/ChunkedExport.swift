@@ -176,7 +176,8 @@ public final class ChunkedExport: Sendable {
     /// be this export's, with inputs unchanged. Either way the folder must be one vrender may
     /// work in (`WorkFolder.checkUsable`).
     private func planOrResume(_ export: ExportPlan, in folder: WorkFolder) throws -> ChunkPlan {
-        let recipe = try ExportRecipe(options: request.options, inputs: export.takes.map(\.path), trims: export.takes.map(\.trim))
+        let recipe = try ExportRecipe(options: request.options, inputs: export.takes.map(\.path), trims: export.takes.map(\.trim),
+                                      captions: export.captions)
         try folder.checkUsable(output: recipe.output, inputs: recipe.files)
         if folder.hasPlan {
             guard request.resume else {

@@ -35,6 +35,9 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
     /// `--transition` as it parses back (`Transition.specification`); nil: cuts (and plans
     /// written before transitions existed).
     public var transition: String?
+    /// `--captions`: the cues on the output's clock, aligned once when the export was planned
+    /// (workers burn them in and the join writes them, aligning nothing); nil: none.
+    public var captions: CaptionTrack? = nil
 
     /// `--prompter-overlay`: the script's path (read again by every worker), its settings and box.
     public struct Prompter: Codable, Sendable, Equatable {
@@ -45,7 +48,8 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
 
     /// The recipe of `options`, whose inputs are `inputs` (takes folders, lists and silence
     /// already resolved), with their `trims`.
-    public init(options: ExportOptions, inputs: [String], trims: [TakeTrim?] = []) throws {
+    public init(options: ExportOptions, inputs: [String], trims: [TakeTrim?] = [], captions: CaptionTrack? = nil) throws {
+        self.captions = captions
         self.inputs = inputs.map(FileNames.absolute)
         self.trims = trims.contains { $0 != nil } ? trims : nil
         output = FileNames.absolute(options.output)
@@ -98,6 +102,8 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
         }
         options.stabilize = try stabilize.map { try StabilizeRequest(strength: $0) }
         if let transition { options.transition = try Transition(parsing: transition) }
+        if let captions, let refusal = captions.implausibility { throw VRenderError(.input, subject: "chunk plan", reason: "its captions \(refusal)") }
+        options.plannedCaptions = captions
         return options
     }
 

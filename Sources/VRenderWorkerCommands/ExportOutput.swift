@@ -19,6 +19,14 @@ package enum ExportOutput {
     }
 
     /// The line an export ends with: its output, length, frames, size, codecs, bytes, wall time and mode.
+    /// "captions: 42 cue(s) (eng) in talk.srt, talk.vtt and a subtitle track"; nil without --captions.
+    package static func captionLine(_ summary: ExportSummary) -> String? {
+        guard let captions = summary.captions else { return nil }
+        let places = captions.files + (captions.track ? ["a subtitle track"] : []) + (captions.burned ? ["the pictures"] : [])
+        let listed = places.count > 1 ? places.dropLast().joined(separator: ", ") + " and " + places.last! : places.first ?? "nowhere"
+        return "captions: \(captions.cues) cue(s)\(captions.language.isEmpty ? "" : " (\(captions.language))") in \(listed)"
+    }
+
     package static func finalLine(_ summary: ExportSummary) -> String {
         let megabytes = String(format: "%.1f MB", Double(summary.bytes) / 1_000_000)
         let codecs = summary.videoCodec + (summary.audioCodec.map { "+\($0)" } ?? "")

@@ -25,7 +25,7 @@ import VRenderFilters
 
     @Test func bitmapSubtitlesAreNamedAsDroppedAndTextIsConverted() throws {
         let takes = [take("a.mkv", subtitles: [("dvd_subtitle", false), ("subrip", true), ("ass", true)]), take("b.mkv")]
-        let plan = SideStreamPlan(takes: takes, container: try OutputContainer(path: "out.mp4"))
+        let plan = try SideStreamPlan(takes: takes, container: try OutputContainer(path: "out.mp4"))
         #expect(plan.subtitleCodec == "mov_text")
         #expect(plan.subtitleStreams == [2, nil])
         #expect(plan.notices.contains("subtitles: dvd_subtitle (eng) of a.mkv dropped (bitmap subtitles cannot be retimed into a .mp4 file)"))
@@ -35,7 +35,7 @@ import VRenderFilters
     @Test func matroskaKeepsASSAndTheFirstTimecode() throws {
         let takes = [take("a.mkv", subtitles: [("ass", true)], chapters: 2, timecode: "01:00:00:00"),
                      take("b.mkv", timecode: "02:00:00:00", others: ["attachment (font.ttf)"])]
-        let plan = SideStreamPlan(takes: takes, container: try OutputContainer(path: "out.mkv"))
+        let plan = try SideStreamPlan(takes: takes, container: try OutputContainer(path: "out.mkv"))
         #expect(plan.subtitleCodec == "ass")
         #expect(plan.carriesChapters)
         #expect(plan.timecode == "01:00:00:00")
@@ -60,7 +60,7 @@ import VRenderFilters
     }
 
     @Test func takesWithoutSideStreamsPlanNothing() throws {
-        let plan = SideStreamPlan(takes: [take("a.mkv"), take("b.mkv")], container: try OutputContainer(path: "out.mov"))
+        let plan = try SideStreamPlan(takes: [take("a.mkv"), take("b.mkv")], container: try OutputContainer(path: "out.mov"))
         #expect(plan.isEmpty)
         #expect(plan.notices.isEmpty)
     }

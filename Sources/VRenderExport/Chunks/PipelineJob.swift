@@ -48,6 +48,14 @@ package enum PipelineJob: Sendable {
     }
 
     /// Whether this run joins rendered chunks.
+    /// True for the jobs that write the export's output (the whole, or the join of its chunks).
+    var writesOutput: Bool {
+        switch self {
+        case .whole, .join: true
+        case .chunk, .sound: false
+        }
+    }
+
     var isJoin: Bool {
         if case .join = self { return true }
         return false

@@ -97,6 +97,7 @@ extension VRender {
                 FileHandle.standardError.write(Data((FileNames.display(ExportOutput.finalLine(summary)) + "\n").utf8))
             } else {
                 print(TerminalText.fitted(FileNames.display(ExportOutput.finalLine(summary)), for: STDOUT_FILENO))
+                ExportOutput.captionLine(summary).map { print(FileNames.display($0)) }
             }
         }
 
@@ -149,6 +150,8 @@ struct ExportArguments: ParsableArguments {
     var prompterBox: String?
 
     @OptionGroup var prompter: PrompterArguments
+
+    @OptionGroup var captions: CaptionArguments
 
     @Option(name: .customLong("trim-silence"),
             help: ArgumentHelp("Cut each take's leading and trailing silence, measured on its own sound: quieter than DB dBFS (default -40), keeping MARGIN of quiet beside the sound (default 0.25 s). The value may be left out.", valueName: "db[:margin]"))
@@ -225,6 +228,7 @@ struct ExportArguments: ParsableArguments {
         }
         options.stabilize = try stabilize.map(StabilizeRequest.init(parsing:))
         options.transition = try Transition(parsing: transition)
+        options.captions = try captions.request
         return options
     }
 }
