@@ -12,6 +12,8 @@
 //                     camera position, checks of the fields of files read back (FieldCheck),
 //                     Slurm's commands on PATH
 //   CFreeType         FreeType (the teleprompter's text)
+//   CHarfBuzz         HarfBuzz (burned-in captions shaped: ligatures, Arabic forms, marks)
+//   CFriBidi          GNU FriBidi (burned-in captions' right-to-left text in reading order)
 //   CEBUR128          libebur128 (an export's loudness, `concat --loudness`)
 //   CCrypto           OpenSSL's libcrypto (the SHA-256 of chunk files)
 //   CEspeak           espeak-ng (speech synthesis), plus memfd_create for handing it a voice
@@ -112,6 +114,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // FreeType for the teleprompter's text (VRenderImaging).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         // Vulkan's loader through pkg-config, plus a header-only shim for the version macros.
         .systemLibrary(name: "CVulkan", pkgConfig: "vulkan", providers: [.apt(["libvulkan-dev"])]),
         // V4L2: a fixed-signature ioctl wrapper (Swift cannot call variadic C), request codes and
@@ -143,7 +147,7 @@ let package = Package(
         // become 64, Vulkan parity included).
         .target(name: "VRenderFilters", dependencies: ["CRowKernels", "VRenderCore"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
-        .target(name: "VRenderImaging", dependencies: ["CPNG", "CFreeType", "VRenderCore"]),
+        .target(name: "VRenderImaging", dependencies: ["CPNG", "CFreeType", "CHarfBuzz", "CFriBidi", "VRenderCore"]),
         .target(name: "VRenderPrompter", dependencies: ["VRenderCore", "VRenderImaging"]),
         .target(name: "VRenderSpeech", dependencies: ["CEspeak", "VRenderCore"]),
         .target(name: "VRenderMedia", dependencies: ["CFFmpeg", "VRenderCore", "VRenderImaging"]),

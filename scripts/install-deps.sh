@@ -33,6 +33,8 @@ packages=(
   # `concat --stabilize`: libvidstab (motion detection, the warp)
   libvidstab-dev
   libfreetype-dev fonts-dejavu-core fonts-wqy-microhei
+  # burned-in captions: shaping (HarfBuzz) and right-to-left order (FriBidi)
+  libharfbuzz-dev libfribidi-dev
   libebur128-dev
   # the synthetic presenter's voice, and captions' reference speech (espeak-ng)
   libespeak-ng-dev

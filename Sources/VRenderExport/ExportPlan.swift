@@ -66,6 +66,9 @@ public struct ExportPlan: Sendable {
     /// Where a run writes the output (`Writing`), as the options asked.
     package var writing = Writing()
 
+    /// True when a transcode draws into the pictures: the prompter, or `--captions burn`.
+    package var drawsOverlay: Bool { prompter != nil || captions?.outputs.contains(.burn) == true }
+
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }
 

@@ -191,7 +191,7 @@ public enum ExportPlanner {
             throw VRenderError.option("--codec copy", "stream copy cannot apply --stabilize: it changes the pictures")
         }
         if wantsChange {
-            throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --prompter-overlay, --captions burn, --transition, --size, --fps, --crf or --preset")
+            throw VRenderError.option("--codec copy", "stream copy cannot apply --filter, --prompter-overlay, --transition, --captions burn, --size, --fps, --crf or --preset")
         }
     }
 

@@ -11,7 +11,8 @@ struct PlanBuilder {
         var size: (width: Int, height: Int)?
         var frameRate: Rational?
         var transition: Transition = .cut
-        /// `--prompter-overlay`: its text is drawn upright, so rotated pictures are turned upright in pixels.
+        /// `--prompter-overlay` or `--captions burn`: text is drawn upright, so rotated pictures
+        /// are turned upright in pixels.
         var overlay = false
         var encoding: ExportPlan.Encoding
         var writing: ExportPlan.Writing
@@ -19,7 +20,7 @@ struct PlanBuilder {
 
         init(_ options: ExportOptions) {
             (size, frameRate, transition) = (options.size, options.frameRate, options.transition)
-            overlay = options.prompter != nil
+            overlay = options.prompter != nil || options.captionOutputs.contains(.burn)
             (encoding, writing, threads) = (ExportPlan.Encoding(options), ExportPlan.Writing(options), options.threads)
         }
 
@@ -89,7 +90,7 @@ struct PlanBuilder {
         let colour = ColourPlan.make(takes: takes, filtered: !request.encoding.filter.isIdentity, codec: videoCodec)
         let rotations = Set(takes.map(\.video.orientation))
         let first = takes[0]
-        // The prompter's text is drawn upright, so rotated pictures are turned upright in pixels.
+        // Drawn text (the prompter, captions) is upright, so rotated pictures are turned upright in pixels.
         let overlay = request.overlay && rotations != [.upright]
         let rotation: ExportPlan.RotationHandling = rotations.count == 1 && !overlay
             && (container.carriesRotation || first.video.orientation.isUpright)
@@ -106,7 +107,7 @@ struct PlanBuilder {
         var notices = self.notices
         if let notice = colour.notice { notices.append(notice) }
         if rotation == .uprightPixels, rotations.count == 1, !first.video.orientation.isUpright, overlay {
-            notices.append("\(first.video.orientation) turned upright in pixels: the prompter overlay is drawn upright")
+            notices.append("\(first.video.orientation) turned upright in pixels: the prompter and captions are drawn upright")
         } else if rotation == .uprightPixels, rotations.count == 1, !overlay, !reason.contains("holds no rotation") {
             notices.append("\(first.video.orientation) turned upright in pixels: a .\(output.fileExtension) file holds no rotation")
         }

@@ -11,7 +11,7 @@ import VRenderPrompter
 /// pipeline starts and frames only blend cached glyphs.
 /// Sendable as it is: every property is an immutable `let` of a Sendable type (the font
 /// guards its own FreeType faces).
-final class PrompterPainter: Sendable {
+final class PrompterPainter: SlotPainter {
     private let plan: ExportPlan
     private let geometry: PrompterGeometry
     private let font: TextFont
@@ -46,6 +46,9 @@ final class PrompterPainter: Sendable {
                                     maxOffset: { [maxOffsets] in maxOffsets[$0] ?? fallback })
         firstSlots = plan.timeline.takes.map(\.firstSlot)
     }
+
+    /// The prompter shows on every frame.
+    func draws(slot: Int) -> Bool { true }
 
     /// Draws the prompter as it is at output slot `slot` onto `frame` (a writable canvas).
     func draw(slot: Int, on frame: Frame) {

@@ -119,7 +119,7 @@ struct PrompterExportTests {
     @Test func aRotatedTakeIsTurnedUprightSoTheTextIsUpright() throws {
         let (summary, file) = try export("portrait", inputs: [TestMedia.path("portrait_rot90.mov")])
         #expect(summary.rotation == 0)
-        #expect(summary.notices.contains { $0.contains("the prompter overlay is drawn upright") })
+        #expect(summary.notices.contains { $0.contains("the prompter and captions are drawn upright") })
         #expect(ProgramRun.ffprobe(file, stream: "v:0", entries: "stream_side_data=rotation").isEmpty)
         #expect(summary.height > summary.width)
     }

@@ -129,6 +129,33 @@ import VRenderTestSupport
         checkWordsAndTimes(cues, truth: truth)
     }
 
+    /// Burned in: only the frames a cue shows on change, only inside the caption's box at the
+    /// bottom, and a chunked export draws exactly what one pass does.
+    @Test func burnedCaptionsDrawOnlyTheirFramesAndChunksDrawTheSame() throws {
+        let folder = try record(Self.english, takes: 1, seconds: 6)
+        let common = ["concat", folder, "--codec", "ffv1", "--filter", "mono", "--progress", "none"]
+        #expect(vrender(common + ["-o", directory + "/plain.mkv"]).status == 0)
+        let one = vrender(common + ["--captions", "burn,srt", "-o", directory + "/burned.mkv"])
+        #expect(one.status == 0, "\(one.standardError)")
+        let chunked = vrender(common + ["--captions", "burn", "-o", directory + "/chunked.mkv", "--engine", "local", "--chunks", "3"])
+        #expect(chunked.status == 0, "\(chunked.standardError)")
+        let (plain, burned) = (TransitionCommandTests().pictureHashes(directory + "/plain.mkv"),
+                               TransitionCommandTests().pictureHashes(directory + "/burned.mkv"))
+        #expect(burned.count == 180 && TransitionCommandTests().pictureHashes(directory + "/chunked.mkv") == burned)
+        let cues = SubRip.cues(try String(contentsOfFile: directory + "/burned.srt", encoding: .utf8))
+        for frame in 0..<180 {
+            let time = Double(frame) / 30
+            let shown = cues.contains { $0.start <= time && time < $0.end }
+            #expect((plain[frame] != burned[frame]) == shown, "frame \(frame) at \(time) s")
+        }
+        // The text is in the lower part of the picture: its top 60% is untouched.
+        let top = { (file: String) in
+            ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", file, "-vf", "crop=320:108:0:0", "-f", "framemd5", "-"]).standardOutput
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: ",").last ?? "" }
+        }
+        #expect(top(directory + "/plain.mkv") == top(directory + "/burned.mkv"))
+    }
+
     @Test(arguments: [
         (["--captions", "srt,teletext"], "--captions: 'teletext' is none of srt, vtt, track, burn"),
         (["--script", "talk.txt"], "--script and --voice say how --captions are made"),

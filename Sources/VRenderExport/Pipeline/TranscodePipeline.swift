@@ -53,7 +53,7 @@ final class TranscodePipeline {
     /// Decoded frames with their motion (`--stabilize` only: `MotionStage`).
     private let measured = BoundedQueue<FrameEvent>(capacity: 4)
     private let toEncode = BoundedQueue<EncodeItem>(capacity: 4)
-    /// Pictures with the prompter drawn in (`--prompter-overlay` only).
+    /// Pictures with the prompter or captions drawn in (`--prompter-overlay`, `--captions burn`).
     private let prompted = BoundedQueue<EncodeItem>(capacity: 4)
     private let toMux = BoundedQueue<MuxItem>(capacity: 128)
     /// The join's video packets (`ChunkCopyStage`), apart from `toMux` (see `MuxStage`).
@@ -86,7 +86,7 @@ final class TranscodePipeline {
         canvasPool = ObjectPool<Frame>(limit: 8) { try Frame.picture(width: width, height: height, tenBit: tenBit) }
         stabilizeReport = plan.stabilize != nil && !job.isJoin && job.writesVideo && plan.mode == .transcode ? StabilizeReport() : nil
         timers = ExportTimers(timings, mode: plan.mode, audioTracks: audioTracks,
-                              prompter: plan.prompter != nil, stabilize: plan.stabilize != nil)
+                              prompter: plan.drawsOverlay, stabilize: plan.stabilize != nil)
         if let timings { watchQueues(timings) }
         stages.onCancel { [videoPackets, audioPackets, decoded, measured, toEncode, prompted, toMux, joinedVideo] in
             videoPackets.cancel()
@@ -124,11 +124,14 @@ final class TranscodePipeline {
         muxer.writeReproducibly()
         try muxer.writeHeader(options: muxer.finishedFileOptions)
         let executor = try videoEncoder.map { _ in try makeExecutor(plan) }
-        let painter = try plan.prompter.map { try PrompterPainter(prompter: $0, plan: plan, damage: damage) }
+        var painters: [any SlotPainter] = try plan.prompter.map { [try PrompterPainter(prompter: $0, plan: plan, damage: damage)] } ?? []
+        if let captions = plan.captions, captions.outputs.contains(.burn) {
+            painters.append(try CaptionPainter(captions: captions, plan: plan, damage: damage))
+        }
 
         startReader()
         if let videoEncoder, let executor {
-            startVideoStages(encoder: videoEncoder, executor: executor, painter: painter)
+            startVideoStages(encoder: videoEncoder, executor: executor, painters: painters)
         } else if case .join(let chunks, _) = job {
             let copy = ChunkCopyStage(plan: plan, chunks: chunks, output: joinedVideo, progress: progress)
             stages.start("vrender.chunk-copy") { try copy.run() }
@@ -170,8 +173,8 @@ final class TranscodePipeline {
         if plan.mode == .transcode {
             timings.watch(decoded, as: "decoded")
             if plan.stabilize != nil { timings.watch(measured, as: "measured") }
-            timings.watch(toEncode, as: plan.prompter == nil ? "to encode" : "to prompter")
-            if plan.prompter != nil { timings.watch(prompted, as: "to encode") }
+            timings.watch(toEncode, as: plan.drawsOverlay ? "to prompter" : "to encode")
+            if plan.drawsOverlay { timings.watch(prompted, as: "to encode") }
         }
         timings.watch(toMux, as: "to mux")
         for (track, queue) in audioPackets.enumerated() {
@@ -231,8 +234,8 @@ final class TranscodePipeline {
         stages.start("vrender.read") { try reader.run() }
     }
 
-    /// Decode → [motion] → process (normalize + filter) → [prompter] → encode.
-    private func startVideoStages(encoder: Encoder, executor: any FilterExecutor, painter: PrompterPainter?) {
+    /// Decode → [motion] → process (normalize + filter) → [prompter, captions] → encode.
+    private func startVideoStages(encoder: Encoder, executor: any FilterExecutor, painters: [any SlotPainter]) {
         let decode = VideoDecodeStage(plan: plan, input: videoPackets, output: decoded, packets: packetPool,
                                       shells: shellPool, damage: damage, timer: timers.decode)
         let process = ProcessStage(plan: plan, frames: job.frames(of: plan), filter: plan.encoding.filter,
@@ -241,7 +244,7 @@ final class TranscodePipeline {
                                    shells: shellPool, canvases: canvasPool,
                                    damage: damage, normalizeTimer: timers.normalize, filterTimer: timers.filter,
                                    stabilizeReport: stabilizeReport)
-        let encode = VideoEncodeStage(encoder: OwnershipTransfer(encoder), input: painter == nil ? toEncode : prompted,
+        let encode = VideoEncodeStage(encoder: OwnershipTransfer(encoder), input: painters.isEmpty ? toEncode : prompted,
                                       output: toMux, firstFrame: job.frames(of: plan).lowerBound,
                                       producers: producers, shells: shellPool, canvases: canvasPool, progress: progress,
                                       timer: timers.encode)
@@ -251,10 +254,10 @@ final class TranscodePipeline {
             stages.start("vrender.motion") { try motion.run() }
         }
         stages.start("vrender.process") { try process.run() }
-        if let painter {
-            let prompter = PrompterStage(painter: painter, input: toEncode, output: prompted, shells: shellPool,
-                                         canvases: canvasPool, timer: timers.prompter)
-            stages.start("vrender.prompter") { try prompter.run() }
+        if !painters.isEmpty {
+            let overlay = OverlayStage(painters: painters, input: toEncode, output: prompted, shells: shellPool,
+                                       canvases: canvasPool, timer: timers.prompter)
+            stages.start("vrender.prompter") { try overlay.run() }
         }
         stages.start("vrender.encode") { try encode.run() }
     }

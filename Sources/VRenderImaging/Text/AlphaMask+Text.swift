@@ -52,7 +52,7 @@ extension AlphaMask {
             lines.flatMap { line in
                 line.glyphs.map { glyph in
                     let bitmap = faces.bitmap(font: glyph.font, glyph: glyph.index, size: size)
-                    return PlacedGlyph(bitmap: bitmap, x: left + glyph.x + bitmap.left, y: top + line.baseline - bitmap.top)
+                    return PlacedGlyph(bitmap: bitmap, x: left + glyph.x + bitmap.left, y: top + line.baseline - glyph.y - bitmap.top)
                 }
             }
         }

@@ -137,7 +137,7 @@ struct FontFaces {
     }
 
     /// `faces[font]` set to `size` (26.6 pixels, at 72 dpi so points are pixels).
-    private mutating func setSize(_ size: Int, of font: Int) -> FT_Face {
+    mutating func setSize(_ size: Int, of font: Int) -> FT_Face {
         let face = faces[font]
         if currentSizes[font] != size {
             FT_Set_Char_Size(face, 0, FT_F26Dot6(size), 72, 72)

@@ -19,6 +19,8 @@ public struct TextLayout: Sendable, Equatable {
         public var font: Int
         public var index: UInt32
         public var x: Int
+        /// Pixels above the baseline (a mark HarfBuzz raised); 0 for unshaped text.
+        public var y: Int = 0
     }
 
     public struct Line: Sendable, Equatable {
