@@ -31,6 +31,7 @@ public enum ScriptAligner {
         var cursor = 0
         var lines: [ScriptAlignment.Line] = []
         var words: [ScriptAlignment.Word] = []
+        var retakes: [Retake] = []
         // Two lines' speech at a time, whatever the script's length.
         var upcoming = try script.lines.first.map { try speak($0, of: script, voice: voice) }
         for (index, line) in script.lines.enumerated() {
@@ -39,10 +40,12 @@ public enum ScriptAligner {
             // nothing before the next one instead of matching whatever speech is near.
             let context = index + 1 < script.lines.count ? try speak(script.lines[index + 1], of: script, voice: voice) : nil
             upcoming = context
-            // Near the take's end the next line may not be in it at all: then the line alone.
+            // Near the take's end the next line may not be in it at all (or not all of it):
+            // then the line alone.
             var found = try find(phrase, followedBy: context, line: line, in: sound, after: cursor)
-            let contextEnd = (line.nextDue ?? SpeechFeatures.time(ofFrame: cursor) + phrase.speech.duration)
-                + (context?.speech.duration ?? 0) / 2
+            // The next line comes when it is due, and not before this one is said.
+            let contextEnd = Swift.max(line.nextDue ?? 0, SpeechFeatures.time(ofFrame: cursor) + phrase.speech.duration)
+                + (context?.speech.duration ?? 0)
             if context != nil, contextEnd > SpeechFeatures.time(ofFrame: sound.frameCount), found.map({ !isReading($0, of: phrase) }) ?? true {
                 found = try find(phrase, followedBy: nil, line: line, in: sound, after: cursor)
             }
@@ -55,10 +58,14 @@ public enum ScriptAligner {
                                takeEnd: SpeechFeatures.time(ofFrame: sound.frameCount))
             lines.append(ScriptAlignment.Line(words: line.words, start: placed.first?.start, end: placed.last?.end, cost: found.cost,
                                               contrast: found.contrast))
+            if let first = placed.first, let retake = try RetakeFinder.find(line: lines.count - 1, words: line.words, phrase: phrase,
+                                                                          readingStart: first.start, after: words.last?.end ?? 0, in: sound) {
+                retakes.append(retake)
+            }
             words += placed
             cursor = SpeechFeatures.frame(at: placed.last?.end ?? 0)
         }
-        return ScriptAlignment(words: words, lines: lines)
+        return ScriptAlignment(words: words, lines: lines, retakes: retakes)
     }
 
     /// `placed` less the words the take's end cut off: a line the take stopped in the middle of

@@ -31,6 +31,8 @@ public struct ScriptAlignment: Sendable, Equatable {
     public var words: [Word]
     /// Every line the take could have read, in script order.
     public var lines: [Line]
+    /// Lines begun, broken off and read again, in the take's order.
+    public var retakes: [Retake] = []
 
     /// Lines looked for and not found.
     public var unread: [Line] { lines.filter { $0.start == nil } }

@@ -12,6 +12,8 @@ public struct TakeAlignment: Sendable {
     public var alignment: ScriptAlignment
     /// The script's words, as the alignment's indices count them.
     public var words: [String]
+    /// The line of the script file each word is on, from 1.
+    public var scriptLines: [Int]
     public var voice: SpeechVoice
 
     /// What a take is aligned with, beyond its sound.
@@ -48,7 +50,8 @@ public struct TakeAlignment: Sendable {
         } ?? ScriptPlan.unprompted(script: script.text)
         let alignment = try ScriptAligner.align(AlignmentTake(path: path, audioStream: audio.index, origin: info.video.startTime),
                                                 script: plan, voice: voice)
-        return TakeAlignment(alignment: alignment, words: plan.words.words.map(\.text), voice: voice)
+        return TakeAlignment(alignment: alignment, words: plan.words.words.map(\.text),
+                             scriptLines: plan.words.words.map { $0.paragraph + 1 }, voice: voice)
     }
 
     /// The text of each line never heard.

@@ -62,14 +62,14 @@ public struct ExportOptions: Sendable {
     /// to by then, so a folder swapped for a link after it was checked cannot redirect the
     /// write. nil: the folder is opened by path when the output is made.
     public var outputFolder: FolderHandle? = nil
-    /// `--captions`: the script's words placed on the voice and written as asked (nil: none).
-    public var captions: CaptionRequest? = nil
+    /// `--captions`, `--cut-retakes`: what is done with the script the takes read (nil: nothing).
+    public var script: ScriptRequest? = nil
     /// The captions as an earlier plan worked them out (a chunk plan's): used as they are,
-    /// nothing aligned again. Set by `ExportRecipe`; `captions` is then nil.
+    /// nothing aligned again. Set by `ExportRecipe`; `script` is then nil.
     package var plannedCaptions: CaptionTrack? = nil
 
     /// Where the captions go, asked now or planned before (empty: no captions).
-    package var captionOutputs: [CaptionOutput] { captions?.outputs ?? plannedCaptions?.outputs ?? [] }
+    package var captionOutputs: [CaptionOutput] { script?.captions ?? plannedCaptions?.outputs ?? [] }
     /// For inputs given as `HeldFile.readablePath`s: the take file each stands for (`inputs`
     /// path → the take's path), so that the takes.json beside it is found (the prompter each
     /// take recorded). nil: the inputs are the takes' own paths.

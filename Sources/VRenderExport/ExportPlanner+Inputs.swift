@@ -1,5 +1,7 @@
 import Foundation
+import VRenderAlignment
 import VRenderCore
+import VRenderImaging
 import VRenderMedia
 import VRenderTakes
 
@@ -61,25 +63,41 @@ extension ExportPlanner {
     }
 
     /// Probes every input (on the budget's processors, `options.threads`, `InOrderMap`), trims
-    /// it and cuts its silences; the first unusable one, in order, stops everything before any
-    /// output exists.
-    static func probeInputs(_ options: ExportOptions) throws -> (takes: [MediaInfo], notices: [String]) {
+    /// it, aligns it to its script and cuts its retakes and silences (`cut`); the first
+    /// unusable one, in order, stops everything before any output exists.
+    static func probeInputs(_ options: ExportOptions) throws -> ProbedInputs {
         let inputs = try resolveInputs(options)
-        let read = try InOrderMap.map(inputs.takes.count, threads: options.threads.processors) { index in
+        var records = TakeRecords(names: options.inputNames, purpose: "its takes are aligned as files vrender did not record")
+        let entries = inputs.takes.map { records.entry(for: $0.path) }
+        let probed = try InOrderMap.map(inputs.takes.count, threads: options.threads.processors) { index in
             let input = inputs.takes[index]
             let info = try Probe.probe(input.path)
-            let trim = try input.listEntry?.trim(of: info) ?? input.trim
-            guard let silence = options.silence else {
-                return (parts: [try trim.map { try info.trimmed($0) } ?? info], note: String?.none)
-            }
-            return try SilenceCuts.apply(silence, to: info, trim: trim, number: index + 1, audioTrack: options.audioTrack)
+            return (info: info, trim: try input.listEntry?.trim(of: info) ?? input.trim)
         }
-        let notes = read.compactMap(\.note)
-        var notices = inputs.notices + notes
-        if let silence = options.silence, notes.isEmpty {
+        // One take after another, in order: espeak-ng's reading of a line depends a little on
+        // what it read before (`SpeechSynthesizer`), so every plan of this export (one pass, a
+        // chunked export's) must ask for the same readings in the same order.
+        let font = try options.script.map { _ in try TextFont() }
+        let aligned = try probed.indices.map { index -> TakeAlignment? in
+            guard let script = options.script, let font else { return nil }
+            let record = entries[index]
+            return try TakeAlignment.align(path: probed[index].info.path, name: record.file, entry: record.entry, number: index + 1,
+                                           folder: try? FolderHandle.open(record.directory), context: script.context(font: font))
+        }
+        let read = try InOrderMap.map(inputs.takes.count, threads: options.threads.processors) { index in
+            try cut(probed[index].info, trim: probed[index].trim, number: index + 1, options: options, alignment: aligned[index])
+        }
+        let notes = read.flatMap(\.notes)
+        var notices = inputs.notices + records.notices + notes
+        if let silence = options.silence, !notes.contains(where: { $0.hasPrefix("silence: ") }) {
             notices.append("silence: no take has silence below \(ValueSyntax.text(silence.threshold)) dBFS to cut")
         }
-        return (read.flatMap(\.parts), notices)
+        if options.script?.cutRetakes == true, !notes.contains(where: { $0.hasPrefix("retake: ") }) {
+            notices.append("retake: no line was broken off and read again")
+        }
+        var alignments: [String: TakeAlignment] = [:]
+        for (input, alignment) in zip(inputs.takes, aligned) { alignments[input.path] = alignment }
+        return ProbedInputs(takes: read.flatMap(\.parts), notices: notices, alignments: alignments)
     }
 
     /// `--timings FILE`: a folder that exists, and neither the output nor an input.

@@ -37,7 +37,7 @@ public enum ExportPlanner {
             try CaptionFiles.checkTargets(options)
         }
         try checkTimingsOutput(options)
-        let probed = try takes.map { (takes: $0, notices: [String]()) } ?? probeInputs(options)
+        let probed = try takes.map { ProbedInputs(takes: $0) } ?? probeInputs(options)
         var plan = try plan(takes: probed.takes, options: options)
         plan.notices = probed.notices + plan.notices
         if let request = options.prompter {
@@ -45,8 +45,8 @@ public enum ExportPlanner {
             plan.prompter = prompter.plan
             plan.notices += prompter.notices
         }
-        if let request = options.captions {
-            let captions = try ExportCaptions.plan(request, for: plan, names: options.inputNames)
+        if let request = options.script, !request.captions.isEmpty {
+            let captions = try ExportCaptions.plan(request, for: plan, names: options.inputNames, aligned: probed.alignments)
             plan.captions = captions.track
             plan.notices += captions.notices
         } else {

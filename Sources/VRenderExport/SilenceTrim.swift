@@ -106,25 +106,26 @@ enum SilenceCuts {
         return cuts
     }
 
-    /// Take `info` (as probed, untrimmed) within its `trim` as the parts silence trimming keeps,
-    /// each a trimmed take, and the plan's line about it (nil when nothing was cut). A take
-    /// without sound is kept whole.
-    static func apply(_ request: SilenceTrimRequest, to info: MediaInfo, trim: TakeTrim?, number: Int,
-                      audioTrack: Int?) throws -> (parts: [MediaInfo], note: String?) {
-        let whole = try trim.map { try info.trimmed($0) } ?? info
+    /// The parts of take `info` (as probed, untrimmed) that silence trimming keeps of `parts`
+    /// (seconds from its first picture: its trim, less any retakes cut), and the plan's line
+    /// about it (nil when nothing was cut). A take without sound is kept whole.
+    static func apply(_ request: SilenceTrimRequest, to info: MediaInfo, parts: [Range<Double>], number: Int,
+                      audioTrack: Int?) throws -> (parts: [Range<Double>], note: String?) {
         let tracks = info.audioTracks
-        guard !tracks.isEmpty else { return ([whole], "silence: take \(number) has no sound: kept whole") }
+        guard !tracks.isEmpty else { return (parts, "silence: take \(number) has no sound: kept whole") }
         let track = tracks[Swift.min(Swift.max((audioTrack ?? 1) - 1, 0), tracks.count - 1)]
-        let start = trim?.start ?? 0
-        let part = start..<(start + whole.duration)
         let peaks = try SoundLevels.windowPeaks(path: info.path, stream: track.index, from: info.video.startTime)
-        let kept = keep(peaks: peaks, window: SoundLevels.windowSeconds, within: part,
-                        frameRate: info.video.frameRate.doubleValue, request: request)
-        let cuts = cuts(of: part, keeping: kept)
-        guard !cuts.isEmpty else { return ([whole], nil) }
-        let parts = try kept.map { try info.trimmed(TakeTrim(start: $0.lowerBound, end: $0.upperBound)) }
+        var kept: [Range<Double>] = []
+        var cuts: [Range<Double>] = []
+        for part in parts {
+            let keptHere = keep(peaks: peaks, window: SoundLevels.windowSeconds, within: part,
+                                frameRate: info.video.frameRate.doubleValue, request: request)
+            kept += keptHere
+            cuts += self.cuts(of: part, keeping: keptHere)
+        }
+        guard !cuts.isEmpty else { return (parts, nil) }
         let text = cuts.map { "\(TakeTrim.text($0.lowerBound))–\(TakeTrim.text($0.upperBound))" }.joined(separator: ", ")
         let total = cuts.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
-        return (parts, "silence: take \(number) cut \(text) s (\(String(format: "%.2f", total)) s)")
+        return (kept, "silence: take \(number) cut \(text) s (\(String(format: "%.2f", total)) s)")
     }
 }

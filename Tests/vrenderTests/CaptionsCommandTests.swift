@@ -29,11 +29,12 @@ import VRenderTestSupport
 
     /// Records `takes` takes of `seconds` with the presenter reading `script` (its copy left in
     /// the folder, where `concat --captions` finds it by the name takes.json keeps).
-    func record(_ script: String, takes: Int, seconds: Int) throws -> String {
-        let folder = directory + "/takes", file = directory + "/talk.txt"
+    func record(_ script: String, takes: Int, seconds: Int, actions: String = "") throws -> String {
+        let folder = directory + "/takes", file = directory + "/talk.txt", actionFile = directory + "/actions.txt"
         try script.write(toFile: file, atomically: true, encoding: .utf8)
+        try actions.write(toFile: actionFile, atomically: true, encoding: .utf8)
         let run = vrender(["capture", "--device", "synthetic", "--out", folder, "--size", "320x180", "--codec", "h264",
-                           "--prompter", file, "--takes", "\(takes)", "--duration", "\(seconds)"])
+                           "--prompter", file, "--takes", "\(takes)", "--duration", "\(seconds)", "--script", actionFile])
         #expect(run.status == 0, "\(run.standardError)")
         try script.write(toFile: folder + "/talk.txt", atomically: true, encoding: .utf8)
         return folder
@@ -158,7 +159,7 @@ import VRenderTestSupport
 
     @Test(arguments: [
         (["--captions", "srt,teletext"], "--captions: 'teletext' is none of srt, vtt, track, burn"),
-        (["--script", "talk.txt"], "--script and --voice say how --captions are made"),
+        (["--script", "talk.txt"], "--script and --voice say how the script is aligned"),
         (["--captions", "srt", "--voice", "xx-nowhere"], "--voice: espeak-ng has no voice 'xx-nowhere'"),
     ])
     func mistakesAreRefusedByName(arguments: [String], message: String) throws {

@@ -8,8 +8,8 @@ enum CaptionFiles {
     /// Throws, naming the file, when one of the caption files `options` ask for cannot be
     /// written: it exists (without `--overwrite`), is an input, or its folder is not writable.
     static func checkTargets(_ options: ExportOptions) throws {
-        guard let captions = options.captions else { return }
-        let track = CaptionTrack(outputs: captions.outputs, language: "", cues: [])
+        guard let captions = options.script?.captions, !captions.isEmpty else { return }
+        let track = CaptionTrack(outputs: captions, language: "", cues: [])
         for file in track.files(beside: options.output) {
             for input in options.inputs where OutputFile.isSameFile(input, file.path) {
                 throw VRenderError.output(file.path, "is also an input; an export never modifies its takes")

@@ -1,6 +1,7 @@
 import Foundation
 import VRenderAlignment
 import VRenderCore
+import VRenderImaging
 import VRenderPrompter
 import VRenderSpeech
 
@@ -37,24 +38,34 @@ public enum CaptionOutput: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// `vrender concat --captions`: the script's words placed on each take's voice
-/// (`TakeAlignment`), carried through every cut the export makes, and written as asked.
-public struct CaptionRequest: Sendable {
-    public var outputs: [CaptionOutput]
+/// What an export does with the script the takes read (`--captions`, `--cut-retakes`): its
+/// words placed on each take's voice (`TakeAlignment`) and carried through every cut the
+/// export makes, written as asked; lines broken off and read again cut.
+public struct ScriptRequest: Sendable {
+    /// Where the captions go (none: `--cut-retakes` alone).
+    public var captions: [CaptionOutput]
+    /// `--cut-retakes`: each line's broken readings cut, its last one kept.
+    public var cutRetakes: Bool
     /// `--script`: nil takes, for each take, the script takes.json says it was recorded with.
     public var script: PrompterScript?
     /// `--voice`: nil takes each take's presenter's voice, else the script's language.
     public var voice: SpeechVoice?
 
-    public init(outputs: [CaptionOutput], script: PrompterScript? = nil, voice: SpeechVoice? = nil) {
-        (self.outputs, self.script, self.voice) = (outputs, script, voice)
+    public init(captions: [CaptionOutput], cutRetakes: Bool = false, script: PrompterScript? = nil, voice: SpeechVoice? = nil) {
+        (self.captions, self.cutRetakes, self.script, self.voice) = (captions, cutRetakes, script, voice)
     }
 
-    /// `--captions OUTPUTS [--script FILE] [--voice NAME]` as typed: the script read (UTF-8,
-    /// cleaned as the prompter cleans it) and the voice checked, each error naming its option.
-    public init(parsing outputs: String, script: String?, voice: String?) throws {
-        self.init(outputs: try CaptionOutput.parse(outputs), script: try script.map { try PrompterScript(contentsOfFile: $0) },
-                  voice: try voice.map { try SpeechVoice(named: $0) })
+    /// `[--captions OUTPUTS] [--cut-retakes] [--script FILE] [--voice NAME]` as typed: the
+    /// script read (UTF-8, cleaned as the prompter cleans it) and the voice checked, each
+    /// error naming its option.
+    public init(parsing captions: String?, cutRetakes: Bool, script: String?, voice: String?) throws {
+        self.init(captions: try captions.map(CaptionOutput.parse) ?? [], cutRetakes: cutRetakes,
+                  script: try script.map { try PrompterScript(contentsOfFile: $0) }, voice: try voice.map { try SpeechVoice(named: $0) })
+    }
+
+    /// How each take is aligned.
+    func context(font: TextFont) -> TakeAlignment.Context {
+        TakeAlignment.Context(script: script, voice: voice, font: font)
     }
 }
 

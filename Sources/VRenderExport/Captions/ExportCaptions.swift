@@ -9,18 +9,20 @@ import VRenderMedia
 /// cues that never show over a cut.
 enum ExportCaptions {
     /// The captions of `plan`'s output, and what the plan should say of them.
-    static func plan(_ request: CaptionRequest, for plan: ExportPlan,
-                     names: [String: String]?) throws -> (track: CaptionTrack, notices: [String]) {
+    /// `aligned`: the takes as the planner aligned them when it probed them, by path; a take
+    /// not among them is aligned here.
+    static func plan(_ request: ScriptRequest, for plan: ExportPlan, names: [String: String]?,
+                     aligned given: [String: TakeAlignment]) throws -> (track: CaptionTrack, notices: [String]) {
         var records = TakeRecords(names: names, purpose: "its takes are captioned as files vrender did not record")
-        let context = TakeAlignment.Context(script: request.script, voice: request.voice, font: try TextFont())
-        var aligned: [String: TakeAlignment] = [:]
+        let context = request.context(font: try TextFont())
+        var aligned = given
         var order: [String] = []
-        for (number, take) in plan.takes.enumerated() where aligned[take.path] == nil {
-            let record = records.entry(for: take.path)
-            let folder = try? FolderHandle.open(record.directory)
-            aligned[take.path] = try TakeAlignment.align(path: take.path, name: record.file, entry: record.entry,
-                                                         number: number + 1, folder: folder, context: context)
+        for (number, take) in plan.takes.enumerated() where !order.contains(take.path) {
             order.append(take.path)
+            guard aligned[take.path] == nil else { continue }
+            let record = records.entry(for: take.path)
+            aligned[take.path] = try TakeAlignment.align(path: take.path, name: record.file, entry: record.entry, number: number + 1,
+                                                         folder: try? FolderHandle.open(record.directory), context: context)
         }
         let pieces = CaptionPlacement.pieces(sourceStarts: plan.takes.map { $0.trim?.start ?? 0 },
                                              spans: SideStreamPlan.spans(of: plan))
@@ -31,14 +33,14 @@ enum ExportCaptions {
         var notices = records.notices
         notices.append("captions: \(cues.count) cue(s) from the script, \(order.count) take(s) aligned with espeak-ng's "
                        + voices.map(\.name).sorted().joined(separator: ", ") + (language.isEmpty ? "" : " (\(language))")
-                       + "; written as " + request.outputs.map(\.rawValue).joined(separator: ", "))
+                       + "; written as " + request.captions.map(\.rawValue).joined(separator: ", "))
         for path in order {
             let unread = aligned[path]!.unread
-            if let first = unread.first {
+            if let first = unread.first, !request.cutRetakes {   // --cut-retakes lists them already
                 notices.append("captions: \(names?[path] ?? path): \(unread.count) line(s) of the script never heard "
                                + "(the first: \"\(first.prefix(60))\")")
             }
         }
-        return (CaptionTrack(outputs: request.outputs, language: language, cues: cues), notices)
+        return (CaptionTrack(outputs: request.captions, language: language, cues: cues), notices)
     }
 }

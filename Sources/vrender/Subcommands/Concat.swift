@@ -151,7 +151,7 @@ struct ExportArguments: ParsableArguments {
 
     @OptionGroup var prompter: PrompterArguments
 
-    @OptionGroup var captions: CaptionArguments
+    @OptionGroup var scriptUse: ScriptArguments
 
     @Option(name: .customLong("trim-silence"),
             help: ArgumentHelp("Cut each take's leading and trailing silence, measured on its own sound: quieter than DB dBFS (default -40), keeping MARGIN of quiet beside the sound (default 0.25 s). The value may be left out.", valueName: "db[:margin]"))
@@ -228,7 +228,7 @@ struct ExportArguments: ParsableArguments {
         }
         options.stabilize = try stabilize.map(StabilizeRequest.init(parsing:))
         options.transition = try Transition(parsing: transition)
-        options.captions = try captions.request
+        options.script = try scriptUse.request()
         return options
     }
 }
