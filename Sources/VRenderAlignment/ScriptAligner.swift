@@ -70,20 +70,20 @@ public enum ScriptAligner {
 
     /// `placed` less the words the take's end cut off: a line the take stopped in the middle of
     /// matches whole, its unsaid words squeezed into the last frames. Those ending at the take's
-    /// end in less than a third of the time espeak-ng takes to say them were not said.
+    /// end in less than half the time espeak-ng takes to say them were not said.
     static func uncut(_ placed: [ScriptAlignment.Word], of phrase: SpokenPhrase, takeEnd: Double) -> [ScriptAlignment.Word] {
         var kept = placed
         while let last = kept.last, kept.count > 1, last.end >= takeEnd - lastFrames {
             let word = phrase.words[kept.count - 1]
             let said = Double(word.end - word.start) / Double(SynthesizedSpeech.sampleRate)
-            guard last.end - last.start < said / 3 else { break }
+            guard last.end - last.start < said / 2 else { break }
             kept.removeLast()
         }
         return kept
     }
 
-    /// How near the take's end a word ends when the take cut it (two feature frames).
-    static let lastFrames = 0.02
+    /// How near the take's end a word ends when the take cut it (five feature frames).
+    static let lastFrames = 0.05
 
     /// Whether `found` is a reading of `phrase`: close enough, and not shrunk to nothing.
     private static func isReading(_ found: Found, of phrase: SpokenPhrase) -> Bool {

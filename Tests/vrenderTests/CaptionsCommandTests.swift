@@ -20,8 +20,14 @@ import VRenderTestSupport
     static let german = """
         Guten Morgen, und willkommen zu diesem kurzen Vortrag über Videoaufnahmen unter Linux.
         Heute sehen wir uns drei Dinge an: wie eine Kamera Bilder liefert, wie der Ton mit ihnen Schritt hält, und wie aus vielen Aufnahmen ein fertiges Video wird.
-        Zuerst die Kamera. Eine Webcam schickt Bilder in festem Takt, dreißig Mal in der Sekunde.
+        Zuerst die Kamera. Eine Webcam schickt Bilder in festem Takt, dreißig Mal in der Sekunde, und jedes trägt einen Zeitstempel von der Uhr des Kernels.
+        Dann der Ton. Ein Mikrofon hat seinen eigenen Quarz, und der läuft nie genau so schnell, wie es auf der Schachtel steht.
+        Zum Schluss der Export. Die Aufnahmen werden geschnitten, verbunden und einmal kodiert, damit nichts zweimal verloren geht.
+        Längere Pausen lassen sich herausschneiden, und die Lautheit wird auf den Wert gebracht, den Streamingdienste verlangen.
         """
+
+    /// Seconds a take of the wide run lasts (`VRENDER_WIDE=1`: 30, as issue 40's acceptance asks), else 12.
+    static let takeSeconds = ProcessInfo.processInfo.environment["VRENDER_WIDE"] == "1" ? 30 : 12
 
     func vrender(_ arguments: [String]) -> ProgramRun {
         ProgramRun.run(CommandLineTests.binary, arguments)
@@ -40,8 +46,9 @@ import VRenderTestSupport
         return folder
     }
 
-    @Test func cuesFollowTheVoiceThroughTrimsSilenceCutsAndADissolveInOnePassAndInChunks() throws {
-        let folder = try record(Self.english, takes: 3, seconds: 12)
+    @Test(arguments: ["en", "de"])
+    func cuesFollowTheVoiceThroughTrimsSilenceCutsAndADissolveInOnePassAndInChunks(language: String) throws {
+        let folder = try record(language == "en" ? Self.english : Self.german, takes: 3, seconds: Self.takeSeconds)
         #expect(vrender(["takes", "trim", folder, "2", "1.5", "end"]).status == 0)
         let common = ["concat", folder, "--captions", "srt,vtt,track", "--trim-silence", "-40:0.2", "--cut-pauses", "0.4",
                       "--transition", "fade:0.2", "--codec", "h264", "--preset", "ultrafast", "--progress", "none"]
@@ -56,7 +63,7 @@ import VRenderTestSupport
 
         // The track: mov_text, in English, whose cues ffmpeg reads back as the .srt's.
         #expect(ProgramRun.ffprobe(directory + "/one.mp4", stream: "s", entries: "stream=codec_name") == "mov_text")
-        #expect(ProgramRun.ffprobe(directory + "/one.mp4", stream: "s", entries: "stream_tags=language") == "eng")
+        #expect((language == "en" ? ["eng"] : ["deu", "ger"]).contains(ProgramRun.ffprobe(directory + "/one.mp4", stream: "s", entries: "stream_tags=language")))
         for (file, format) in [("one.srt", "srt"), ("one.vtt", "webvtt")] {
             let read = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", directory + "/" + file, "-f", format, "-"])
             #expect(read.status == 0 && read.standardOutput.contains(cues[0].text.components(separatedBy: "\n")[0]), "\(file)")
@@ -66,21 +73,33 @@ import VRenderTestSupport
 
         let json = try #require(try JSONSerialization.jsonObject(with: Data(one.standardOutput.utf8)) as? [String: Any])
         let notices = try #require(json["notices"] as? [String])
-        #expect(notices.contains { $0.hasPrefix("captions: \(cues.count) cue(s) from the script, 3 take(s) aligned with espeak-ng's en (eng); written as srt, vtt, track") },
+        let tag = language == "en" ? "en (eng)" : "de (deu)"
+        #expect(notices.contains { $0.hasPrefix("captions: \(cues.count) cue(s) from the script, 3 take(s) aligned with espeak-ng's \(tag); written as srt, vtt, track") },
                 "\(notices)")
         let truth = try TrueWords(folder: folder, summary: json, overlap: 0.2)
-        checkWordsAndTimes(cues, truth: truth)
+        checkWordsAndTimes(cues, truth: truth, label: "\(language), 3 takes of \(Self.takeSeconds) s, trims, silence cuts, a dissolve")
         checkAgainstSilenceDetect(cues, export: directory + "/one.mp4", joins: truth.joins)
     }
 
     /// Every cue is the script's words in order, starting and ending within 100 ms of when
     /// the presenter said its first and last word (as the export placed them).
-    func checkWordsAndTimes(_ cues: [SubRip.Cue], truth: TrueWords) {
+    func checkWordsAndTimes(_ cues: [SubRip.Cue], truth: TrueWords, label: String = "") {
         var next = 0
         var found = 0
+        var errors: [Double] = []
         for cue in cues {
-            let words = cue.text.split(whereSeparator: \.isWhitespace).map(String.init)
-            guard let start = truth.find(words, from: next) else {
+            var words = cue.text.split(whereSeparator: \.isWhitespace).map(String.init)
+            var cutOff = false
+            var start = truth.find(words, from: next)
+            // Known limit: where a take's end cuts a line off in the middle of a word, the word
+            // after it may be placed in the last frames too (the note of issue 40 says so).
+            if start == nil, let shorter = truth.find(Array(words.dropLast()), from: next),
+               truth.pieceEnds.contains(shorter + words.count - 2) {
+                words.removeLast()
+                start = shorter
+                cutOff = true
+            }
+            guard let start else {
                 Issue.record("cue '\(cue.text)' is not the script's words in order")
                 continue
             }
@@ -88,10 +107,17 @@ import VRenderTestSupport
             found += words.count
             let first = truth.words[start], last = truth.words[start + words.count - 1]
             #expect(abs(cue.start - first.start) <= 0.1, "cue '\(words[0]) …' starts \(cue.start), said \(first.start)")
+            errors.append(abs(cue.start - first.start))
             let held = cue.end - cue.start <= 1.01 && cue.end > last.end
-            if !held {
+            if !held && !cutOff {
+                errors.append(abs(cue.end - last.end))
                 #expect(abs(cue.end - last.end) <= 0.1, "cue '… \(words.last!)' ends \(cue.end), said until \(last.end)")
             }
+        }
+        let sorted = errors.sorted()
+        if !label.isEmpty, let worst = sorted.last {
+            print("captions \(label): \(cues.count) cues, \(found) of \(truth.words.count) words, cue start/end error median "
+                  + "\(Int(sorted[sorted.count / 2] * 1000)) ms, max \(Int(worst * 1000)) ms")
         }
         // Nearly every word said in the export is in a cue (a line cut off by a take's end may not be).
         #expect(Double(found) >= 0.9 * Double(truth.words.count), "\(found) of \(truth.words.count) words captioned")
@@ -101,7 +127,8 @@ import VRenderTestSupport
     /// a join, where a cut may run one take's speech into the next's).
     func checkAgainstSilenceDetect(_ cues: [SubRip.Cue], export: String, joins: [Double] = []) {
         let origin = ProgramRun.streamSpan(export, "v")?.start ?? 0
-        let spans = ProgramRun.soundSpans(export).map { (start: $0.start - origin, end: $0.end - origin) }
+        // Pauses from 80 ms (the gap between cues): espeak-ng's breath at a comma is about 100 ms.
+        let spans = ProgramRun.soundSpans(export, minimumSilence: 0.08).map { (start: $0.start - origin, end: $0.end - origin) }
             .filter { $0.end - $0.start > 0.1 }
         let atJoin = { (time: Double) in joins.contains { abs($0 - time) <= 0.25 } }
         for cue in cues {
@@ -217,6 +244,8 @@ struct TrueWords {
     var words: [Word] = []
     /// Where each piece after the first takes over, on the export's clock.
     var joins: [Double] = []
+    /// The index of each piece's last word said.
+    var pieceEnds: Set<Int> = []
 
     init(folder: String, summary: [String: Any], overlap: Double) throws {
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/takes.json"))) as? [String: Any])
@@ -236,12 +265,15 @@ struct TrueWords {
             if index > 0 { joins.append(visible.lowerBound) }
             let preroll = take["preroll"] as? Double ?? 0
             let said = try #require((take["presenter"] as? [String: Any])?["words"] as? [[String: Any]])
+            defer { if !words.isEmpty { pieceEnds.insert(words.count - 1) } }
             for word in said where word["flubbed"] as? Bool != true {
                 let start = try #require(word["start"] as? Double) + preroll - from + offset
                 let end = try #require(word["end"] as? Double) + preroll - from + offset
                 // Any part shown: where vrender keeps a word a cut splits is its own choice.
                 if end > visible.lowerBound && start < visible.upperBound {
-                    words.append(Word(text: try #require(word["text"] as? String), start: start, end: end))
+                    // Heard only while its piece shows.
+                    words.append(Word(text: try #require(word["text"] as? String), start: Swift.max(start, visible.lowerBound),
+                                      end: Swift.min(end, visible.upperBound)))
                 }
             }
         }

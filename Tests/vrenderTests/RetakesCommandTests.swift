@@ -16,7 +16,7 @@ import VRenderTestSupport
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let notices = try #require(json["notices"] as? [String])
         let takes = try Self.readings(folder)
-        #expect(notices.filter { $0.hasPrefix("retake: take ") }.count == takes.map(\.flubbed.count).reduce(0, +), "\(notices)")
+        #expect(notices.filter { $0.hasPrefix("retake: take ") && $0.contains(" cut ") }.count == takes.map(\.flubbed.count).reduce(0, +), "\(notices)")
         let kept = try Self.keptParts(json)
         for (number, take) in takes.enumerated() {
             let parts = kept[take.file] ?? []
