@@ -35,9 +35,12 @@ enum RetakeFinder {
     /// take's sound after `after` seconds, or nil.
     static func find(line index: Int, words: Range<Int>, phrase: SpokenPhrase, readingStart: Double, after: Double,
                      in sound: SpeechFeatures) throws -> Retake? {
+        // (A line's reading may be placed to overlap the line before's: then there is no gap.)
+        guard readingStart - after - 0.1 >= shortestGap, !phrase.words.isEmpty else { return nil }
         let gap = (after + 0.05)..<(readingStart - 0.05)
-        guard gap.upperBound - gap.lowerBound >= shortestGap, !phrase.words.isEmpty else { return nil }
-        let window = SpeechFeatures.frame(at: gap.lowerBound)..<Swift.min(SpeechFeatures.frame(at: gap.upperBound), sound.frameCount)
+        // A reading placed at the sound's very end may leave a gap past its last frame.
+        let first = Swift.min(SpeechFeatures.frame(at: gap.lowerBound), sound.frameCount)
+        let window = first..<Swift.max(first, Swift.min(SpeechFeatures.frame(at: gap.upperBound), sound.frameCount))
         guard window.count > 10 else { return nil }
         let rate = Double(SynthesizedSpeech.sampleRate)
         // The longest prefix that is said there: a longer one is more surely the line's.

@@ -25,3 +25,15 @@ import VRenderSpeech
         #expect(match.contrast < 0.7)
     }
 }
+
+/// `RetakeFinder` on the edges a long take reaches: a reading placed over the end of the one
+/// before it, or a gap past the sound's last frame, finds nothing (and never traps).
+@Suite struct RetakeFinderEdgeTests {
+    @Test func overlappingOrOutOfRangeGapsFindNothing() throws {
+        let phrase = try SpeechSynthesizer.speak(words: ["keep", "the", "lips", "in", "step."], voice: .english)
+        let sound = try FeatureExtractor.features(of: phrase.speech.samples.map { Float($0) / 32_768 })
+        let end = SpeechFeatures.time(ofFrame: sound.frameCount)
+        #expect(try RetakeFinder.find(line: 0, words: 0..<5, phrase: phrase, readingStart: 1.0, after: 1.2, in: sound) == nil)
+        #expect(try RetakeFinder.find(line: 0, words: 0..<5, phrase: phrase, readingStart: end + 3, after: end + 1, in: sound) == nil)
+    }
+}
