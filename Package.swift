@@ -204,7 +204,7 @@ let package = Package(
         // takes' playable copies and the exports...
         .target(name: "VRenderStudio",
                 dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderCapture",
-                               "VRenderTakes", "VRenderRecording", "VRenderPrompter", "VRenderExport"]),
+                               "VRenderTakes", "VRenderRecording", "VRenderPrompter", "VRenderExport", "VRenderAlignment"]),
         // ...and a Hummingbird server serves it: the page (compiled into the binary: no files to
         // install, nothing fetched), the preview over a WebSocket, the actions as POSTs.
         .target(name: "VRenderStudioServer",

@@ -189,6 +189,12 @@ def check_takes(page, studio):
     page.wait_for_function("() => { const v = document.getElementById('take-video'); "
                            "return !v.hidden && v.readyState >= 2 && v.currentTime > 0.3; }", timeout=90000)
     log('ok: take 1 plays in the viewer (its browser-playable copy)')
+    # Under the player: the cue being said, from the take's captions (the synthetic presenter
+    # reads the script from the take's start).
+    page.wait_for_function("() => document.getElementById('viewer-captions').textContent.trim().length > 0", timeout=60000)
+    shown = page.inner_text('#viewer-captions').replace('\n', ' ')
+    assert ' '.join(shown.split()) in ' '.join(SCRIPT.split()), 'under the player: %r, not the script\'s words' % shown
+    log('ok: the take\'s captions show under its player: %r' % shown)
 
 
 def check_reorder(page, other, studio):
@@ -266,11 +272,12 @@ def fmt(box):
     return '[' + ', '.join('%.3f' % v for v in box) + ']'
 
 
-def run_export(page, prompter):
+def run_export(page, prompter, captions=False):
     if page.locator('#export-panel').is_hidden():
         page.click('#next')
     page.wait_for_selector('#filter-grid', state='visible')
     page.set_checked('#export-prompter', prompter)
+    page.set_checked('#export-captions', captions)
     page.select_option('#export-filter', '')
     page.evaluate("""() => { window.__progressSeen = 0; clearInterval(window.__progressTimer);
         window.__progressTimer = setInterval(() => { const s = window.studioState;
@@ -295,6 +302,20 @@ def run_export(page, prompter):
     shown = page.inner_text('#export-output')
     assert shown == export['output'], 'the page shows the path %r, not %r' % (shown, export['output'])
     return export['output']
+
+
+def check_captions(path):
+    """The export asked with captions has them as a mov_text track tagged English, and as .srt
+    and .vtt files beside it."""
+    streams = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 's', '-show_entries',
+                              'stream=codec_name:stream_tags=language', '-of', 'csv=p=0', path],
+                             capture_output=True, text=True, check=True).stdout.split()
+    assert streams == ['mov_text,eng'], 'the export\'s subtitle streams: %s' % streams
+    base = os.path.splitext(path)[0]
+    for suffix in ('.srt', '.vtt'):
+        assert os.path.isfile(base + suffix), 'no %s beside the export' % suffix
+    cues = open(base + '.srt', encoding='utf-8').read().count(' --> ')
+    log('ok: captions: a mov_text track (eng), %s.srt and .vtt beside the export (%d cue(s))' % (os.path.basename(base), cues))
 
 
 def check_export_plays(page):
@@ -501,8 +522,9 @@ def main():
             plain = run_export(page, prompter=False)
             kept = os.path.join(work, 'export-plain' + os.path.splitext(plain)[1])
             shutil.copyfile(plain, kept)  # the next export may take its name
-            burned = run_export(page, prompter=True)
+            burned = run_export(page, prompter=True, captions=True)
             check_burn_in(kept, burned, box)
+            check_captions(burned)
             check_export_plays(page)
             screenshot(page, options.screenshots, 'export')
             other.close()

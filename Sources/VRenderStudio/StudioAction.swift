@@ -24,9 +24,11 @@ package enum StudioAction: Sendable, Equatable {
     case deleteTake(file: String)
     /// POST /api/takes/order {"files": [NAME, ...]}: every take, in the new order.
     case reorderTakes(files: [String])
-    /// POST /api/export {"filter": "mono", "prompter": true}: joins the takes in takes.json's
-    /// order into the exports folder; `prompter` burns the prompter box in.
-    case export(filter: String, burnPrompter: Bool)
+    /// POST /api/export {"filter": "mono", "prompter": true, "captions": true, "cutRetakes": true}:
+    /// joins the takes in takes.json's order into the exports folder; `prompter` burns the
+    /// prompter box in, `captions` captions it from the prompter's script (a subtitle track, and
+    /// .srt and .vtt beside it), `cutRetakes` cuts the lines read twice.
+    case export(filter: String, burnPrompter: Bool, captions: Bool = false, cutRetakes: Bool = false)
     /// POST /api/export/cancel {}
     case cancelExport
 

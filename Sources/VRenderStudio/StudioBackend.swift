@@ -29,6 +29,9 @@ package enum MediaKind: String, Sendable, CaseIterable {
     case proxies
     /// Finished exports, in the exports folder.
     case exports
+    /// The takes' captions (WebVTT) from the prompter's script, made on request beside the
+    /// playable copies (`StudioCaptions`).
+    case captions
 }
 
 /// A file the studio serves: the folder it holds open for its kind, and the name in it.

@@ -1,6 +1,7 @@
 import Foundation
 import VRenderCapture
 import VRenderCore
+import VRenderExport
 import VRenderFilters
 import VRenderPrompter
 import VRenderRecording
@@ -45,8 +46,8 @@ extension StudioSession {
                 throw StudioActionError(status: 409, "\(error)")
             }
             refreshTakes()
-        case .export(let filter, let burnPrompter):
-            try export(filter: filter, burnPrompter: burnPrompter)
+        case .export(let filter, let burnPrompter, let captions, let cutRetakes):
+            try export(filter: filter, burnPrompter: burnPrompter, script: scriptUse(captions: captions, cutRetakes: cutRetakes))
         case .cancelExport:
             control.withLock { $0.export }?.cancel()
         }
@@ -130,7 +131,7 @@ extension StudioSession {
 
     /// Claims the studio for an export (refused while a take is wanted or another export runs),
     /// then starts it; a start that fails gives the claim back.
-    private func export(filter: String, burnPrompter: Bool) throws {
+    private func export(filter: String, burnPrompter: Bool, script: ScriptRequest?) throws {
         try control.withLock { control in
             switch control.mode {
             case .recording: throw StudioActionError(status: 409, "stop recording first: an export joins the finished takes")
@@ -139,14 +140,25 @@ extension StudioSession {
             }
         }
         do {
-            try startExport(filter: filter, burnPrompter: burnPrompter)
+            try startExport(filter: filter, burnPrompter: burnPrompter, script: script)
         } catch {
             endExportMode()
             throw error
         }
     }
 
-    private func startExport(filter: String, burnPrompter: Bool) throws {
+    /// What the export does with the prompter's script: captions (a subtitle track, and .srt and
+    /// .vtt beside the export), retakes cut. Refused without a script to align.
+    private func scriptUse(captions: Bool, cutRetakes: Bool) throws -> ScriptRequest? {
+        guard captions || cutRetakes else { return nil }
+        guard let prompter = options.prompter else {
+            throw StudioActionError(status: 409, "captions and cutting retakes need the script the takes were read from: "
+                                    + "start the studio with --prompter SCRIPT")
+        }
+        return ScriptRequest(captions: captions ? [.track, .srt, .vtt] : [], cutRetakes: cutRetakes, script: prompter.script)
+    }
+
+    private func startExport(filter: String, burnPrompter: Bool, script: ScriptRequest?) throws {
         // A take stopped a moment ago may still be being written.
         if snapshot.withLock({ $0.recording }) {
             throw StudioActionError(status: 409, "stop recording first: an export joins the finished takes")
@@ -162,8 +174,8 @@ extension StudioSession {
         do {
             guard let takes = heldTakesFolder() else { throw VRenderError.input(options.folder, "no such folder") }
             let exports = try heldExportsFolder()
-            export = try StudioExport(takes: takes, exports: exports, filter: filter,
-                                      prompter: overlay) { [weak self] info in self?.exportChanged(info, in: exports) }
+            export = try StudioExport(takes: takes, exports: exports, filter: filter, prompter: overlay,
+                                      script: script) { [weak self] info in self?.exportChanged(info, in: exports) }
         } catch {
             throw StudioActionError(status: 409, "\(error)")
         }

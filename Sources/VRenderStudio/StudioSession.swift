@@ -138,6 +138,11 @@ package final class StudioSession: StudioBackend {
             return MediaLocation(folder: proxies.proxies, name: name)
         case .exports:
             return control.withLock { $0.exported[name] }.map { MediaLocation(folder: $0, name: name) }
+        case .captions:
+            guard let script = options.prompter?.script, let takes = heldTakesFolder(),
+                  let proxies = control.withLock({ $0.proxies }),
+                  let take = snapshot.withLock({ $0.takes.first { StudioCaptions.name(of: $0.file) == name } }) else { return nil }
+            return StudioCaptions.location(of: take.file, script: script, takes: takes, proxies: proxies.proxies)
         }
     }
 

@@ -24,10 +24,12 @@ enum ActionDecoder {
         case "takes/delete": action = .deleteTake(file: try reader.string("file"))
         case "takes/order": action = .reorderTakes(files: try reader.strings("files"))
         case "export":
-            // Both optional: no filter, no prompter burnt in.
+            // All optional: no filter, no prompter burnt in, no captions, no retakes cut.
             let filter = reader.fields["filter"] == nil ? "" : try reader.string("filter")
             let burn = reader.fields["prompter"] == nil ? false : try reader.bool("prompter")
-            action = .export(filter: filter, burnPrompter: burn)
+            let captions = reader.fields["captions"] == nil ? false : try reader.bool("captions")
+            let retakes = reader.fields["cutRetakes"] == nil ? false : try reader.bool("cutRetakes")
+            action = .export(filter: filter, burnPrompter: burn, captions: captions, cutRetakes: retakes)
         case "export/cancel": action = .cancelExport
         default: throw ActionDecodingError(message: "/api/\(route): no such action")
         }

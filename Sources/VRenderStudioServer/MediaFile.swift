@@ -25,6 +25,7 @@ enum MediaFile {
         case "jpg", "jpeg": "image/jpeg"
         case "mp4", "m4v": "video/mp4"
         case "mov": "video/quicktime"
+        case "vtt": "text/vtt; charset=utf-8"
         default: "application/octet-stream"
         }
     }

@@ -54,6 +54,7 @@ import VRenderStudio
             ("takes/delete", #"{"file":"take-002.mov"}"#, .deleteTake(file: "take-002.mov")),
             ("takes/order", #"{"files":["b.mov","a.mov"]}"#, .reorderTakes(files: ["b.mov", "a.mov"])),
             ("export", #"{"filter":"mono","prompter":true}"#, .export(filter: "mono", burnPrompter: true)),
+            ("export", #"{"captions":true,"cutRetakes":true}"#, .export(filter: "", burnPrompter: false, captions: true, cutRetakes: true)),
             ("export/cancel", "{}", .cancelExport),
         ]
         let backend = FakeBackend()

@@ -247,6 +247,11 @@ final class StudioSessionTests: XCTestCase {
         XCTAssertThrowsError(try studio.perform(.export(filter: "mono", burnPrompter: false))) { error in
             XCTAssertEqual((error as? StudioActionError)?.status, 409)
         }
+        // Captions are aligned with the prompter's script: a studio without one refuses them, saying so.
+        XCTAssertThrowsError(try studio.perform(.export(filter: "", burnPrompter: false, captions: true))) { error in
+            XCTAssertEqual((error as? StudioActionError)?.status, 409)
+            XCTAssertTrue("\(error)".contains("start the studio with --prompter SCRIPT"), "\(error)")
+        }
         try studio.perform(.lens(2))
         try await waitFor(studio) { $0.camera?.lens == 2 }
     }

@@ -9,7 +9,8 @@ import VRenderTakes
 
 /// The studio's "Next": one export of the takes folder, in takes.json's order, into
 /// EXPORTS/export-YYYYMMDD-HHMMSS.mp4 (H.264, so the page plays it), with the chosen filter and
-/// optionally the prompter burnt in where the user left its box. Runs on a thread of its own
+/// optionally the prompter burnt in where the user left its box, captions from the prompter's
+/// script (a subtitle track, and .srt and .vtt beside the file) and retakes cut. Runs on a thread of its own
 /// and reports `StudioState.ExportInfo` (progress, estimate, the finished file) as it goes.
 package final class StudioExport: Sendable {
     /// The prompter to burn in: the script and settings, and the box as fractions of the
@@ -56,7 +57,7 @@ package final class StudioExport: Sendable {
     /// Checks the filter and picks the file's name in the open exports folder; `start` runs it.
     /// `onUpdate` is called on the export's thread.
     package init(takes: FolderHandle, exports: FolderHandle, filter: String, prompter: Prompter? = nil,
-                gpu: FilterBackendChoice = .auto, now: Date = Date(),
+                script: ScriptRequest? = nil, gpu: FilterBackendChoice = .auto, now: Date = Date(),
                 onUpdate: @escaping @Sendable (StudioState.ExportInfo) -> Void = { _ in }) throws {
         let chain = filter.isEmpty ? FilterChain([]) : try FilterRegistry.chain(filter)
         self.takes = takes
@@ -69,6 +70,7 @@ package final class StudioExport: Sendable {
         self.onUpdate = onUpdate
         var options = ExportOptions(inputs: [], output: output, filter: chain, codec: .encode(.h264), gpu: gpu)
         options.outputFolder = exports
+        options.script = script
         self.options = options
     }
 

@@ -652,8 +652,30 @@ function renderViewer() {
   video.hidden = !ready;
   if (ready) {
     const src = withToken(take.proxyURL);
-    if (video.getAttribute('src') !== src) { video.src = src; video.play().catch(() => {}); }
+    if (video.getAttribute('src') !== src) {
+      video.src = src;
+      setViewerCaptions(video, take);
+      video.play().catch(() => {});
+    }
   }
+}
+
+// Under the viewer: the take's captions from the prompter's script (/media/captions/TAKE.vtt,
+// made by the studio on first request), the cue being said, as the video plays.
+function setViewerCaptions(video, take) {
+  for (const old of video.querySelectorAll('track')) old.remove();
+  const line = $('viewer-captions');
+  line.textContent = '';
+  if (!state.prompter) return;
+  const track = document.createElement('track');
+  track.kind = 'captions';
+  track.default = true;
+  track.src = withToken('/media/captions/' + encodeURIComponent(take.file.replace(/\.[^.]*$/, '') + '.vtt'));
+  video.appendChild(track);
+  track.track.mode = 'hidden';   // shown under the picture, not over it
+  track.track.addEventListener('cuechange', () => {
+    line.textContent = Array.from(track.track.activeCues || []).map((cue) => cue.text).join('\n');
+  });
 }
 
 function setupTakes() {
@@ -692,6 +714,11 @@ function renderExport() {
   const checkbox = $('export-prompter');
   checkbox.disabled = !state.prompter;
   $('export-prompter-label').classList.toggle('disabled', !state.prompter);
+  // Captions and retakes are found with the prompter's script: without one there is nothing to align.
+  for (const name of ['captions', 'retakes']) {
+    $('export-' + name).disabled = !state.prompter;
+    $('export-' + name + '-label').classList.toggle('disabled', !state.prompter);
+  }
   if (state.prompter && !exportPrompterSet) { checkbox.checked = true; exportPrompterSet = true; }
   const e = state.export;
   const running = !!e && e.state === 'running';
@@ -720,7 +747,9 @@ function renderExport() {
 function setupExport() {
   $('next').addEventListener('click', openExport);
   $('export-start').addEventListener('click', () => {
-    post('/api/export', { filter: $('export-filter').value, prompter: $('export-prompter').checked && !!state.prompter });
+    const script = !!state.prompter;
+    post('/api/export', { filter: $('export-filter').value, prompter: $('export-prompter').checked && script,
+                          captions: $('export-captions').checked && script, cutRetakes: $('export-retakes').checked && script });
   });
   $('export-cancel').addEventListener('click', () => post('/api/export/cancel', {}));
 }
