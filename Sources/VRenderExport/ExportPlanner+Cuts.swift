@@ -1,8 +1,6 @@
 import VRenderAlignment
 import VRenderCore
-import VRenderImaging
 import VRenderMedia
-import VRenderTakes
 
 /// What the planner cuts out of each take before it is placed on the timeline: the lines read
 /// twice (`--cut-retakes`), then the silences (`--trim-silence`, `--cut-pauses`). Each cut

@@ -55,7 +55,8 @@ extension Demuxer {
         let target = lastWholeSample(ofStream: info.index) ?? Int64.max / 4
         var found = av_seek_frame(context, index, target, AVSEEK_FLAG_BACKWARD) >= 0 ? readEnds(video: info, limit: limit) : nil
         if let last = found, last.videoPackets < fewest, let first = last.firstVideoTime,
-           av_seek_frame(context, index, first - Int64(1 / info.timeBase.doubleValue), AVSEEK_FLAG_BACKWARD) >= 0,
+           av_seek_frame(context, index, first.clampedMinus(Int64(exactly: (1 / info.timeBase.doubleValue).rounded()) ?? 0),
+                         AVSEEK_FLAG_BACKWARD) >= 0,
            let earlier = readEnds(video: info, limit: limit), earlier.videoPackets > last.videoPackets {
             found = earlier
         }
@@ -84,14 +85,17 @@ extension Demuxer {
         /// Where the last video frame ends, in seconds: its time plus how long it is shown, at
         /// most twice the frames' usual (median) interval, else that interval: a Matroska whose
         /// time scale a damaged header shrank keeps nanosecond times but millisecond durations.
+        /// In floating point: a damaged file's times and durations may be anywhere in Int64's
+        /// range, where their sums and differences overflow (found by FuzzMedia).
         var video: Double {
-            let times = videoFrames.map(\.time).sorted()
+            let times = videoFrames.map { Double($0.time) }.sorted()
             let intervals = zip(times, times.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }.sorted()
             let usual = intervals.isEmpty ? nil : intervals[intervals.count / 2]
             let end = videoFrames.map { frame in
-                frame.time + (usual.map { frame.shown > 2 * $0 ? $0 : frame.shown } ?? frame.shown)
+                let shown = Double(frame.shown)
+                return Double(frame.time) + (usual.map { shown > 2 * $0 ? $0 : shown } ?? shown)
             }.max()
-            return end.map { Double($0) * timeBase } ?? -.infinity
+            return end.map { $0 * timeBase } ?? -.infinity
         }
 
         var any: Double { Swift.max(audio, video) }
@@ -116,16 +120,16 @@ extension Demuxer {
             if isVideo {
                 check.repair(packet)
                 if let pts = packet.pts, !packet.isDiscarded { ends.videoPts.append(pts) }
-                if let pts = packet.pts, let dts = packet.dts { reorderDelay = Swift.max(reorderDelay, pts - dts) }
+                if let pts = packet.pts, let dts = packet.dts { reorderDelay = Swift.max(reorderDelay, pts.clampedMinus(dts)) }
             }
             let type = stream.pointee.codecpar.pointee.codec_type
             // A sample the file was cut short in is not shown (a player drops it).
             guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO, !packet.isCorrupt,
-                  let time = packet.pts ?? packet.dts.map({ $0 + (isVideo ? reorderDelay : 0) }) else { continue }
+                  let time = packet.pts ?? packet.dts.map({ $0.clampedPlus(isVideo ? reorderDelay : 0) }) else { continue }
             if isVideo {
                 ends.videoFrames.append((time, info.shownTicks(ofPacketDuration: packet.duration)))
             } else {
-                ends.audio = Swift.max(ends.audio, Double(time + Swift.max(packet.duration, 0)) * av_q2d(stream.pointee.time_base))
+                ends.audio = Swift.max(ends.audio, (Double(time) + Double(Swift.max(packet.duration, 0))) * av_q2d(stream.pointee.time_base))
             }
         }
         return nil
@@ -171,5 +175,20 @@ extension Demuxer {
             }
         }
         return lost ? lastWhole : nil
+    }
+}
+
+extension Int64 {
+    /// `self + other`, held at Int64's ends instead of trapping: a damaged file's timestamps may
+    /// be anywhere in its range.
+    func clampedPlus(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+
+    /// `self - other`, held at Int64's ends instead of trapping.
+    func clampedMinus(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        return overflow ? (other < 0 ? .max : .min) : difference
     }
 }

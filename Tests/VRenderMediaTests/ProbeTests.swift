@@ -37,6 +37,13 @@ import VRenderTestSupport
         #expect(info.video.displayMatrix == [Int32](repeating: 0, count: 9))
     }
 
+    /// Found by fuzzing (CI's `make fuzz`, media): a damaged file whose packet times sit near
+    /// Int64's ends trapped on an overflow measuring its length. It is probed now, its length a time.
+    @Test func measuresALengthFromTimesNearTheEndsOfInt64() throws {
+        let info = try Probe.probe(TestMedia.repositoryRoot + "/testdata/fuzz/media/overflowing-times.mkv")
+        #expect(info.duration.isFinite && info.duration >= 0)
+    }
+
     @Test func takesDurationFromTheContainerWhenTheStreamHasNone() throws {
         let info = try Probe.probe(TestMedia.path("mpeg4_854x480_24_noaudio.mkv"))
         #expect(info.video.codecName == "mpeg4")
