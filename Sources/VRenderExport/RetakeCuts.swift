@@ -3,7 +3,7 @@ import VRenderMedia
 
 /// `--cut-retakes`: each broken reading the alignment found (`Retake`) cut out of the parts of
 /// a take an export uses, on the take's frame grid, with a plan line per cut that says which
-/// line was read twice, and a warning per line never read.
+/// line of the script was read twice, and one naming how many lines were never read.
 enum RetakeCuts {
     static func apply(_ aligned: TakeAlignment, to parts: [Range<Double>], frameRate: Double,
                       number: Int) -> (parts: [Range<Double>], notes: [String]) {
