@@ -51,6 +51,16 @@ public final class AtomicFile: Sendable {
         self.init(path: folder.join(name), folder: folder, system: .live)
     }
 
+    /// The file at `path`, made in `folder` when the caller holds its folder open (by the
+    /// path's last component, whatever the path's folder leads to by then), else by the path.
+    public convenience init(path: String, heldFolder folder: FolderHandle?) {
+        if let folder {
+            self.init(in: folder, name: FileNames.split(path).name)
+        } else {
+            self.init(path: path)
+        }
+    }
+
     /// With replaceable system calls, so tests can make a write, flush or rename fail.
     init(path: String, folder: FolderHandle? = nil, system: FileSystemCalls) {
         self.path = path

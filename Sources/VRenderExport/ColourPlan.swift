@@ -1,8 +1,15 @@
+import VRenderImaging
 import VRenderMedia
 
 /// The colours of a transcode: one description for the whole output, and how each take gets
 /// there. A description is never dropped: it is kept, converted, or the conversion announced.
 package struct ColourPlan: Sendable, Equatable {
+    /// The luma drawn text takes (the prompter, captions): nominal white in SDR; in an HDR
+    /// output, whose nominal white is the format's peak, graphics white.
+    package var textLevel: Double {
+        output.isPQ ? YUVOverlay.GraphicsWhite.pq : output.isHLG ? YUVOverlay.GraphicsWhite.hlg : 1
+    }
+
     /// What the output's pictures mean, written into the bitstream and the container.
     package var output: ColourDescription
     /// 10-bit canvas and encoder (HDR takes stay HDR).

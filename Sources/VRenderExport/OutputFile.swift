@@ -41,7 +41,7 @@ package struct OutputFile: Sendable {
         for input in inputs where Self.isSameFile(input, path) {
             throw VRenderError.output(path, "is also an input; an export never modifies its takes")
         }
-        let file = folder.map { AtomicFile(in: $0, name: FileNames.split(path).name) } ?? AtomicFile(path: path)
+        let file = AtomicFile(path: path, heldFolder: folder)
         try file.checkTarget(overwrite: overwrite)
         guard Self.containerExtensions.contains(url.pathExtension.lowercased()) else {
             throw VRenderError.output(path, "unsupported container '.\(url.pathExtension)' (use .mov, .mp4 or .mkv)")

@@ -26,9 +26,7 @@ final class PrompterPainter: SlotPainter {
         font = try TextFont()
         let recordedSizes = prompter.takes.flatMap { $0.record?.anchors.map(\.fontSize) ?? [] }
         var appearance = geometry.appearance
-        // Nominal white in an HDR output is the format's peak: text goes at graphics white.
-        let output = plan.colour.output
-        appearance.textLevel = output.isPQ ? YUVOverlay.GraphicsWhite.pq : output.isHLG ? YUVOverlay.GraphicsWhite.hlg : 1
+        appearance.textLevel = plan.colour.textLevel
         var overlays: [Double: PrompterOverlay] = [:]
         var maxOffsets: [Double: Double] = [:]
         for size in Set([prompter.settings.fontSize] + recordedSizes) {

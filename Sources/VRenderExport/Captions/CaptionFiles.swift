@@ -14,7 +14,7 @@ enum CaptionFiles {
             for input in options.inputs where OutputFile.isSameFile(input, file.path) {
                 throw VRenderError.output(file.path, "is also an input; an export never modifies its takes")
             }
-            try atomicFile(file.path, folder: options.outputFolder).checkTarget(overwrite: options.overwrite)
+            try AtomicFile(path: file.path, heldFolder: options.outputFolder).checkTarget(overwrite: options.overwrite)
         }
     }
 
@@ -23,14 +23,9 @@ enum CaptionFiles {
         guard let captions = plan.captions else { return [] }
         return try captions.files(beside: plan.output).map { file in
             try Array(file.format.text(captions.cues).utf8).withUnsafeBytes {
-                try atomicFile(file.path, folder: plan.writing.folder).write($0)
+                try AtomicFile(path: file.path, heldFolder: plan.writing.folder).write($0)
             }
             return file.path
         }
-    }
-
-    /// The file at `path`, made in `folder` when the caller holds the output's folder open.
-    private static func atomicFile(_ path: String, folder: FolderHandle?) -> AtomicFile {
-        folder.map { AtomicFile(in: $0, name: FileNames.split(path).name) } ?? AtomicFile(path: path)
     }
 }

@@ -32,8 +32,7 @@ final class CaptionPainter: SlotPainter {
         self.font = font
         let (width, height) = (plan.canvasWidth, plan.canvasHeight)
         let rate = plan.frameRate.doubleValue
-        let output = plan.colour.output
-        textLevel = output.isPQ ? YUVOverlay.GraphicsWhite.pq : output.isHLG ? YUVOverlay.GraphicsWhite.hlg : 1
+        textLevel = plan.colour.textLevel
         tenBit = plan.colour.tenBit
         var missing: [Unicode.Scalar] = []
         cues = captions.cues.map { cue in

@@ -14,15 +14,17 @@ enum ExportCaptions {
     static func plan(_ request: ScriptRequest, for plan: ExportPlan, names: [String: String]?,
                      aligned given: [String: TakeAlignment]) throws -> (track: CaptionTrack, notices: [String]) {
         var records = TakeRecords(names: names, purpose: "its takes are captioned as files vrender did not record")
-        let context = request.context(font: try TextFont())
         var aligned = given
+        var context: TakeAlignment.Context?   // the font is opened only when a take is aligned here
         var order: [String] = []
         for (number, take) in plan.takes.enumerated() where !order.contains(take.path) {
             order.append(take.path)
             guard aligned[take.path] == nil else { continue }
             let record = records.entry(for: take.path)
+            let opened = try context ?? request.context(font: TextFont())
+            context = opened
             aligned[take.path] = try TakeAlignment.align(path: take.path, name: record.file, entry: record.entry, number: number + 1,
-                                                         folder: try? FolderHandle.open(record.directory), context: context)
+                                                         folder: try? FolderHandle.open(record.directory), context: opened)
         }
         let pieces = CaptionPlacement.pieces(sourceStarts: plan.takes.map { $0.trim?.start ?? 0 },
                                              spans: SideStreamPlan.spans(of: plan))
