@@ -11,7 +11,9 @@ import Glibc
 /// `Synchronization.Mutex` in expressions (`Mutex(x)`) wherever VRenderCore is imported (a
 /// module's declarations win over those of the modules it imports); a spelled-out `: Mutex<T>`
 /// outside VRenderCore is ambiguous here, so let such types be inferred. It offers what vrender
-/// uses: `init` and `withLock`. Normal builds never compile it.
+/// uses: `init` and `withLock`, of a copyable value: a `~Copyable` one resolves to
+/// Synchronization's `Mutex` even here (SpeechSynthesizer's did, and TSan failed CI on it).
+/// Normal builds never compile it.
 // @unchecked Sendable: `value` is only touched inside `withLock`, with `mutex` held.
 package final class Mutex<Value>: @unchecked Sendable {
     // Heap-allocated so its address never moves (pthread objects must not be copied).
