@@ -34,13 +34,12 @@ enum RetakeFinder {
     /// The broken reading of `line` (said as `phrase`, found finished at `readingStart`) in the
     /// take's sound after `after` seconds, or nil.
     static func find(line index: Int, words: Range<Int>, phrase: SpokenPhrase, readingStart: Double, after: Double,
-                     in sound: SpeechFeatures) throws -> Retake? {
+                     in sound: TakeSound) throws -> Retake? {
         // (A line's reading may be placed to overlap the line before's: then there is no gap.)
         guard readingStart - after - 0.1 >= shortestGap, !phrase.words.isEmpty else { return nil }
         let gap = (after + 0.05)..<(readingStart - 0.05)
         // A reading placed at the sound's very end may leave a gap past its last frame.
-        let first = Swift.min(SpeechFeatures.frame(at: gap.lowerBound), sound.frameCount)
-        let window = first..<Swift.max(first, Swift.min(SpeechFeatures.frame(at: gap.upperBound), sound.frameCount))
+        let window = try sound.clamped(SpeechFeatures.frame(at: gap.lowerBound)..<SpeechFeatures.frame(at: gap.upperBound))
         guard window.count > 10 else { return nil }
         let rate = Double(SynthesizedSpeech.sampleRate)
         // The longest prefix that is said there: a longer one is more surely the line's.
@@ -51,7 +50,7 @@ enum RetakeFinder {
             let samples = phrase.speech.samples[phrase.words[0].start..<end].map { Float($0) / 32_768 }
             let reference = try FeatureExtractor.features(of: samples)
             guard reference.frameCount > 2 else { continue }
-            let match = SubsequenceMatch.find(reference, in: sound.values[window.lowerBound * SpeechFeatures.count..<window.upperBound * SpeechFeatures.count])
+            let match = SubsequenceMatch.find(reference, in: sound.values(window))
             let start = SpeechFeatures.time(ofFrame: window.lowerBound + match.start)
             let stop = SpeechFeatures.time(ofFrame: window.lowerBound + match.end)
             guard Double(match.cost) <= matchCost, stop - start >= seconds * 0.4 else { continue }

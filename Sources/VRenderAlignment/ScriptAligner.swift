@@ -32,7 +32,7 @@ public enum ScriptAligner {
     /// Aligns `script` (its words: `ScriptWords(script.text)`) to `take`, in `voice`.
     /// Throws what reading the take's sound or speaking throws.
     public static func align(_ take: AlignmentTake, script: ScriptPlan, voice: SpeechVoice) throws -> ScriptAlignment {
-        let sound = try takeFeatures(take)
+        let sound = TakeSound(take)
         var cursor = 0
         var lines: [ScriptAlignment.Line] = []
         var words: [ScriptAlignment.Word] = []
@@ -41,42 +41,64 @@ public enum ScriptAligner {
         var upcoming = try script.lines.first.map { try speak($0, of: script, voice: voice) }
         for (index, line) in script.lines.enumerated() {
             guard let phrase = upcoming else { break }
-            // Each line is looked for followed by the next: a line never read then shrinks to
-            // nothing before the next one instead of matching whatever speech is near.
             let context = index + 1 < script.lines.count ? try speak(script.lines[index + 1], of: script, voice: voice) : nil
             upcoming = context
-            // Near the take's end the next line may not be in it at all (or not all of it):
-            // then the line alone.
-            var found = try find(phrase, followedBy: context, line: line, in: sound, after: cursor)
-            // The next line comes when it is due, and not before this one is said.
-            let contextEnd = Swift.max(line.nextDue ?? 0, SpeechFeatures.time(ofFrame: cursor) + phrase.speech.duration)
-                + (context?.speech.duration ?? 0)
-            if context != nil, contextEnd > SpeechFeatures.time(ofFrame: sound.frameCount), found.map({ !isReading($0, of: phrase) }) ?? true {
-                found = try find(phrase, followedBy: nil, line: line, in: sound, after: cursor)
-            }
-            guard let found, isReading(found, of: phrase) else {
+            let (reading, found) = try read(line, phrase, followedBy: context, in: sound, after: cursor, script: script, voice: voice)
+            guard let reading else {
                 lines.append(ScriptAlignment.Line(words: line.words, start: nil, end: nil, cost: found?.cost ?? .infinity,
                                                   contrast: found?.contrast ?? 1))
                 continue
             }
-            let placed = uncut(found.words(of: phrase, from: line.words.lowerBound), of: phrase,
-                               takeEnd: SpeechFeatures.time(ofFrame: sound.frameCount))
-            lines.append(ScriptAlignment.Line(words: line.words, start: placed.first?.start, end: placed.last?.end, cost: found.cost,
-                                              contrast: found.contrast))
-            if let first = placed.first, let retake = try RetakeFinder.find(line: lines.count - 1, words: line.words, phrase: phrase,
-                                                                          readingStart: first.start, after: words.last?.end ?? 0, in: sound) {
+            let previousEnd = words.last?.end ?? 0
+            let fitted = try SoundEdges.fitted(reading.found.words(of: reading.phrase, from: line.words.lowerBound), in: sound,
+                                               after: previousEnd)
+            let placed = try uncut(fitted, of: reading.phrase, in: sound)
+            lines.append(ScriptAlignment.Line(words: line.words, start: placed.first?.start, end: placed.last?.end,
+                                              cost: reading.found.cost, contrast: reading.found.contrast))
+            if let first = placed.first, let retake = try RetakeFinder.find(line: lines.count - 1, words: line.words, phrase: reading.phrase,
+                                                                          readingStart: first.start, after: previousEnd, in: sound) {
                 retakes.append(retake)
             }
             words += placed
             cursor = SpeechFeatures.frame(at: placed.last?.end ?? 0)
+            // What lies a second behind the cursor is looked at no more (retakes and edges look
+            // back to the last word's end, and a little before).
+            sound.forget(before: cursor - SpeechFeatures.frame(at: 1))
         }
         return ScriptAlignment(words: words, lines: lines, retakes: retakes)
     }
 
+    /// Where `line` (said as `phrase`) is read in the take from frame `cursor` on, and the
+    /// speech it was found as (its beginning, where the take's end cut it off); nil when it
+    /// was not read. Also the best match found, read or not.
+    private static func read(_ line: ScriptPlan.Line, _ phrase: SpokenPhrase, followedBy context: SpokenPhrase?, in sound: TakeSound,
+                             after cursor: Int, script: ScriptPlan, voice: SpeechVoice) throws
+        -> (reading: (found: Found, phrase: SpokenPhrase)?, best: Found?) {
+        // Each line is looked for followed by the next: a line never read then shrinks to
+        // nothing before the next one instead of matching whatever speech is near.
+        var found = try find(phrase, followedBy: context, line: line, in: sound, after: cursor)
+        // Near the take's end the next line may not be in it at all (or not all of it): then
+        // the line alone. The next line comes when it is due, and not before this one is said.
+        let contextEnd = Swift.max(line.nextDue ?? 0, SpeechFeatures.time(ofFrame: cursor) + phrase.speech.duration)
+            + (context?.speech.duration ?? 0)
+        if context != nil, try sound.ends(before: SpeechFeatures.frame(at: contextEnd)), found.map({ !isReading($0, of: phrase) }) ?? true {
+            found = try find(phrase, followedBy: nil, line: line, in: sound, after: cursor)
+        }
+        let reading = found.flatMap { isReading($0, of: phrase) ? (found: $0, phrase: phrase) : nil }
+        // A line the take's end cut off matches whole only with its unsaid words squeezed into
+        // the last frames, and the said ones with them: its beginning matches better.
+        if let reading, try uncut(reading.found.words(of: phrase, from: 0), of: phrase, in: sound).count == phrase.words.count {
+            return (reading, found)
+        }
+        let cut = try cutOffReading(of: line, phrase, in: sound, after: cursor, script: script, voice: voice)
+        return (cut ?? reading, found)
+    }
+
     /// `placed` less the words the take's end cut off: a line the take stopped in the middle of
-    /// matches whole, its unsaid words squeezed into the last frames. Those ending at the take's
-    /// end in less than half the time espeak-ng takes to say them were not said.
-    static func uncut(_ placed: [ScriptAlignment.Word], of phrase: SpokenPhrase, takeEnd: Double) -> [ScriptAlignment.Word] {
+    /// matches whole, its unsaid words squeezed into the last frames. Those ending near the
+    /// take's end in less than half the time espeak-ng takes to say them were not said.
+    static func uncut(_ placed: [ScriptAlignment.Word], of phrase: SpokenPhrase, in sound: TakeSound) throws -> [ScriptAlignment.Word] {
+        guard let takeEnd = try sound.end(before: (placed.last?.end ?? 0) + lastFrames + 0.1) else { return placed }
         var kept = placed
         while let last = kept.last, kept.count > 1, last.end >= takeEnd - lastFrames {
             let word = phrase.words[kept.count - 1]
@@ -87,8 +109,31 @@ public enum ScriptAligner {
         return kept
     }
 
-    /// How near the take's end a word ends when the take cut it (five feature frames).
-    static let lastFrames = 0.05
+    /// The first words of a line the take's end cut off, and their speech: the longest of the
+    /// line's beginnings (of those the take had time for, said up to a fifth faster than
+    /// espeak-ng says them) that the take's last seconds read. Nil when none of them reads.
+    private static func cutOffReading(of line: ScriptPlan.Line, _ phrase: SpokenPhrase, in sound: TakeSound, after cursor: Int,
+                                      script: ScriptPlan, voice: SpeechVoice) throws -> (found: Found, phrase: SpokenPhrase)? {
+        let begins = Swift.max(SpeechFeatures.time(ofFrame: cursor), (line.due ?? 0) - early)
+        // A take that goes on for longer than the line and the window after it did not cut it.
+        guard let takeEnd = try sound.end(before: begins + phrase.speech.duration + late) else { return nil }
+        let left = (takeEnd - begins) * 1.2
+        let rate = Double(SynthesizedSpeech.sampleRate)
+        let begun = Swift.min(line.words.count - 1, phrase.words.filter { Double($0.start) / rate < left }.count)
+        for count in stride(from: begun, through: 1, by: -1) {
+            let words = script.words.words[line.words.lowerBound..<line.words.lowerBound + count].map(\.text)
+            let prefix = try SpeechSynthesizer.speak(words: words, voice: voice)
+            let found = try find(prefix, followedBy: nil, line: line, in: sound, after: cursor)
+            if let found, isReading(found, of: prefix) {
+                return (found, prefix)
+            }
+        }
+        return nil
+    }
+
+    /// How near the take's end the words squeezed into its last frames end (measured on 30 s
+    /// takes: up to 0.24 s before it).
+    static let lastFrames = 0.3
 
     /// Whether `found` is a reading of `phrase`: close enough, and not shrunk to nothing.
     private static func isReading(_ found: Found, of phrase: SpokenPhrase) -> Bool {
@@ -106,15 +151,15 @@ public enum ScriptAligner {
     /// Where `phrase` (then `context`, the next line, when there is one) is said in the take,
     /// from frame `cursor` on: nil when the window left is too short.
     private static func find(_ phrase: SpokenPhrase, followedBy context: SpokenPhrase?, line: ScriptPlan.Line,
-                             in sound: SpeechFeatures, after cursor: Int) throws -> Found? {
+                             in sound: TakeSound, after cursor: Int) throws -> Found? {
         let breath = [Int16](repeating: 0, count: SynthesizedSpeech.sampleRate / 5)
         let samples = phrase.speech.samples + (context.map { breath + $0.speech.samples } ?? [])
         let reference = try FeatureExtractor.features(of: samples.map { Float($0) / 32_768 })
         let contextFrames = context.map { SpeechFeatures.frame(at: $0.speech.duration + 0.2) } ?? 0
-        let window = Self.window(for: line, cursor: cursor, referenceFrames: reference.frameCount - contextFrames,
-                                 extra: contextFrames * 2, takeFrames: sound.frameCount)
+        let window = try sound.clamped(Self.window(for: line, cursor: cursor, referenceFrames: reference.frameCount - contextFrames,
+                                                   extra: contextFrames * 2))
         guard reference.frameCount > 0, window.count > reference.frameCount / 3 else { return nil }
-        let match = SubsequenceMatch.find(reference, in: sound.values[window.lowerBound * SpeechFeatures.count..<window.upperBound * SpeechFeatures.count])
+        let match = SubsequenceMatch.find(reference, in: sound.values(window))
         return Found(match: match, window: window)
     }
 
@@ -141,7 +186,7 @@ public enum ScriptAligner {
     }
 
     /// The take's frames a line is looked for in.
-    static func window(for line: ScriptPlan.Line, cursor: Int, referenceFrames: Int, extra: Int, takeFrames: Int) -> Range<Int> {
+    static func window(for line: ScriptPlan.Line, cursor: Int, referenceFrames: Int, extra: Int) -> Range<Int> {
         let slack = referenceFrames * 2 + extra + SpeechFeatures.frame(at: 3)
         var start = cursor
         var end = cursor + slack
@@ -149,16 +194,7 @@ public enum ScriptAligner {
             start = Swift.max(cursor, SpeechFeatures.frame(at: due - early))
             end = Swift.max(start + slack, SpeechFeatures.frame(at: (line.nextDue ?? due) + late) + extra)
         }
-        return Swift.min(start, takeFrames)..<Swift.min(end, takeFrames)
-    }
-
-    /// The features of the take's sound, from its first picture on.
-    private static func takeFeatures(_ take: AlignmentTake) throws -> SpeechFeatures {
-        let extractor = try FeatureExtractor()
-        try MonoSound.read(path: take.path, stream: take.audioStream, from: take.origin, rate: SpeechFeatures.rate,
-                           block: SpeechFeatures.rate) { extractor.append($0) }
-        extractor.finish()
-        return extractor.features
+        return start..<Swift.max(start, end)
     }
 }
 

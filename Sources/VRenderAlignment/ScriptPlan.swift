@@ -58,7 +58,7 @@ public struct ScriptPlan: Sendable {
         let text = layout(record.fontSize)
         let due = dueTimes(starts: text.lineStarts, duration: duration, preroll: preroll) { seconds in
             let position = timeline.position(take: 0, seconds: seconds)
-            return topPlace(layout(position.fontSize), offset: position.offset)
+            return (topPlace(layout(position.fontSize), offset: position.offset), position.offset)
         }
         var lines: [Line] = []
         for index in text.lineStarts.indices {
@@ -83,17 +83,19 @@ public struct ScriptPlan: Sendable {
     /// For each line starting at `starts[i]`, when the top place first reached it, sampled every
     /// 20 ms of the recording: nil for lines passed before it started or not reached by its end.
     /// Lines still below the top when the scroll stopped at the script's end are due then.
-    private static func dueTimes(starts: [Int], duration: Double, preroll: Double, top: (Double) -> Int) -> [Double?] {
+    /// `top` gives the top place and the scroll's offset at a time.
+    private static func dueTimes(starts: [Int], duration: Double, preroll: Double, top: (Double) -> (place: Int, offset: Double)) -> [Double?] {
         var due = [Double?](repeating: nil, count: starts.count)
         let first = top(preroll)
-        var reached = starts.lastIndex { $0 <= first } ?? 0
+        var reached = starts.lastIndex { $0 <= first.place } ?? 0
         due[reached] = preroll
-        var lastPlace = first
+        // The scroll, not the top place: at a slow speed one line takes seconds to pass.
+        var lastOffset = first.offset
         var stillSince = preroll
         for seconds in stride(from: preroll, through: duration, by: 0.02) {
-            let place = top(seconds)
-            if place != lastPlace { stillSince = seconds }
-            lastPlace = place
+            let (place, offset) = top(seconds)
+            if offset != lastOffset { stillSince = seconds }
+            lastOffset = offset
             while reached + 1 < starts.count, starts[reached + 1] <= place {
                 reached += 1
                 due[reached] = seconds

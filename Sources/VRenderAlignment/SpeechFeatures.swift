@@ -9,7 +9,7 @@ import VRenderMedia
 /// log of each filter's energy (over a floor, so quiet is flat), and its first 13 cosine
 /// coefficients. Each frame is `count` floats in a flat array; c0, the loudness, is kept but
 /// compared by no one (`SubsequenceMatch` leaves it out: a take's level is not the script's).
-struct SpeechFeatures {
+struct SpeechFeatures: Sendable {
     static let rate = 22_050
     static let window = 512
     static let hop = 220
@@ -20,6 +20,10 @@ struct SpeechFeatures {
 
     /// Frames, `count` floats each.
     private(set) var values: [Float] = []
+    /// Each frame's energy in the filters' band, in dB (of full scale, roughly): where the
+    /// take is quiet (`SilentEdges`). c0 cannot say: a fricative's energy in a few filters
+    /// hardly moves the sum of all their logs.
+    private(set) var loudness: [Float] = []
     var frameCount: Int { values.count / Self.count }
 
     subscript(frame: Int) -> ArraySlice<Float> { values[frame * Self.count..<(frame + 1) * Self.count] }
@@ -30,7 +34,47 @@ struct SpeechFeatures {
     /// The frame whose centre is nearest `time`.
     static func frame(at time: Double) -> Int { Swift.max(0, Int(((time * Double(rate) - Double(window) / 2) / Double(hop)).rounded())) }
 
-    mutating func append(frame: [Float]) { values += frame }
+    /// A frame this much louder (dB) than the frames `clickReach` before and after it is
+    /// part of a click: a tap on the microphone, a clapper's 10 ms click.
+    static let clickRise: Float = 6
+    static let clickReach = 3
+
+    /// The features of `frames` with each click's frames replaced by the frame before it: a
+    /// click is loud in every filter, unlike any speech, and a short line with one in a word
+    /// matches worse than a line not said. Frames without `clickReach` frames on either side
+    /// are left as they are, and so is `loudness`.
+    mutating func removeClicks(in frames: Range<Int>) {
+        let reach = Self.clickReach
+        func isClick(_ frame: Int) -> Bool {
+            loudness[frame] > Swift.max(loudness[frame - reach], loudness[frame + reach]) + Self.clickRise
+        }
+        var frame = Swift.max(frames.lowerBound, reach)
+        let last = Swift.min(frames.upperBound, loudness.count - reach)
+        while frame < last {
+            guard isClick(frame) else { frame += 1; continue }
+            var end = frame + 1
+            while end < last, end - frame < reach, isClick(end) { end += 1 }
+            for index in frame..<end {
+                for value in 0..<Self.count { values[index * Self.count + value] = values[(frame - 1) * Self.count + value] }
+            }
+            frame = end
+        }
+    }
+
+    mutating func append(_ other: SpeechFeatures) {
+        values += other.values
+        loudness += other.loudness
+    }
+
+    mutating func removeFirst(_ frames: Int) {
+        values.removeFirst(frames * Self.count)
+        loudness.removeFirst(frames)
+    }
+
+    mutating func append(frame: [Float], loudness level: Float) {
+        values += frame
+        loudness.append(level)
+    }
 }
 
 /// Turns sound into `SpeechFeatures`, a block at a time (the samples of a frame's window that
@@ -45,6 +89,8 @@ final class FeatureExtractor {
     private var pending: [Float] = []
     private var power: [Float]
     private(set) var features = SpeechFeatures()
+    /// Frames made, handed over or not.
+    private var framesMade = 0
 
     init() throws {
         spectrum = try PowerSpectrum(length: SpeechFeatures.window)
@@ -70,6 +116,12 @@ final class FeatureExtractor {
         return extractor.features
     }
 
+    /// The frames made so far, handed over: the extractor goes on from an empty list.
+    func takeFeatures() -> SpeechFeatures {
+        defer { features = SpeechFeatures() }
+        return features
+    }
+
     /// Adds the frames the samples complete.
     func append(_ samples: UnsafeBufferPointer<Float>) {
         pending += samples
@@ -83,7 +135,7 @@ final class FeatureExtractor {
 
     /// The last frame, its window padded with silence, when any sound is left for it.
     func finish() {
-        guard pending.count > SpeechFeatures.window - SpeechFeatures.hop || (features.frameCount == 0 && !pending.isEmpty) else { return }
+        guard pending.count > SpeechFeatures.window - SpeechFeatures.hop || (framesMade == 0 && !pending.isEmpty) else { return }
         pending += [Float](repeating: 0, count: SpeechFeatures.window - pending.count)
         addFrame(at: 0)
         pending.removeAll()
@@ -93,12 +145,16 @@ final class FeatureExtractor {
         pending.withUnsafeBufferPointer { all in
             spectrum.power(of: UnsafeBufferPointer(rebasing: all[start..<start + SpeechFeatures.window]), window: hann, into: &power)
         }
+        var total: Float = 0
         let energies = filterBank.map { filter in
             var sum: Float = 0
             for (offset, weight) in filter.weights.enumerated() { sum += weight * power[filter.first + offset] }
+            total += sum
             return Float(log(Double(sum) + Self.floor))
         }
-        features.append(frame: cosines.map { row in zip(row, energies).reduce(0) { $0 + $1.0 * $1.1 } })
+        framesMade += 1
+        features.append(frame: cosines.map { row in zip(row, energies).reduce(0) { $0 + $1.0 * $1.1 } },
+                        loudness: Float(10 * log10(Double(total) + 1e-12)))
     }
 
     /// Added to each filter's energy before its log: −40 dB or so under speech at the levels

@@ -33,7 +33,7 @@ import VRenderSpeech
         let phrase = try SpeechSynthesizer.speak(words: ["keep", "the", "lips", "in", "step."], voice: .english)
         let sound = try FeatureExtractor.features(of: phrase.speech.samples.map { Float($0) / 32_768 })
         let end = SpeechFeatures.time(ofFrame: sound.frameCount)
-        #expect(try RetakeFinder.find(line: 0, words: 0..<5, phrase: phrase, readingStart: 1.0, after: 1.2, in: sound) == nil)
-        #expect(try RetakeFinder.find(line: 0, words: 0..<5, phrase: phrase, readingStart: end + 3, after: end + 1, in: sound) == nil)
+        #expect(try RetakeFinder.find(line: 0, words: 0..<5, phrase: phrase, readingStart: 1.0, after: 1.2, in: TakeSound(loaded: sound)) == nil)
+        #expect(try RetakeFinder.find(line: 0, words: 0..<5, phrase: phrase, readingStart: end + 3, after: end + 1, in: TakeSound(loaded: sound)) == nil)
     }
 }
