@@ -6,7 +6,7 @@ BIN_RELEASE := .build/release/vrender
 TEST_MEDIA := .build/test-media
 DEMO_OUT := out/demo
 
-.PHONY: all deps build release demo test test-media test-vivid test-trial test-chunks-wide bench bench-ci bench-export bench-many clean help
+.PHONY: all deps build release demo test test-media test-vivid test-trial test-chunks-wide test-captions-wide bench bench-ci bench-export bench-many clean help
 
 all: build
 
@@ -14,6 +14,7 @@ help:
 	@echo "make demo    install what is missing, build, record three synthetic takes and export them with mono"
 	@echo "make test    install what is missing, build, run every test"
 	@echo "make test-chunks-wide  chunked exports against one pass on 60 drawn edits (trims, silence, transitions, loudness; minutes)"
+	@echo "make test-captions-wide  captions on three 30 s takes in English and German, as issue 40 measures them (a minute)"
 	@echo "make bench   run the benchmarks (Benchmarks/, a package of its own)"
 	@echo "make docs    the library products' DocC documentation and tutorial, as a static site in out/docs"
 	@echo "make examples  build and run Examples/ (the tutorial's program) and check its export"
@@ -67,6 +68,14 @@ test: deps test-media
 # --cut-pauses, --transition and --loudness; every picture and the sound must be equal.
 test-chunks-wide: deps
 	VRENDER_WIDE=1 $(SWIFT) test --filter ChunkedEditPropertyTests
+
+# Captions at issue 40's acceptance size (`make test` runs 8-12 s takes): three 30 s takes in
+# English and in German, aligned (every word against the synthetic presenter's true time) and
+# exported with trims, silence cuts and a dissolve, in one pass and in chunks (cues against the
+# truth, and against ffmpeg's silencedetect). About a minute on make test's build.
+test-captions-wide: deps test-media
+	VRENDER_WIDE=1 VRENDER_TEST_MEDIA=$(abspath $(TEST_MEDIA)) $(SWIFT) test \
+	  --filter 'ScriptAlignerTests/threeTakesInEachLanguage|CaptionsCommandTests/cuesFollowTheVoice'
 
 # Rewrites every golden in testdata/golden/ from the current code (DemoGoldenTests with
 # VRENDER_GOLDEN_UPDATE=1). The run still fails, so that the rewrite is reviewed (git diff,

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the tests of vrender's threaded and C-facing parts under a sanitizer (`make sanitize`, run
 # by .ci/run): the frame ring, bounded queues and stage threads, StageTimings, the recorder and
-# capture pipeline (synthetic camera), and the export (Exporter, pipelined transcode, stream
-# copy, cancellation, the timed concat bench). Fails on any report.
+# capture pipeline (synthetic camera), the export (Exporter, pipelined transcode, stream
+# copy, cancellation, the timed concat bench), and the alignment's sound read on a thread of its
+# own (TakeSound). Fails on any report.
 #   address  AddressSanitizer + LeakSanitizer (overflows, use-after-free, leaks)
 #   thread   ThreadSanitizer (data races, lock-order inversions)
 # Vulkan tests are left out: lavapipe runs Mesa's uninstrumented LLVM JIT, whose threads and
@@ -27,6 +28,7 @@ declare -A suites=(
   [VRenderExportTests]='ExportTests|ExportFailureTests|ExportCancellationTests|PacketRetimerTests|AudioAlignerTests|CopyAudioCheckTests|ManyTakesTests'
   [VRenderBenchTests]='ConcatBenchTests'
   [VRenderStudioTests]='StudioSessionTests|MediaPreviewEncoderTests'
+  [VRenderAlignmentTests]='TakeSoundTests'
 )
 # Package.swift then builds only these test targets and what they need (no studio server, no
 # SwiftNIO, no command line, no other tests).

@@ -53,8 +53,13 @@ public enum TakeCaptions {
         let output = try folder.folder(folderName, create: true, as: .output)
         return try manifest.takes.enumerated().map { number, take in
             let file = try TakesFolder.openTake(take.file, in: folder, entry: number + 1)
-            let aligned = try TakeAlignment.align(path: file.readablePath, name: take.file, entry: take, number: number + 1,
+            let aligned: TakeAlignment
+            do {
+                aligned = try TakeAlignment.align(path: file.readablePath, name: take.file, entry: take, number: number + 1,
                                                   folder: folder, context: context)
+            } catch {
+                throw HeldFile.naming(error, [file])   // the take's name, not the descriptor it was read through
+            }
             let cues = CaptionCues.cues(for: aligned.alignment.words, script: aligned.words)
             let base = String(take.file.split(separator: "/").last ?? "").split(separator: ".").dropLast().joined(separator: ".")
             let files = try request.formats.map { format in

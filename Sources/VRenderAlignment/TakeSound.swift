@@ -57,6 +57,9 @@ final class TakeSound {
         try? decoding.wait()
     }
 
+    /// Frames held now (what memory the sound takes).
+    var heldFrames: Int { held.frameCount }
+
     /// The frame after the last one loaded.
     var loadedEnd: Int { first + held.frameCount }
 

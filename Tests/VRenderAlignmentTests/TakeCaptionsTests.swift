@@ -55,4 +55,15 @@ import VRenderTestSupport
         #expect(error?.subject == "--script" && error?.reason.contains("'talk.txt'") == true)
         #expect(!FileManager.default.fileExists(atPath: test.directory + "/captions/x"))
     }
+
+    /// A take that is not a video (a crafted or broken file named in takes.json) is refused by
+    /// its own name, not by the descriptor it was read through, and nothing is written for it.
+    @Test func aTakeThatIsNotAVideoIsRefusedByName() throws {
+        let take = try #require(try test.alignRecorded(ScriptAlignerTests.english, takes: 1, seconds: 2).first).take
+        try Data(ScriptAlignerTests.english.utf8).write(to: URL(fileURLWithPath: test.directory + "/talk.txt"))
+        try Data("not a video".utf8).write(to: URL(fileURLWithPath: test.directory + "/" + take.file))
+        let error = #expect(throws: VRenderError.self) { try TakeCaptions.write(TakeCaptions.Request(folder: test.directory)) }
+        #expect(error?.subject == test.directory + "/" + take.file, "\(String(describing: error))")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: test.directory + "/captions"))?.isEmpty ?? true)
+    }
 }
