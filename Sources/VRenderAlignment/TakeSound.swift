@@ -111,9 +111,10 @@ final class TakeSound {
         held.loudness[(frames.lowerBound - first)..<(frames.upperBound - first)]
     }
 
-    /// Lets go of the frames before `frame`: nothing looks there any more.
+    /// Lets go of the frames before `frame`: nothing looks there any more. (The frames a click
+    /// may still be found next to are kept: they are its neighbours.)
     func forget(before frame: Int) {
-        let count = Swift.min(frame, declicked) - first
+        let count = Swift.min(frame, declicked - SpeechFeatures.clickReach) - first
         guard count >= Self.forgetAtLeast else { return }
         held.removeFirst(count)
         first += count
