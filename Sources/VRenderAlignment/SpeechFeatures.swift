@@ -21,7 +21,7 @@ struct SpeechFeatures: Sendable {
     /// Frames, `count` floats each.
     private(set) var values: [Float] = []
     /// Each frame's energy in the filters' band, in dB (of full scale, roughly): where the
-    /// take is quiet (`SilentEdges`). c0 cannot say: a fricative's energy in a few filters
+    /// take is quiet (`SoundEdges`). c0 cannot say: a fricative's energy in a few filters
     /// hardly moves the sum of all their logs.
     private(set) var loudness: [Float] = []
     var frameCount: Int { values.count / Self.count }
