@@ -152,9 +152,10 @@ public enum CaptionCues {
 public enum CaptionFormat: String, Sendable, CaseIterable {
     case srt, vtt
 
-    /// The file's text for `cues`.
-    public func text(_ cues: [CaptionCue]) -> String {
-        var text = self == .vtt ? "WEBVTT\n\n" : ""
+    /// The file's text for `cues`, in WebVTT with `note` (one line) as a NOTE block after the
+    /// header: SubRip has no comments, and writes none.
+    public func text(_ cues: [CaptionCue], note: String? = nil) -> String {
+        var text = self == .vtt ? "WEBVTT\n\n" + (note.map { "NOTE \($0)\n\n" } ?? "") : ""
         for (index, cue) in cues.enumerated() {
             if self == .srt { text += "\(index + 1)\n" }
             text += "\(stamp(cue.start)) --> \(stamp(cue.end))\n\(cue.text)\n\n"

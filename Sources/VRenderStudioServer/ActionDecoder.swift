@@ -26,10 +26,8 @@ enum ActionDecoder {
         case "export":
             // All optional: no filter, no prompter burnt in, no captions, no retakes cut.
             let filter = reader.fields["filter"] == nil ? "" : try reader.string("filter")
-            let burn = reader.fields["prompter"] == nil ? false : try reader.bool("prompter")
-            let captions = reader.fields["captions"] == nil ? false : try reader.bool("captions")
-            let retakes = reader.fields["cutRetakes"] == nil ? false : try reader.bool("cutRetakes")
-            action = .export(filter: filter, burnPrompter: burn, captions: captions, cutRetakes: retakes)
+            action = .export(filter: filter, burnPrompter: try reader.bool("prompter", absent: false),
+                             captions: try reader.bool("captions", absent: false), cutRetakes: try reader.bool("cutRetakes", absent: false))
         case "export/cancel": action = .cancelExport
         default: throw ActionDecodingError(message: "/api/\(route): no such action")
         }
@@ -130,6 +128,11 @@ private struct FieldReader {
     mutating func bool(_ name: String) throws(ActionDecodingError) -> Bool {
         guard case .bool(let value) = try value(name) else { throw failure("\"\(name)\" must be true or false") }
         return value
+    }
+
+    /// `name`'s value, or `absent` when the body leaves it out.
+    mutating func bool(_ name: String, absent: Bool) throws(ActionDecodingError) -> Bool {
+        fields[name] == nil ? absent : try bool(name)
     }
 
     mutating func number(_ name: String) throws(ActionDecodingError) -> Double {

@@ -50,5 +50,8 @@ import Testing
 
             """)
         #expect(CaptionFormat.vtt.text(cues).hasPrefix("WEBVTT\n\n00:00:00.321 --> 00:00:02.500\nGood morning,\nand welcome.\n\n"))
+        #expect(CaptionFormat.vtt.text(cues, note: "made from talk.txt").hasPrefix(
+            "WEBVTT\n\nNOTE made from talk.txt\n\n00:00:00.321 --> 00:00:02.500\n"))
+        #expect(CaptionFormat.srt.text(cues, note: "made from talk.txt") == CaptionFormat.srt.text(cues))
     }
 }

@@ -29,13 +29,13 @@ import VRenderTestSupport
             return (try String(contentsOfFile: path, encoding: .utf8), UInt(status.st_ino))
         }
         let made = try captions(first)
-        #expect(made.text.hasPrefix(StudioCaptions.stamp(of: first)) && made.text.contains("Good morning"), "\(made.text)")
+        #expect(made.text.hasPrefix("WEBVTT\n\nNOTE \(StudioCaptions.note(on: first))\n\n") && made.text.contains("Good morning"), "\(made.text)")
         #expect(try captions(first).inode == made.inode, "asked again with the same script: the same file")
 
         // The studio started again with the script edited: the words it shows are the new ones.
         let edited = PrompterScript(name: "talk.txt", text: "Good morning, and welcome!\nToday we look at three things.")
-        #expect(StudioCaptions.stamp(of: edited) != StudioCaptions.stamp(of: first))
+        #expect(StudioCaptions.note(on: edited) != StudioCaptions.note(on: first))
         let remade = try captions(edited)
-        #expect(remade.text.hasPrefix(StudioCaptions.stamp(of: edited)) && remade.text.contains("welcome!"), "\(remade.text)")
+        #expect(remade.text.hasPrefix("WEBVTT\n\nNOTE \(StudioCaptions.note(on: edited))\n\n") && remade.text.contains("welcome!"), "\(remade.text)")
     }
 }

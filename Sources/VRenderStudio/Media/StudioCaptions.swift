@@ -25,7 +25,9 @@ enum StudioCaptions {
     static func location(of take: String, script: PrompterScript, takes: FolderHandle,
                          proxies: FolderHandle) -> MediaLocation? {
         let name = name(of: take)
-        let stamp = Array(stamp(of: script).utf8)
+        let note = note(on: script)
+        // What the file starts with when it was made from this script.
+        let stamp = Array(CaptionFormat.vtt.text([], note: note).utf8)
         return making.withLock { _ in
             // (Captions of an hour's take are a few hundred kilobytes.)
             if (try? proxies.readFile(name, limit: 1 << 24))?.starts(with: stamp) != true {
@@ -38,8 +40,7 @@ enum StudioCaptions {
                                                              context: TakeAlignment.Context(script: script, voice: nil, font: font))
                 else { return nil }
                 let cues = CaptionCues.cues(for: aligned.alignment.words, script: aligned.words)
-                let header = "WEBVTT\n\n"   // what CaptionFormat.vtt starts with: the stamp takes its place
-                let text = String(decoding: stamp, as: UTF8.self) + CaptionFormat.vtt.text(cues).dropFirst(header.count)
+                let text = CaptionFormat.vtt.text(cues, note: note)
                 guard (try? Array(text.utf8).withUnsafeBytes({ try AtomicFile.write($0, in: proxies, name: name) })) != nil
                 else { return nil }
             }
@@ -47,14 +48,14 @@ enum StudioCaptions {
         }
     }
 
-    /// The WebVTT header and a note naming the script by a hash of its text (FNV-1a, 64 bits:
-    /// a cache's key, not a seal).
-    static func stamp(of script: PrompterScript) -> String {
+    /// The note naming the script by a hash of its text (FNV-1a, 64 bits: a cache's key, not a
+    /// seal).
+    static func note(on script: PrompterScript) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in script.text.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
         let hex = String(hash, radix: 16)
-        return "WEBVTT\n\nNOTE vrender script \(String(repeating: "0", count: 16 - hex.count) + hex)\n\n"
+        return "vrender script \(String(repeating: "0", count: 16 - hex.count) + hex)"
     }
 }
