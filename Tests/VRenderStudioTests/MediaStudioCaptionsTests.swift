@@ -37,5 +37,16 @@ import VRenderTestSupport
         #expect(StudioCaptions.note(on: edited) != StudioCaptions.note(on: first))
         let remade = try captions(edited)
         #expect(remade.text.hasPrefix("WEBVTT\n\nNOTE \(StudioCaptions.note(on: edited))\n\n") && remade.text.contains("welcome!"), "\(remade.text)")
+
+        // A link planted where the captions go (another user of a shared folder): replaced by the
+        // captions, its target untouched.
+        let outside = directory + "/outside.txt"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: outside))
+        let captionsPath = directory + "/proxies/" + StudioCaptions.name(of: name)
+        try FileManager.default.removeItem(atPath: captionsPath)
+        try FileManager.default.createSymbolicLink(atPath: captionsPath, withDestinationPath: outside)
+        #expect(try captions(edited).text.contains("welcome!"))
+        #expect(try String(contentsOfFile: outside, encoding: .utf8) == "keep me")
+        #expect((try FileManager.default.attributesOfItem(atPath: captionsPath)[.type] as? FileAttributeType) == .typeRegular)
     }
 }
