@@ -84,10 +84,15 @@ test-captions-wide: deps test-media
 golden-update: deps test-media
 	VRENDER_GOLDEN_UPDATE=1 VRENDER_TEST_MEDIA=$(abspath $(TEST_MEDIA)) $(SWIFT) test --filter DemoGoldenTests
 
-# V4L2 capture against the kernel's vivid driver, booted in qemu (CI runs this too).
+# V4L2 capture against the kernel's vivid driver, booted in qemu (CI runs this too); then the
+# loop closed: `vrender camera --v4l2-out` feeding vivid's output node and v4l2loopback (built
+# for the VM's kernel; --install lets it apt-get the kernel headers) while vrender capture and
+# ffmpeg record them, judged frame by frame (the judge's own tests first).
 # A release build: under qemu's emulation a debug build's encoder can fall behind.
 test-vivid: release
 	VRENDER=$(BIN_RELEASE) scripts/vivid-tests.sh --install
+	python3 -m unittest discover -s scripts/tests -p 'test_loop_judge.py'
+	VRENDER=$(BIN_RELEASE) scripts/vivid-loop-tests.sh --install
 
 # The Slurm engine against a real single-node cluster started under a temporary folder (CI runs
 # this too); installs slurmctld, slurmd and munge when missing.

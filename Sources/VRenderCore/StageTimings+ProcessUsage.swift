@@ -5,12 +5,12 @@ import Glibc
 
 /// What the process has used up to a moment: the monotonic clock, CPU time of all its threads
 /// (user + system, `getrusage(RUSAGE_SELF)`) and its peak resident memory.
-struct ProcessUsage: Sendable {
-    var wallNanoseconds: UInt64
-    var cpuSeconds: Double
-    var peakResidentBytes: Int
+package struct ProcessUsage: Sendable {
+    package var wallNanoseconds: UInt64
+    package var cpuSeconds: Double
+    package var peakResidentBytes: Int
 
-    static func now() -> ProcessUsage {
+    package static func now() -> ProcessUsage {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }

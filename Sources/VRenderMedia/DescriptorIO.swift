@@ -10,10 +10,15 @@ import VRenderCore
 /// QuickTime muxer reads the file back through a second one to move its index to the front)
 /// never disturb each other's place. It holds its own duplicate of the descriptor. Confined to
 /// the muxer's thread, as the muxer is.
+///
+/// A descriptor that cannot seek (a pipe, a FIFO, a socket: `vrender camera -o -`) is written in
+/// order with `write`, and the context says it cannot seek, so muxers write what a stream needs.
 final class DescriptorIO {
     let context: UnsafeMutablePointer<AVIOContext>
     private let descriptor: Int32
     private var position: Int64 = 0
+    /// True for a pipe, FIFO or socket (`lseek` fails with ESPIPE).
+    private let isStream: Bool
 
     private static let bufferSize = 64 * 1024
 
@@ -31,12 +36,14 @@ final class DescriptorIO {
 
     private init?(copy: Int32, writable: Bool) {
         descriptor = copy
+        isStream = lseek(copy, 0, SEEK_CUR) < 0 && errno == ESPIPE
         guard let context = CustomIO.makeContext(bufferSize: Self.bufferSize, writable: writable,
                                                  read: Self.readCall, write: Self.writeCall, seek: Self.seekCall) else {
             return nil
         }
         self.context = context
         context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
+        if isStream { context.pointee.seekable = 0 }
     }
 
     /// Flushes what is buffered and frees the context. Returns FFmpeg's error for a failed write
@@ -71,7 +78,8 @@ final class DescriptorIO {
         let io = owner(opaque)
         guard let buffer else { return -EINVAL }
         do throws(SystemError) {
-            try Syscall.writeAll(io.descriptor, UnsafeRawBufferPointer(start: buffer, count: Int(size)), at: io.position)
+            try Syscall.writeAll(io.descriptor, UnsafeRawBufferPointer(start: buffer, count: Int(size)),
+                                 at: io.isStream ? nil : io.position)
         } catch {
             return -error.code
         }
@@ -81,6 +89,7 @@ final class DescriptorIO {
 
     private static let seekCall: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
         let io = owner(opaque)
+        if io.isStream { return Int64(-ESPIPE) }
         if whence & AVSEEK_SIZE != 0 { return io.fileSize() }
         let target = CustomIO.seekTarget(offset: offset, whence: whence, position: io.position, size: io.fileSize)
         if target >= 0 { io.position = target }

@@ -107,7 +107,7 @@ public final class Encoder {
     /// Name of the encoder that opened ("libx264", "aac", ...).
     public let name: String
 
-    private init(context: UnsafeMutablePointer<AVCodecContext>, name: String) {
+    init(context: UnsafeMutablePointer<AVCodecContext>, name: String) {
         self.context = context
         self.name = name
     }

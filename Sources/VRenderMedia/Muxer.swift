@@ -208,6 +208,10 @@ public final class Muxer {
         try writing { try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame") }
     }
 
+    /// The output's I/O error once a write failed (a negative errno: -EPIPE when a pipe's reader
+    /// went away), else 0.
+    public private(set) var lastOutputError: Int32 = 0
+
     /// Runs a muxer call. When it fails because the file could not be written (the output's
     /// I/O context holds an error: disk full, file too large, folder gone), the error names the
     /// output and the system's reason; other failures (bad timestamps) stay FFmpeg's.
@@ -216,6 +220,7 @@ public final class Muxer {
             try call()
         } catch {
             guard let io = context.pointee.pb, io.pointee.error < 0 else { throw error }
+            lastOutputError = io.pointee.error
             throw VRenderError.output(subject, "cannot write (\(FFmpegError.describe(io.pointee.error)))")
         }
     }
@@ -239,7 +244,10 @@ public final class Muxer {
         try writing { try check(av_write_trailer(context), "av_write_trailer") }
         // Closing writes what is still buffered: its failure is a write failure too.
         let closed = closeOutput()
-        if closed < 0 { throw VRenderError.output(subject, "cannot write (\(FFmpegError.describe(closed)))") }
+        if closed < 0 {
+            lastOutputError = closed
+            throw VRenderError.output(subject, "cannot write (\(FFmpegError.describe(closed)))")
+        }
     }
 }
 

@@ -18,6 +18,8 @@ package final class RawPictureConverter {
     }
 
     private let scaler = PictureScaler()
+    /// Converts the other way, for `write(_:into:layout:bytesPerLine:)`.
+    private let packer = SwscaleContext()
 
     package init() {}
 
@@ -50,28 +52,53 @@ package final class RawPictureConverter {
                                reason: "holds \(bytes.count) bytes; a \(width)x\(height) \(layout.rawValue) picture with \(bytesPerLine) bytes per line needs \(needed)")
         }
         // swscale only reads the source, so dropping `const` here is safe.
-        let base = UnsafeMutablePointer(mutating: start)
+        let (planes, format) = Self.planes(at: UnsafeMutablePointer(mutating: start), layout: layout, height: height,
+                                           bytesPerLine: bytesPerLine)
+        let source = PictureScaler.Source(planes: planes, format: format, width: width, height: height, fullRange: fullRange)
+        try scaler.scale(source, crop: crop, into: destination)
+    }
+
+    /// Writes `frame` (4:2:0, limited range, the size given) into `bytes` as a `layout` picture
+    /// whose rows are `bytesPerLine` apart: what an output device (a V4L2 loopback) shows. To
+    /// yuv420p it is a plain copy, so the picture stays the same bytes; to YUYV and NV12 the
+    /// chroma is resampled as swscale does.
+    package func write(_ frame: Frame, into bytes: UnsafeMutableRawBufferPointer, layout: Layout, bytesPerLine: Int) throws {
+        let width = frame.width, height = frame.height
+        let needed = Self.requiredBytes(layout: layout, width: width, height: height, bytesPerLine: bytesPerLine)
+        guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count >= needed else {
+            throw VRenderError(.runtime, subject: "output buffer",
+                               reason: "holds \(bytes.count) bytes; a \(width)x\(height) \(layout.rawValue) picture with \(bytesPerLine) bytes per line needs \(needed)")
+        }
+        let (planes, format) = Self.planes(at: start, layout: layout, height: height, bytesPerLine: bytesPerLine)
+        let conversion = SwscaleContext.Conversion(
+            source: .init(width: width, height: height, format: AV_PIX_FMT_YUV420P, fullRange: false),
+            destination: .init(width: width, height: height, format: format, fullRange: false),
+            filter: .bilinear)
+        try packer.scale(conversion, from: Planes(frame), rows: height, into: planes)
+    }
+
+    /// Where each plane of a `layout` picture starts in a buffer at `base`, and swscale's name
+    /// for the layout.
+    private static func planes(at base: UnsafeMutablePointer<UInt8>, layout: Layout, height: Int,
+                               bytesPerLine: Int) -> (Planes, AVPixelFormat) {
         var planes = Planes()
-        let format: AVPixelFormat
         switch layout {
         case .yuyv:
-            format = AV_PIX_FMT_YUYV422
             planes[0] = (base, bytesPerLine)
+            return (planes, AV_PIX_FMT_YUYV422)
         case .nv12:
-            format = AV_PIX_FMT_NV12
             planes[0] = (base, bytesPerLine)
             planes[1] = (base + bytesPerLine * height, bytesPerLine)
+            return (planes, AV_PIX_FMT_NV12)
         case .yuv420p:
             // V4L2's single-buffer YUV420: chroma rows are half the luma row's bytes.
-            format = AV_PIX_FMT_YUV420P
             let chromaStride = bytesPerLine / 2
+            let chromaRows = ChromaGeometry.yuv420.chromaSize(lumaWidth: bytesPerLine, lumaHeight: height).height
             let u = base + bytesPerLine * height
             planes[0] = (base, bytesPerLine)
             planes[1] = (u, chromaStride)
-            planes[2] = (u + chromaStride * ChromaGeometry.yuv420.chromaSize(lumaWidth: width, lumaHeight: height).height,
-                         chromaStride)
+            planes[2] = (u + chromaStride * chromaRows, chromaStride)
+            return (planes, AV_PIX_FMT_YUV420P)
         }
-        let source = PictureScaler.Source(planes: planes, format: format, width: width, height: height, fullRange: fullRange)
-        try scaler.scale(source, crop: crop, into: destination)
     }
 }

@@ -17,7 +17,8 @@ struct CameraArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Capture size WxH (narrows the format choice).", valueName: "WxH"), transform: SizeArgument.parse)
     var size: SizeArgument?
 
-    @Option(help: "Video codec of the takes: auto (HEVC when it opens and keeps up, else H.264), hevc or h264.")
+    @Option(help: ArgumentHelp("Video codec of the takes: auto (HEVC when it opens and keeps up, else H.264), hevc, h264, "
+                               + "or ffv1 (lossless and large: pictures to compare bit for bit)."))
     var codec: CaptureCodecArgument = .auto
 
     @Option(help: ArgumentHelp("Microphone: auto, none, synthetic[:seed=N], alsa:DEVICE (alsa:default, alsa:hw:1,0) "
@@ -47,13 +48,14 @@ struct CameraArguments: ParsableArguments {
 }
 
 enum CaptureCodecArgument: String, ExpressibleByArgument, CaseIterable {
-    case auto, hevc, h264
+    case auto, hevc, h264, ffv1
 
     var choice: RecordingPlan.Codec {
         switch self {
         case .auto: .auto
         case .hevc: .hevc
         case .h264: .h264
+        case .ffv1: .ffv1
         }
     }
 }

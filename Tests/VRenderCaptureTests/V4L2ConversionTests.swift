@@ -163,4 +163,43 @@ import VRenderTestSupport
         #expect(try [UInt8]().withUnsafeBytes { try decoder.decode($0, into: frame) } == false)
         #expect(decoder.damaged == 2)
     }
+
+    /// The pattern as a 4:2:0 frame (chroma constant down each column pair, as above).
+    static func patternFrame(width: Int, height: Int) throws -> Frame {
+        let frame = try Frame.picture(width: width, height: height)
+        let image = frame.yuvImage()
+        for y in 0..<height { for x in 0..<width { image.luma.row(y)[x] = luma(x, y) } }
+        for y in 0..<(height / 2) {
+            for pair in 0..<(width / 2) {
+                image.cb.row(y)[pair] = cb(pair)
+                image.cr.row(y)[pair] = cr(pair)
+            }
+        }
+        return frame
+    }
+
+    /// What an output device is given (`write`), read back as capture reads it: the same
+    /// picture in every layout, rows padded as a driver may ask.
+    @Test(arguments: RawPictureConverter.Layout.allCases)
+    func writtenPicturesReadBackTheSame(layout: RawPictureConverter.Layout) throws {
+        let width = 16, height = 8, bytesPerLine = layout == .yuyv ? 40 : 24
+        let frame = try Self.patternFrame(width: width, height: height)
+        var buffer = [UInt8](repeating: 0xEE, count: RawPictureConverter.requiredBytes(layout: layout, width: width, height: height,
+                                                                                        bytesPerLine: bytesPerLine))
+        let converter = RawPictureConverter()
+        try buffer.withUnsafeMutableBytes { try converter.write(frame, into: $0, layout: layout, bytesPerLine: bytesPerLine) }
+        let back = try Frame.picture(width: width, height: height)
+        try buffer.withUnsafeBytes {
+            try converter.convert($0, layout: layout, width: width, height: height, bytesPerLine: bytesPerLine, into: back)
+        }
+        expectPattern(back, width: width, height: height)
+    }
+
+    @Test func aTooSmallOutputBufferIsRefused() throws {
+        let frame = try Self.patternFrame(width: 16, height: 8)
+        var buffer = [UInt8](repeating: 0, count: 100)
+        #expect(throws: VRenderError.self) {
+            try buffer.withUnsafeMutableBytes { try RawPictureConverter().write(frame, into: $0, layout: .yuyv, bytesPerLine: 32) }
+        }
+    }
 }

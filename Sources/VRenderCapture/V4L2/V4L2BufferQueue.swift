@@ -3,10 +3,11 @@ import Glibc
 #endif
 internal import CV4L2
 
-/// The driver's capture buffers, mapped into this process (V4L2 memory-mapped streaming I/O).
+/// The driver's buffers of one direction (a camera's capture buffers, or an output device's
+/// buffers vrender fills), mapped into this process (V4L2 memory-mapped streaming I/O).
 ///
 /// Owns the mappings (`mmap` / `munmap`) and releases the driver's buffers (VIDIOC_REQBUFS with
-/// count 0) when it goes; keeps its device open until then. Confined to the capture thread.
+/// count 0) when it goes; keeps its device open until then. Confined to the owner's thread.
 final class V4L2BufferQueue {
     struct Mapping {
         let start: UnsafeMutableRawPointer
@@ -14,23 +15,26 @@ final class V4L2BufferQueue {
     }
 
     let device: V4L2Device
+    /// V4L2_BUF_TYPE_VIDEO_CAPTURE or V4L2_BUF_TYPE_VIDEO_OUTPUT.
+    let type: v4l2_buf_type
     private(set) var mappings: [Mapping] = []
 
     /// VIDIOC_REQBUFS (mmap, `count` buffers; the driver may grant another number), then
     /// VIDIOC_QUERYBUF and `mmap` for each. Needs at least two buffers: with one, every frame
     /// that arrives while the previous one is being converted is lost.
-    init(device: V4L2Device, count: Int) throws(V4L2Error) {
+    init(device: V4L2Device, count: Int, type: v4l2_buf_type = V4L2_BUF_TYPE_VIDEO_CAPTURE) throws(V4L2Error) {
         self.device = device
+        self.type = type
         var request = v4l2_requestbuffers()
         request.count = UInt32(count)
-        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.type = type.rawValue
         request.memory = V4L2_MEMORY_MMAP.rawValue
         try device.ioctl(.requestBuffers, &request)
         guard request.count >= 2 else {
             throw V4L2Error(call: "VIDIOC_REQBUFS (got \(request.count) buffers, need 2)", code: ENOMEM, device: device.path)
         }
         for index in 0..<request.count {
-            var buffer = Self.describe(index: Int(index))
+            var buffer = describe(index: Int(index))
             try device.ioctl(.queryBuffer, &buffer)
             let start = try device.map(length: Int(buffer.length), offset: buffer.m.offset)
             mappings.append(Mapping(start: start, length: Int(buffer.length)))
@@ -40,25 +44,31 @@ final class V4L2BufferQueue {
     deinit {
         for mapping in mappings { munmap(mapping.start, mapping.length) }
         var release = v4l2_requestbuffers()
-        release.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        release.type = type.rawValue
         release.memory = V4L2_MEMORY_MMAP.rawValue
         _ = try? device.ioctl(.requestBuffers, &release)  // best effort: closing the node frees them too
     }
 
     var count: Int { mappings.count }
 
-    /// A `v4l2_buffer` naming one mmap capture buffer.
-    static func describe(index: Int) -> v4l2_buffer {
+    /// A `v4l2_buffer` naming one of this queue's mmap buffers.
+    func describe(index: Int) -> v4l2_buffer {
         var buffer = v4l2_buffer()
         buffer.index = UInt32(index)
-        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        buffer.type = type.rawValue
         buffer.memory = V4L2_MEMORY_MMAP.rawValue
         return buffer
     }
 
-    /// VIDIOC_QBUF: hands buffer `index` back to the driver to fill.
-    func enqueue(_ index: Int) throws(V4L2Error) {
-        var buffer = Self.describe(index: index)
+    /// VIDIOC_QBUF: hands buffer `index` to the driver: a capture buffer to fill, or an output
+    /// buffer holding `bytesUsed` bytes of a picture to show, stamped `time` (seconds).
+    func enqueue(_ index: Int, bytesUsed: Int = 0, time: Double = 0) throws(V4L2Error) {
+        var buffer = describe(index: index)
+        if type == V4L2_BUF_TYPE_VIDEO_OUTPUT {
+            buffer.bytesused = UInt32(bytesUsed)
+            buffer.field = V4L2_FIELD_NONE.rawValue
+            buffer.timestamp = timeval(tv_sec: Int(time), tv_usec: Int((time - time.rounded(.down)) * 1e6))
+        }
         try device.ioctl(.queueBuffer, &buffer)
     }
 
@@ -67,29 +77,35 @@ final class V4L2BufferQueue {
         for index in 0..<mappings.count { try enqueue(index) }
     }
 
-    /// VIDIOC_DQBUF: the next filled buffer, or nil when none is ready yet (EAGAIN).
+    /// VIDIOC_DQBUF: the next filled capture buffer (or shown output buffer), or nil when none
+    /// is ready yet (EAGAIN).
     func dequeue() throws(V4L2Error) -> v4l2_buffer? {
-        var buffer = Self.describe(index: 0)
+        var buffer = describe(index: 0)
         guard try device.ioctl(.dequeueBuffer, &buffer) != .wouldBlock else { return nil }
         return buffer
     }
 
     /// The bytes of buffer `index`: `used` of them, or its whole mapping when `used` is 0.
     func bytes(of index: Int, used: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(writableBytes(of: index, used: used))
+    }
+
+    /// `bytes(of:used:)`, writable: where an output picture is written.
+    func writableBytes(of index: Int, used: Int) -> UnsafeMutableRawBufferPointer {
         let mapping = mappings[index]
         let count = used > 0 ? min(used, mapping.length) : mapping.length
-        return UnsafeRawBufferPointer(start: mapping.start, count: count)
+        return UnsafeMutableRawBufferPointer(start: mapping.start, count: count)
     }
 
     /// VIDIOC_STREAMON.
     func streamOn() throws(V4L2Error) {
-        var type = Int32(bitPattern: V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        var type = Int32(bitPattern: type.rawValue)
         try device.ioctl(.streamOn, &type)
     }
 
-    /// VIDIOC_STREAMOFF: stops capture and takes every buffer back from the driver.
+    /// VIDIOC_STREAMOFF: stops streaming and takes every buffer back from the driver.
     func streamOff() throws(V4L2Error) {
-        var type = Int32(bitPattern: V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        var type = Int32(bitPattern: type.rawValue)
         try device.ioctl(.streamOff, &type)
     }
 }

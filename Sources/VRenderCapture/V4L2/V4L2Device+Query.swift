@@ -14,6 +14,10 @@ struct V4L2Capabilities {
     var canCapture: Bool { capabilities & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 }
     var canStream: Bool { capabilities & UInt32(V4L2_CAP_STREAMING) != 0 }
     var isMultiplanarOnly: Bool { !canCapture && capabilities & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0 }
+    var canOutput: Bool { capabilities & UInt32(V4L2_CAP_VIDEO_OUTPUT) != 0 }
+    var isMultiplanarOutputOnly: Bool { !canOutput && capabilities & UInt32(V4L2_CAP_VIDEO_OUTPUT_MPLANE) != 0 }
+    /// read()/write() I/O: what a device offering no streaming can still be fed by.
+    var canReadWrite: Bool { capabilities & UInt32(V4L2_CAP_READWRITE) != 0 }
 }
 
 /// The formats a device offers that vrender can read, and the fourcc behind each.

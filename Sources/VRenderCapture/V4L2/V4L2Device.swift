@@ -111,8 +111,18 @@ final class V4L2Device {
     /// `poll` for a readable frame. Returns the returned events, or nil when `timeout`
     /// (milliseconds) passed with nothing ready.
     func pollReadable(timeoutMilliseconds timeout: Int32) throws(V4L2Error) -> Int16? {
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let outcome = try Self.perform("poll", device: path) { poll(&entry, 1, timeout) }
+        try poll(for: Int16(POLLIN), timeoutMilliseconds: timeout)
+    }
+
+    /// `poll` for room to hand an output device a picture (a shown buffer to dequeue, or room
+    /// for a `write`). As `pollReadable`.
+    func pollWritable(timeoutMilliseconds timeout: Int32) throws(V4L2Error) -> Int16? {
+        try poll(for: Int16(POLLOUT), timeoutMilliseconds: timeout)
+    }
+
+    private func poll(for events: Int16, timeoutMilliseconds timeout: Int32) throws(V4L2Error) -> Int16? {
+        var entry = pollfd(fd: descriptor, events: events, revents: 0)
+        let outcome = try Self.perform("poll", device: path) { Glibc.poll(&entry, 1, timeout) }
         guard case .done(let ready) = outcome, ready > 0 else { return nil }
         return entry.revents
     }

@@ -1,0 +1,77 @@
+import Glibc
+import VRenderCore
+
+/// Where `vrender camera -o` streams: standard output (`-`), a FIFO or character device opened
+/// as it is (a reader is at its other end), or a regular file, written to a hidden temporary
+/// beside its name and renamed when complete (`AtomicFile`), so a feed that fails leaves no half
+/// file under the name asked for.
+final class StreamDestination {
+    /// What messages call it: "standard output" or the path.
+    let name: String
+    let descriptor: Int32
+    /// Set for a regular file.
+    private let file: AtomicFile?
+    /// True when this value opened `descriptor` and closes it.
+    private let ownsDescriptor: Bool
+    /// True for a FIFO: opening it waits for a reader.
+    let waitsForReader: Bool
+
+    private init(name: String, descriptor: Int32, file: AtomicFile?, ownsDescriptor: Bool, waitsForReader: Bool) {
+        self.name = name
+        self.descriptor = descriptor
+        self.file = file
+        self.ownsDescriptor = ownsDescriptor
+        self.waitsForReader = waitsForReader
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// `-o output`. A FIFO's open blocks until a reader opens its other end (`beforeWaiting` is
+    /// told first). Throws `VRenderError.option("-o", …)` for standard output on a terminal or a
+    /// folder, `VRenderError.output` for what cannot be written.
+    static func open(_ output: String, beforeWaiting: (String) -> Void) throws -> StreamDestination {
+        if output == "-" {
+            guard isatty(STDOUT_FILENO) == 0 else {
+                throw VRenderError.option("-o", "standard output is a terminal: pipe it into a reader "
+                                          + "(vrender camera ... -o - | ffmpeg -i - ...) or give a file")
+            }
+            return StreamDestination(name: "standard output", descriptor: STDOUT_FILENO, file: nil, ownsDescriptor: false,
+                                     waitsForReader: false)
+        }
+        var status = stat()
+        if stat(output, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR:
+                throw VRenderError.option("-o", "\(output) is a folder; give a file name, a FIFO or -")
+            case S_IFIFO, S_IFCHR, S_IFSOCK:
+                let isFIFO = status.st_mode & S_IFMT == S_IFIFO
+                if isFIFO { beforeWaiting("waiting for a reader to open the FIFO \(output)") }
+                do {
+                    let descriptor = try Syscall.open(output, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+                    return StreamDestination(name: output, descriptor: descriptor, file: nil, ownsDescriptor: true,
+                                             waitsForReader: isFIFO)
+                } catch {
+                    throw VRenderError.output(output, error.reason("cannot write"))
+                }
+            default:
+                break
+            }
+        }
+        let file = AtomicFile(path: output)
+        try file.checkTarget()
+        return StreamDestination(name: output, descriptor: try file.open(), file: file, ownsDescriptor: false,
+                                 waitsForReader: false)
+    }
+
+    /// A finished stream: a regular file takes its name.
+    func commit() throws {
+        try file?.commit()
+    }
+
+    /// A failed stream: a regular file's temporary is removed, its name left as it was.
+    func discard() {
+        file?.discard()
+    }
+}
