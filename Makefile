@@ -132,7 +132,8 @@ test-docs: release
 
 # The studio page in a real browser: Debian's chromium driven by Playwright from PyPI against
 # `vrender studio --device synthetic`, and an export's captions shown by chromium's <track>
-# (scripts/captions-browser-test.py) (CI runs this too). STUDIO_TEST_ARGS=--soak adds the 60 s
+# (scripts/captions-browser-test.py), and vrender camera as chromium's fake camera
+# (scripts/camera-browser-test.py) (CI runs this too). STUDIO_TEST_ARGS=--soak adds the 60 s
 # latency, drop and CPU measurement (two 60 s takes: by hand, not in CI, whose 60 minutes it
 # would strain); STUDIO_TEST_ARGS="--screenshots docs/images" rewrites the screenshots in docs/studio.md.
 .PHONY: test-studio
@@ -140,6 +141,7 @@ test-studio: release
 	@scripts/install-deps.sh --browser
 	VRENDER=$(BIN_RELEASE) python3 scripts/studio-browser-test.py $(STUDIO_TEST_ARGS)
 	VRENDER=$(BIN_RELEASE) python3 scripts/captions-browser-test.py
+	VRENDER=$(BIN_RELEASE) python3 scripts/camera-browser-test.py
 
 # Exports of the kinds of input users bring, judged by ffprobe/ffmpeg (CI runs this too).
 test-trial: release
