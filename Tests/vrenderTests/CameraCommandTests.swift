@@ -121,3 +121,38 @@ import VRenderTestSupport
         #expect(leftovers.isEmpty)
     }
 }
+
+/// `vrender camera`'s keys on a terminal (tmux): a lens key changes the picture from then on, `q` ends the feed.
+@Suite(.enabled(if: TmuxTerminal.isInstalled, "needs tmux (scripts/install-deps.sh installs it)"))
+struct CameraKeysTests {
+    let directory = TestMedia.scratchDirectory()
+
+    @Test func aLensKeyMovesThePictureAndQEndsTheFeed() throws {
+        let out = directory + "/keys.y4m"
+        let terminal = TmuxTerminal()
+        defer { terminal.kill() }
+        let vrender = "/usr/bin/timeout --foreground -k 10 \(GuardedRun.limit) '\(CommandLineTests.binary)'"
+        terminal.start("\(vrender) camera --device synthetic:seed=6 --realtime --size 160x120 -o '\(out)'; "
+                       + "echo \"vrender exited $?\"; exec sleep 300")
+        func progress(_ pane: [String]) -> String? { pane.first { $0.contains("camera: ") && $0.contains(" frames, ") } }
+        let before = try #require(progress(try terminal.waitFor("the feed running") { progress($0) != nil }))
+        terminal.type("2")
+        // A second more of frames (the status line's next count) through the 2x lens, then quit.
+        try terminal.waitFor("frames after the key") { pane in progress(pane).map { $0 != before } == true }
+        terminal.type("q")
+        let pane = try terminal.waitFor("vrender exiting") { $0.contains("vrender exited 0") }
+        #expect(pane.contains { $0.contains("ended by q") }, "\(pane)")
+        let fed = CameraCommandTests().pictureSums(ofFile: out)
+        #expect(fed.count >= 30)
+        // The same camera without keys, as many frames: equal up to the key, then not.
+        let plain = directory + "/plain.y4m"
+        let seconds = String(format: "%.4f", Double(fed.count) / 30)
+        let run = ProgramRun.run(CommandLineTests.binary, ["camera", "--device", "synthetic:seed=6", "--size", "160x120",
+                                                           "--duration", seconds + "s", "-o", plain])
+        #expect(run.status == 0, "\(run.standardError)")
+        let unmoved = CameraCommandTests().pictureSums(ofFile: plain)
+        #expect(unmoved.count == fed.count)
+        #expect(fed.first == unmoved.first)
+        #expect(fed.last != unmoved.last, "the 2x lens changed the picture")
+    }
+}
