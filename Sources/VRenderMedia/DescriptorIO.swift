@@ -36,7 +36,7 @@ final class DescriptorIO {
 
     private init?(copy: Int32, writable: Bool) {
         descriptor = copy
-        isStream = lseek(copy, 0, SEEK_CUR) < 0 && errno == ESPIPE
+        isStream = lseek(copy, 0, SEEK_CUR) < 0 && SystemError.last.code == ESPIPE
         guard let context = CustomIO.makeContext(bufferSize: Self.bufferSize, writable: writable,
                                                  read: Self.readCall, write: Self.writeCall, seek: Self.seekCall) else {
             return nil

@@ -67,20 +67,9 @@ extension VRender {
                                                                      + "(default: the first of these it takes)."))
         var v4l2Format: OutputLayoutArgument?
 
-        @Option(help: "Camera position: back or front.")
-        var position: PositionArgument = .back
-
-        @Option(help: ArgumentHelp("Start on this lens: 0.5, 1 or 2.", valueName: "factor"))
-        var lens: Double?
-
-        @Option(help: ArgumentHelp("Start at this zoom factor (clamped to the camera's range).", valueName: "factor"))
-        var zoom: Double?
-
-        @Flag(help: "Start with the torch on.")
-        var torch = false
+        @OptionGroup var start: StartingStateArguments
 
         func validate() throws {
-            if let lens, ![0.5, 1, 2].contains(lens) { throw ValidationError("--lens must be 0.5, 1 or 2") }
             if v4l2Format != nil && v4l2Out == nil { throw ValidationError("--v4l2-format needs --v4l2-out DEVICE") }
         }
 
@@ -106,8 +95,7 @@ extension VRender {
         }
 
         private func feedOptions() throws -> CameraFeedOptions {
-            let request = CaptureRequest(frameRate: fps.rate, size: size?.value, position: position.value, lens: lens, zoom: zoom,
-                                         torch: torch, realtime: realtime)
+            let request = start.request(frameRate: fps, size: size, realtime: realtime)
             let actions = try script.map { try ActionScript(contentsOfFile: $0) }
             return CameraFeedOptions(device: device, request: request, script: actions, duration: duration?.seconds,
                                      output: output, container: format.container, v4l2Output: v4l2Out,

@@ -52,17 +52,7 @@ extension VRender {
         @Option(help: ArgumentHelp("Length of each take, e.g. 4s or 1500ms.", valueName: "time"), transform: DurationArgument.parse)
         var duration: DurationArgument?
 
-        @Option(help: "Camera position (synthetic camera): back or front.")
-        var position: PositionArgument = .back
-
-        @Option(help: ArgumentHelp("Start on this lens: 0.5, 1 or 2.", valueName: "factor"))
-        var lens: Double?
-
-        @Option(help: ArgumentHelp("Start at this zoom factor (clamped to the camera's range).", valueName: "factor"))
-        var zoom: Double?
-
-        @Flag(help: "Start with the torch on.")
-        var torch = false
+        @OptionGroup var start: StartingStateArguments
 
         @Option(help: ArgumentHelp("Action script driving each take.", valueName: "file"))
         var script: String?
@@ -94,7 +84,6 @@ extension VRender {
 
         func validate() throws {
             if takes < 1 { throw ValidationError("--takes must be at least 1") }
-            if let lens, ![0.5, 1, 2].contains(lens) { throw ValidationError("--lens must be 0.5, 1 or 2") }
             if let shake {
                 do { _ = try CameraShake(parsing: shake) } catch let error as VRenderError { throw ValidationError(error.description) }
                 if !SyntheticCamera.isSynthetic(camera.device) {
@@ -130,8 +119,7 @@ extension VRender {
         /// The options as the library takes them, the scripts read (so a bad one fails before the
         /// camera opens), and notices of values clamped.
         private func captureOptions() throws -> (CaptureOptions, notices: [String]) {
-            var request = CaptureRequest(frameRate: camera.fps.rate, size: camera.size?.value, position: position.value,
-                                         lens: lens, zoom: zoom, torch: torch, realtime: realtime)
+            var request = start.request(frameRate: camera.fps, size: camera.size, realtime: realtime)
             request.shake = try shake.map(CameraShake.init(parsing:))
             let plan = RecordingPlan(outputDirectory: camera.out, takes: takes, duration: duration?.seconds,
                                      preroll: preroll.seconds, codec: camera.codec.choice)
@@ -145,7 +133,3 @@ extension VRender {
     }
 }
 
-enum PositionArgument: String, ExpressibleByArgument, CaseIterable {
-    case back, front
-    var value: CameraPosition { self == .back ? .back : .front }
-}
