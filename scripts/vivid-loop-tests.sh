@@ -18,6 +18,8 @@
 #   capture prefers too (vivid loops only equal fourccs and sizes);
 # - v4l2loopback, built for the VM's kernel by scripts/v4l2loopback-module.sh (--install lets it
 #   apt-get install the kernel headers) and insmod-ed from the host's path as /dev/video10.
+# vivid's output is fed by mmap streaming (it refuses write()), v4l2loopback by write() (its
+# mmap output hands the writer back the buffer readers are copying: see V4L2Output).
 # Also in the guest: a capture node given as output, and a second writer on a busy output node,
 # must each fail naming the device.
 # Prints "N passed, N failed"; exits non-zero on any failure.
@@ -64,13 +66,14 @@ else
   module_note="v4l2loopback was not built ($(tail -1 "$work/module.log")): only vivid's loop is tried"; module=
 fi
 
-# feed DEVICE NAME: starts the writer in the background (its pid in $feed), waits until it has
-# negotiated (its report line), as the guest's shell.
+# feed DEVICE NAME [OPTION...]: starts the writer in the background (its pid in $feed), waits until
+# it has negotiated (its report line), as the guest's shell.
 guest=$(cat <<EOF
 set -u
 feed() {
-  '$vrender' ${camera[*]} --v4l2-out \$1 > "$work/\$2-camera.out" 2> "$work/\$2-camera.err" & feed=\$!
-  i=0; until grep -q 'v4l2 output' "$work/\$2-camera.err" || [ \$i -ge 300 ]; do sleep 0.1; i=\$((i+1)); done
+  device=\$1 name=\$2; shift 2
+  '$vrender' ${camera[*]} --v4l2-out \$device "\$@" > "$work/\$name-camera.out" 2> "$work/\$name-camera.err" & feed=\$!
+  i=0; until grep -q 'v4l2 output' "$work/\$name-camera.err" || [ \$i -ge 300 ]; do sleep 0.1; i=\$((i+1)); done
 }
 stop_feed() { kill -INT \$feed; wait \$feed; echo \$? > "$work/\$1-camera.rc"; }
 # vivid: the output node joins the capture node's HDMI timings (run-vivid.sh set input 3 and them)
@@ -117,10 +120,10 @@ judged() {
   return "${PIPESTATUS[0]}"
 }
 
-loop_checks() { # loop_checks NAME DEVICE: one loop's verdicts
-  local name=$1 device=$2
-  check "$name: the writer says what it negotiated (YU12 640x480, mmap streaming)" \
-    says "$name-camera.err" "v4l2 output $device .*YU12 640x480 by mmap streaming"
+loop_checks() { # loop_checks NAME DEVICE IO: one loop's verdicts
+  local name=$1 device=$2 io=$3
+  check "$name: the writer says what it negotiated (YU12 640x480, $io)" \
+    says "$name-camera.err" "v4l2 output $device .*YU12 640x480 by $io"
   check "$name: the writer ended by Ctrl-C as asked (exit 130)" rc_is "$name-camera" 130
   check "$name: vrender capture recorded it (exit 0)" rc_is "$name-capture" 0
   if take_md5 "$work/$name-capture" "$work/$name-capture.md5"; then
@@ -135,14 +138,14 @@ loop_checks() { # loop_checks NAME DEVICE: one loop's verdicts
   echo "     $name writer: $(tail -1 "$work/$name-camera.err" 2>/dev/null)"
 }
 
-loop_checks vivid /dev/video1
+loop_checks vivid /dev/video1 "mmap streaming"
 check "busy: a second writer on the streaming output node fails naming it" says busy.err "/dev/video1: device is busy"
 check "busy: exit 1" rc_is busy 1
 check "wrong kind: a capture node given as output fails naming it" says wrong-kind.err "/dev/video0: is a video capture device"
 check "wrong kind: exit 1" rc_is wrong-kind 1
 if [ -n "$module" ]; then
   check "v4l2loopback: insmod of the module built for the VM's kernel (exit 0)" rc_is insmod 0
-  loop_checks loopback /dev/video10
+  loop_checks loopback /dev/video10 "write()"
 else
   echo "note v4l2loopback: $module_note"
 fi

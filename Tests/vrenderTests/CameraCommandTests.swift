@@ -109,6 +109,7 @@ import VRenderTestSupport
         (["-o", "/"], "-o: / is a folder"),
         (["--device", "/dev/video0", "-o", "kept.y4m"], "--device: vrender camera feeds the synthetic camera"),
         (["--duration", "1s"], "give -o OUT"),
+        (["--v4l2-io", "write", "-o", "kept.y4m"], "--v4l2-format and --v4l2-io need --v4l2-out DEVICE"),
     ])
     func badDevicesAndOutputsAreNamed(arguments: [String], message: String) throws {
         let kept = directory + "/kept.y4m"

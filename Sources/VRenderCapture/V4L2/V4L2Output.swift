@@ -29,6 +29,17 @@ public struct NegotiatedOutput: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// How frames reach a V4L2 output device (`--v4l2-io`).
+public enum OutputIO: String, Sendable, CaseIterable {
+    /// Memory-mapped streaming where the device offers it, else `write()`; v4l2loopback
+    /// `write()` (see `V4L2Output`).
+    case auto
+    /// VIDIOC_QBUF/DQBUF of mapped buffers (what vivid's output needs).
+    case mmap
+    /// `write()` of whole pictures (the kernel copies each; v4l2loopback takes both).
+    case write
+}
+
 /// A V4L2 output device fed frames (`vrender camera --v4l2-out`): v4l2loopback, which readers
 /// see as a camera, or vivid's output node looped to its capture node inside the kernel.
 ///
@@ -68,7 +79,7 @@ package final class V4L2Output {
     /// - Throws: `VRenderError.input(path, …)` for a missing, busy or wrong-kind node (a
     ///   capture device), a device offering none of `preferences`, or one that keeps another size.
     package init(path: String, width: Int, height: Int, frameRate: Rational,
-                 preferences: [CapturePixelFormat] = [.yuv420p, .yuyv, .nv12]) throws {
+                 preferences: [CapturePixelFormat] = [.yuv420p, .yuyv, .nv12], io asked: OutputIO = .auto) throws {
         let device: V4L2Device
         let capabilities: V4L2Capabilities
         do {
@@ -76,6 +87,7 @@ package final class V4L2Output {
             capabilities = try device.queryCapabilities()
         } catch { throw error.userError }
         try Self.checkUsable(capabilities, path: path)
+        let streams = try Self.streams(asked, capabilities, path: path)
         self.device = device
         let offered = try Self.offeredFormats(device)
         guard let chosen = preferences.first(where: { offered.isEmpty || offered[$0] != nil }) else {
@@ -90,7 +102,7 @@ package final class V4L2Output {
         let rate = Self.setRate(device, frameRate)
         var io = "write()"
         do {
-            if capabilities.canStream {
+            if streams {
                 let queue = try V4L2BufferQueue(device: device, count: Self.bufferCount, type: V4L2_BUF_TYPE_VIDEO_OUTPUT)
                 buffers = queue
                 idle = Array((0..<queue.count).reversed())
@@ -150,22 +162,49 @@ package final class V4L2Output {
         }
     }
 
-    /// `write()` of one whole picture, for a device without streaming I/O: once the device has
-    /// room (the node is non-blocking), all of it.
+    /// `write()` of one whole picture, for a device without streaming I/O (or `--v4l2-io write`).
+    /// The node is non-blocking: a device with no room says EAGAIN, and the write is tried
+    /// again once `poll` says it has room. (Not `poll` first: v4l2loopback answers a writer's
+    /// poll only once it has written.)
     private func write(_ frame: Frame) throws {
         guard let staging else { return }
         try converter.write(frame, into: staging, layout: layout, bytesPerLine: bytesPerLine)
-        guard try device.pollWritable(timeoutMilliseconds: Self.stallMilliseconds) != nil else {
-            throw VRenderError(.runtime, subject: device.path, reason: "the device took no picture for \(Self.stallMilliseconds / 1000) s")
-        }
-        do throws(SystemError) {
-            try Syscall.writeAll(device.descriptor, UnsafeRawBufferPointer(rebasing: staging[0..<pictureBytes]))
-        } catch {
-            throw V4L2Error(call: "write", code: error.code, device: device.path).userError
+        while true {
+            do throws(SystemError) {
+                try Syscall.writeAll(device.descriptor, UnsafeRawBufferPointer(rebasing: staging[0..<pictureBytes]))
+                return
+            } catch where error.code == EAGAIN || error.code == EWOULDBLOCK {
+                guard try device.pollWritable(timeoutMilliseconds: Self.stallMilliseconds) != nil else {
+                    throw VRenderError(.runtime, subject: device.path,
+                                       reason: "the device took no picture for \(Self.stallMilliseconds / 1000) s")
+                }
+            } catch {
+                throw V4L2Error(call: "write", code: error.code, device: device.path).userError
+            }
         }
     }
 
     // MARK: negotiation
+
+    /// Whether frames go by streaming I/O (else `write()`), as asked and as the device offers.
+    ///
+    /// `auto` writes to v4l2loopback: its output VIDIOC_DQBUF (0.12.7) hands back the buffer
+    /// queued last, so a streaming writer fills one buffer over and over while readers copy it
+    /// (a reader slowed by a busy machine recorded torn frames: the top of one frame, the rest of
+    /// the next), whereas `write()` fills its buffers in turn and readers read the newest whole one.
+    private static func streams(_ asked: OutputIO, _ capabilities: V4L2Capabilities, path: String) throws -> Bool {
+        switch asked {
+        case .auto:
+            if capabilities.driver == "v4l2 loopback" && capabilities.canReadWrite { return false }
+            return capabilities.canStream
+        case .mmap:
+            guard capabilities.canStream else { throw VRenderError.input(path, "offers no streaming I/O (--v4l2-io mmap); try write") }
+            return true
+        case .write:
+            guard capabilities.canReadWrite else { throw VRenderError.input(path, "takes no write() (--v4l2-io write); try mmap") }
+            return false
+        }
+    }
 
     private static func checkUsable(_ capabilities: V4L2Capabilities, path: String) throws {
         let kind = "\(capabilities.driver) '\(capabilities.card)'"

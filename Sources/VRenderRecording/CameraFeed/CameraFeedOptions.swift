@@ -22,10 +22,12 @@ public struct CameraFeedOptions: Sendable {
     public var v4l2Output: String?
     /// Layouts to offer the V4L2 device, in order (`--v4l2-format`).
     public var v4l2Formats: [CapturePixelFormat]
+    /// How frames reach the V4L2 device (`--v4l2-io`).
+    public var v4l2IO: OutputIO
 
     public init(device: String, request: CaptureRequest, script: ActionScript? = nil, duration: Double? = nil,
                 output: String?, container: UncompressedContainer = .y4m, v4l2Output: String? = nil,
-                v4l2Formats: [CapturePixelFormat] = CameraFeedOptions.v4l2Preferences) {
+                v4l2Formats: [CapturePixelFormat] = CameraFeedOptions.v4l2Preferences, v4l2IO: OutputIO = .auto) {
         self.device = device
         self.request = request
         self.script = script
@@ -34,6 +36,7 @@ public struct CameraFeedOptions: Sendable {
         self.container = container
         self.v4l2Output = v4l2Output
         self.v4l2Formats = v4l2Formats
+        self.v4l2IO = v4l2IO
     }
 
     /// yuv420p first (the camera's own bytes), then what most readers take.

@@ -20,7 +20,7 @@ final class FeedOutlets {
         let size = camera.format
         device = try options.v4l2Output.map {
             try V4L2Output(path: $0, width: size.width, height: size.height, frameRate: size.frameRate,
-                           preferences: options.v4l2Formats)
+                           preferences: options.v4l2Formats, io: options.v4l2IO)
         }
         if let device { events(.started("v4l2 output \(device.format)")) }
         guard let output = options.output else {

@@ -67,10 +67,16 @@ extension VRender {
                                                                      + "(default: the first of these it takes)."))
         var v4l2Format: OutputLayoutArgument?
 
+        @Option(name: .customLong("v4l2-io"), help: ArgumentHelp("How frames reach the V4L2 device: auto (mmap streaming "
+                                                                 + "where offered, else write()), mmap or write."))
+        var v4l2IO: OutputIO = .auto
+
         @OptionGroup var start: StartingStateArguments
 
         func validate() throws {
-            if v4l2Format != nil && v4l2Out == nil { throw ValidationError("--v4l2-format needs --v4l2-out DEVICE") }
+            if (v4l2Format != nil || v4l2IO != .auto) && v4l2Out == nil {
+                throw ValidationError("--v4l2-format and --v4l2-io need --v4l2-out DEVICE")
+            }
         }
 
         func run() throws {
@@ -99,7 +105,8 @@ extension VRender {
             let actions = try script.map { try ActionScript(contentsOfFile: $0) }
             return CameraFeedOptions(device: device, request: request, script: actions, duration: duration?.seconds,
                                      output: output, container: format.container, v4l2Output: v4l2Out,
-                                     v4l2Formats: v4l2Format.map { [$0.layout] } ?? CameraFeedOptions.v4l2Preferences)
+                                     v4l2Formats: v4l2Format.map { [$0.layout] } ?? CameraFeedOptions.v4l2Preferences,
+                                     v4l2IO: v4l2IO)
         }
 
         private static func report(_ event: CameraFeedEvent, statusLine: Bool) {
@@ -119,6 +126,8 @@ extension VRender {
         }
     }
 }
+
+extension OutputIO: ExpressibleByArgument {}
 
 enum StreamFormatArgument: String, ExpressibleByArgument, CaseIterable {
     case y4m, nut, rawvideo
