@@ -61,7 +61,7 @@ public final class CameraFeed: @unchecked Sendable {
         signal(SIGPIPE, SIG_IGN)
         let camera = try SyntheticCamera(specification: options.device, request: options.cameraRequest)
         for outcome in camera.initialOutcomes { if let notice = outcome.notice { events(.notice(notice)) } }
-        let outlets = try FeedOutlets(options: options, camera: camera, events: events)
+        let outlets = try FeedOutlets(options: options, camera: camera, stop: stop, events: events)
         let clock = FeedClock()
         var loop = FeedLoop(camera: camera, script: options.script, duration: options.duration, events: events)
         let ending: CameraFeedSummary.Ending

@@ -16,7 +16,7 @@ final class FeedOutlets {
 
     /// Opens the V4L2 device first (a wrong one fails before a FIFO waits for its reader), then
     /// the stream; reports what each got.
-    init(options: CameraFeedOptions, camera: SyntheticCamera, events: (CameraFeedEvent) -> Void) throws {
+    init(options: CameraFeedOptions, camera: SyntheticCamera, stop: StopSignal, events: (CameraFeedEvent) -> Void) throws {
         let size = camera.format
         device = try options.v4l2Output.map {
             try V4L2Output(path: $0, width: size.width, height: size.height, frameRate: size.frameRate,
@@ -31,7 +31,8 @@ final class FeedOutlets {
         microphone = options.container.holdsSound
             ? try SyntheticMicrophone(specification: options.device, request: AudioRequest(realtime: camera.isLive), camera: camera)
             : nil
-        let destination = try StreamDestination.open(output) { events(.notice($0)) }
+        let destination = try StreamDestination.open(output, beforeWaiting: { events(.notice($0)) },
+                                                     stopped: { stop.isRaised })
         let writer = try UncompressedStreamWriter(
             descriptor: destination.descriptor, name: destination.name, container: options.container,
             width: size.width, height: size.height, frameRate: size.frameRate,

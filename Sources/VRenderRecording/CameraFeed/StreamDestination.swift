@@ -28,10 +28,12 @@ final class StreamDestination {
         if ownsDescriptor { close(descriptor) }
     }
 
-    /// `-o output`. A FIFO's open blocks until a reader opens its other end (`beforeWaiting` is
-    /// told first). Throws `VRenderError.option("-o", …)` for standard output on a terminal or a
-    /// folder, `VRenderError.output` for what cannot be written.
-    static func open(_ output: String, beforeWaiting: (String) -> Void) throws -> StreamDestination {
+    /// `-o output`. A FIFO waits until a reader opens its other end (`beforeWaiting` is told
+    /// first), or until `stopped()` says to give up (Ctrl-C: a plain blocking open could not be
+    /// interrupted). Throws `VRenderError.option("-o", …)` for standard output on a terminal or a
+    /// folder, `VRenderError.output` for what cannot be written or a wait given up.
+    static func open(_ output: String, beforeWaiting: (String) -> Void,
+                     stopped: () -> Bool) throws -> StreamDestination {
         if output == "-" {
             guard isatty(STDOUT_FILENO) == 0 else {
                 throw VRenderError.option("-o", "standard output is a terminal: pipe it into a reader "
@@ -47,7 +49,10 @@ final class StreamDestination {
                 throw VRenderError.option("-o", "\(output) is a folder; give a file name, a FIFO or -")
             case S_IFIFO, S_IFCHR, S_IFSOCK:
                 let isFIFO = status.st_mode & S_IFMT == S_IFIFO
-                if isFIFO { beforeWaiting("waiting for a reader to open the FIFO \(output)") }
+                if isFIFO {
+                    beforeWaiting("waiting for a reader to open the FIFO \(output)")
+                    try waitForReader(output, stopped: stopped)
+                }
                 do {
                     let descriptor = try Syscall.open(output, O_WRONLY | O_CLOEXEC | O_NOCTTY)
                     return StreamDestination(name: output, descriptor: descriptor, file: nil, ownsDescriptor: true,
@@ -63,6 +68,22 @@ final class StreamDestination {
         try file.checkTarget()
         return StreamDestination(name: output, descriptor: try file.open(), file: file, ownsDescriptor: false,
                                  waitsForReader: false)
+    }
+
+    /// Returns once the FIFO `path` has a reader: a non-blocking open for writing fails (ENXIO)
+    /// until then, and is tried every 50 ms.
+    private static func waitForReader(_ path: String, stopped: () -> Bool) throws {
+        while true {
+            do {
+                close(try Syscall.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY))
+                return
+            } catch where error.code == ENXIO {
+                if stopped() { throw VRenderError.output(path, "no reader opened the FIFO before the feed was stopped") }
+                usleep(50_000)
+            } catch {
+                throw VRenderError.output(path, error.reason("cannot write"))
+            }
+        }
     }
 
     /// A finished stream: a regular file takes its name.
