@@ -127,8 +127,8 @@ package final class V4L2Output {
 
     /// Shows `frame` (the camera's size, 4:2:0) next, stamped `time` seconds. Blocks while the
     /// device holds every buffer; a device that keeps them all for `stallMilliseconds` is an error.
-    /// A buffer is taken back, filled and queued at once (a copy), so no reader sees it half
-    /// written: the caller paces before it renders, never between.
+    /// A buffer is taken back, filled and queued at once (a copy), so the device never holds it
+    /// half written for long: the caller paces before it renders, never between.
     package func send(_ frame: Frame, time: Double) throws {
         do {
             guard let buffers else { return try write(frame) }
@@ -262,8 +262,12 @@ package final class V4L2Output {
         parameters.type = V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue
         guard (try? device.ioctlIfSupported(.getParameters, &parameters)) != nil else { return nil }
         if parameters.parm.output.capability & UInt32(V4L2_CAP_TIMEPERFRAME) != 0 {
-            parameters.parm.output.timeperframe = v4l2_fract(numerator: UInt32(rate.denominator), denominator: UInt32(rate.numerator))
-            _ = try? device.ioctl(.setParameters, &parameters)
+            var asked = parameters
+            asked.parm.output.timeperframe = v4l2_fract(numerator: UInt32(rate.denominator), denominator: UInt32(rate.numerator))
+            // vivid's output says it takes a rate and then refuses S_PARM (ENOTTY): its DV
+            // timings set the rate. What the device runs at is read back either way.
+            if (try? device.ioctl(.setParameters, &asked)) != nil { parameters = asked }
+            _ = try? device.ioctlIfSupported(.getParameters, &parameters)
         }
         let interval = parameters.parm.output.timeperframe
         guard interval.numerator > 0, interval.denominator > 0 else { return nil }
