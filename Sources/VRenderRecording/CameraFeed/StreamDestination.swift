@@ -13,15 +13,12 @@ final class StreamDestination {
     private let file: AtomicFile?
     /// True when this value opened `descriptor` and closes it.
     private let ownsDescriptor: Bool
-    /// True for a FIFO: opening it waits for a reader.
-    let waitsForReader: Bool
 
-    private init(name: String, descriptor: Int32, file: AtomicFile?, ownsDescriptor: Bool, waitsForReader: Bool) {
+    private init(name: String, descriptor: Int32, file: AtomicFile?, ownsDescriptor: Bool) {
         self.name = name
         self.descriptor = descriptor
         self.file = file
         self.ownsDescriptor = ownsDescriptor
-        self.waitsForReader = waitsForReader
     }
 
     deinit {
@@ -39,8 +36,7 @@ final class StreamDestination {
                 throw VRenderError.option("-o", "standard output is a terminal: pipe it into a reader "
                                           + "(vrender camera ... -o - | ffmpeg -i - ...) or give a file")
             }
-            return StreamDestination(name: "standard output", descriptor: STDOUT_FILENO, file: nil, ownsDescriptor: false,
-                                     waitsForReader: false)
+            return StreamDestination(name: "standard output", descriptor: STDOUT_FILENO, file: nil, ownsDescriptor: false)
         }
         var status = stat()
         if stat(output, &status) == 0 {
@@ -49,14 +45,13 @@ final class StreamDestination {
                 throw VRenderError.option("-o", "\(output) is a folder; give a file name, a FIFO or -")
             case S_IFIFO, S_IFCHR, S_IFSOCK:
                 let isFIFO = status.st_mode & S_IFMT == S_IFIFO
-                if isFIFO {
-                    beforeWaiting("waiting for a reader to open the FIFO \(output)")
-                    try waitForReader(output, stopped: stopped)
-                }
+                // Held open until the stream's own descriptor is: a FIFO whose writers all close
+                // gives its reader the end of the stream.
+                let probe = isFIFO ? try waitForReader(output, stopped: stopped, beforeWaiting: beforeWaiting) : nil
+                defer { if let probe { close(probe) } }
                 do {
                     let descriptor = try Syscall.open(output, O_WRONLY | O_CLOEXEC | O_NOCTTY)
-                    return StreamDestination(name: output, descriptor: descriptor, file: nil, ownsDescriptor: true,
-                                             waitsForReader: isFIFO)
+                    return StreamDestination(name: output, descriptor: descriptor, file: nil, ownsDescriptor: true)
                 } catch {
                     throw VRenderError.output(output, error.reason("cannot write"))
                 }
@@ -66,17 +61,17 @@ final class StreamDestination {
         }
         let file = AtomicFile(path: output)
         try file.checkTarget()
-        return StreamDestination(name: output, descriptor: try file.open(), file: file, ownsDescriptor: false,
-                                 waitsForReader: false)
+        return StreamDestination(name: output, descriptor: try file.open(), file: file, ownsDescriptor: false)
     }
 
-    /// Returns once the FIFO `path` has a reader: a non-blocking open for writing fails (ENXIO)
-    /// until then, and is tried every 50 ms.
-    private static func waitForReader(_ path: String, stopped: () -> Bool) throws {
+    /// Waits until the FIFO `path` has a reader: a non-blocking open for writing fails (ENXIO)
+    /// until then, and is tried every 50 ms. Returns that open descriptor.
+    private static func waitForReader(_ path: String, stopped: () -> Bool,
+                                      beforeWaiting: (String) -> Void) throws -> Int32 {
+        beforeWaiting("waiting for a reader to open the FIFO \(path)")
         while true {
             do {
-                close(try Syscall.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY))
-                return
+                return try Syscall.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
             } catch where error.code == ENXIO {
                 if stopped() { throw VRenderError.output(path, "no reader opened the FIFO before the feed was stopped") }
                 usleep(50_000)
