@@ -20,6 +20,16 @@ public enum UncompressedContainer: String, CaseIterable, Sendable {
 
     /// True when the container carries the synthetic microphone's sound beside the pictures.
     public var holdsSound: Bool { self == .nut }
+
+    /// The container a file's name asks for: .nut, or .yuv/.raw (rawvideo); y4m for any other
+    /// name and for standard output (`-`), so `-o feed.nut` is never y4m in a .nut.
+    public static func implied(by path: String) -> UncompressedContainer {
+        switch path.split(separator: "/").last?.split(separator: ".").last?.lowercased() {
+        case "nut": .nut
+        case "yuv", "raw": .rawvideo
+        default: .y4m
+        }
+    }
 }
 
 /// The reader of a pipe went away (EPIPE): not a failure of the writer, which ends cleanly.

@@ -89,6 +89,23 @@ import VRenderTestSupport
         #expect(notes.contains("waiting for a reader to open the FIFO feed.fifo"), "\(notes)")
     }
 
+    /// Without --format, -o's extension says the container: a .nut holds nut (with sound), a .yuv
+    /// bare planes, anything else y4m (ffprobe names what is inside, not vrender).
+    @Test(arguments: [("feed.nut", "nut"), ("feed.yuv", "rawvideo"), ("feed.y4m", "yuv4mpegpipe"), ("feed.video", "yuv4mpegpipe")])
+    func theExtensionChoosesTheContainer(name: String, container: String) throws {
+        let out = directory + "/" + name
+        let run = vrender(["camera", "--size", "160x120", "--duration", "200ms", "-o", out])
+        #expect(run.status == 0, "\(run.standardError)")
+        let probed = container == "rawvideo"
+            ? ProgramRun.run("/usr/bin/ffprobe", ["-v", "error", "-f", "rawvideo", "-video_size", "160x120", "-show_entries",
+                                                  "format=format_name", "-of", "csv=p=0", out])
+            : ProgramRun.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=format_name", "-of", "csv=p=0", out])
+        #expect(probed.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == container, "\(probed.standardError)")
+        let size = try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int
+        if container == "rawvideo" { #expect(size == 6 * 160 * 120 * 3 / 2, "six bare 4:2:0 pictures") }
+        #expect(run.standardError.contains("with its microphone's sound") == (container == "nut"), "\(run.standardError)")
+    }
+
     @Test func theScriptsStopEndsTheFeed() throws {
         let script = directory + "/stop.actions"
         try "at 0.5s stop\n".write(toFile: script, atomically: true, encoding: .utf8)

@@ -17,7 +17,8 @@ extension VRender {
 
                 -o - streams to standard output (vrender camera ... -o - | ffmpeg -i - ...), -o \
                 PATH to a FIFO (opened when a reader opens it) or a file (written complete or not \
-                at all). --format: y4m (default; ffmpeg, GStreamer's y4mdec, Chromium's \
+                at all). --format (default: -o's extension, .nut or .yuv, else y4m): y4m (ffmpeg, \
+                GStreamer's y4mdec, Chromium's \
                 --use-file-for-fake-video-capture), nut (with the synthetic microphone's sound, \
                 float PCM, and the clapper's patch in the picture) or rawvideo (bare yuv420p \
                 planes: tell the reader the size and rate). Without --realtime, frames go as \
@@ -57,8 +58,9 @@ extension VRender {
                 help: ArgumentHelp("Where to stream: - (standard output), a FIFO or a file.", valueName: "out"))
         var output: String?
 
-        @Option(help: "Stream format: y4m, nut (with sound) or rawvideo.")
-        var format: StreamFormatArgument = .y4m
+        @Option(help: ArgumentHelp("Stream format: y4m, nut (with sound) or rawvideo (default: as -o's extension "
+                                   + "says, .nut or .yuv, else y4m)."))
+        var format: StreamFormatArgument?
 
         @Option(name: .customLong("v4l2-out"), help: ArgumentHelp("A V4L2 output device to feed.", valueName: "device"))
         var v4l2Out: String?
@@ -104,7 +106,8 @@ extension VRender {
             let request = start.request(frameRate: fps, size: size, realtime: realtime)
             let actions = try script.map { try ActionScript(contentsOfFile: $0) }
             return CameraFeedOptions(device: device, request: request, script: actions, duration: duration?.seconds,
-                                     output: output, container: format.container, v4l2Output: v4l2Out,
+                                     output: output,
+                                     container: format?.container ?? .implied(by: output ?? "-"), v4l2Output: v4l2Out,
                                      v4l2Formats: v4l2Format.map { [$0.layout] } ?? CameraFeedOptions.v4l2Preferences,
                                      v4l2IO: v4l2IO)
         }
