@@ -104,7 +104,7 @@ package enum FormatRule {
     }
 
     /// "25", "12.5", "29.97": a rate as people write it.
-    static func fps(_ rate: Rational) -> String {
+    package static func fps(_ rate: Rational) -> String {
         if rate.denominator == 1 { return "\(rate.numerator)" }
         let hundredths = (rate.doubleValue * 100).rounded()
         if hundredths.truncatingRemainder(dividingBy: 100) == 0 { return "\(Int(hundredths) / 100)" }

@@ -214,12 +214,7 @@ struct PictureLayout {
         width = Int(pix.width)
         height = Int(pix.height)
         sizeImage = Int(pix.sizeimage)
-        switch pixelFormat {
-        case .yuyv: raw = .yuyv
-        case .nv12: raw = .nv12
-        case .yuv420p: raw = .yuv420p
-        case .mjpeg: raw = nil
-        }
+        raw = pixelFormat.rawLayout
         // Some drivers leave bytesperline 0 for planar formats: rows are then packed.
         let packedLine = pixelFormat == .yuyv ? width * 2 : width
         bytesPerLine = pix.bytesperline > 0 ? Int(pix.bytesperline) : packedLine

@@ -3,6 +3,7 @@ import Glibc
 #endif
 internal import CV4L2
 import VRenderCore
+import VRenderMedia
 
 /// What VIDIOC_QUERYCAP says about a node (its own device capabilities, not the whole card's).
 struct V4L2Capabilities {
@@ -55,6 +56,26 @@ extension CapturePixelFormat {
         case VR_V4L2_PIX_FMT_YUV420: self = .yuv420p
         case VR_V4L2_PIX_FMT_MJPEG, VR_V4L2_PIX_FMT_JPEG: self = .mjpeg
         default: return nil
+        }
+    }
+
+    /// The fourcc to ask a device for (MJPG for Motion JPEG).
+    var fourcc: UInt32 {
+        switch self {
+        case .yuyv: VR_V4L2_PIX_FMT_YUYV
+        case .nv12: VR_V4L2_PIX_FMT_NV12
+        case .yuv420p: VR_V4L2_PIX_FMT_YUV420
+        case .mjpeg: VR_V4L2_PIX_FMT_MJPEG
+        }
+    }
+
+    /// How an uncompressed picture of this format lies in a buffer; nil for Motion JPEG.
+    var rawLayout: RawPictureConverter.Layout? {
+        switch self {
+        case .yuyv: .yuyv
+        case .nv12: .nv12
+        case .yuv420p: .yuv420p
+        case .mjpeg: nil
         }
     }
 }

@@ -90,13 +90,14 @@ package final class V4L2Output {
         let streams = try Self.streams(asked, capabilities, path: path)
         self.device = device
         let offered = try Self.offeredFormats(device)
-        guard let chosen = preferences.first(where: { offered.isEmpty || offered[$0] != nil }) else {
+        guard let chosen = preferences.first(where: { $0.isRaw && (offered.isEmpty || offered[$0] != nil) }),
+              let layout = chosen.rawLayout else {
             let names = offered.values.map(fourccName).sorted().joined(separator: ", ")
             throw VRenderError.input(path, "takes none of the formats vrender writes (YU12, YUYV, NV12); it lists \(names)")
         }
-        let fourcc = offered[chosen] ?? Self.fourcc(of: chosen)
+        let fourcc = offered[chosen] ?? chosen.fourcc
         let pix = try Self.setFormat(device, fourcc: fourcc, width: width, height: height)
-        layout = Self.layout(of: chosen)
+        self.layout = layout
         bytesPerLine = pix.bytesperline > 0 ? Int(pix.bytesperline) : (chosen == .yuyv ? 2 * width : width)
         pictureBytes = RawPictureConverter.requiredBytes(layout: layout, width: width, height: height, bytesPerLine: bytesPerLine)
         let rate = Self.setRate(device, frameRate)
@@ -272,21 +273,5 @@ package final class V4L2Output {
         let interval = parameters.parm.output.timeperframe
         guard interval.numerator > 0, interval.denominator > 0 else { return nil }
         return Rational(Int(interval.denominator), Int(interval.numerator)).reduced()
-    }
-
-    private static func layout(of format: CapturePixelFormat) -> RawPictureConverter.Layout {
-        switch format {
-        case .yuyv: .yuyv
-        case .nv12: .nv12
-        case .yuv420p, .mjpeg: .yuv420p
-        }
-    }
-
-    private static func fourcc(of format: CapturePixelFormat) -> UInt32 {
-        switch format {
-        case .yuyv: VR_V4L2_PIX_FMT_YUYV
-        case .nv12: VR_V4L2_PIX_FMT_NV12
-        case .yuv420p, .mjpeg: VR_V4L2_PIX_FMT_YUV420
-        }
     }
 }

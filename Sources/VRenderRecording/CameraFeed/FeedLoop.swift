@@ -88,12 +88,6 @@ struct FeedLoop {
         case .clamped(let message), .unsupported(let message): events(.notice("\(cause): \(message)"))
         }
     }
-
-    /// "30", "29.97": a rate for messages.
-    static func fps(_ rate: Rational) -> String {
-        let value = rate.doubleValue
-        return value == value.rounded() ? String(Int(value)) : String(format: "%.3g", value)
-    }
 }
 
 /// Counts fed frames and, every `everyFrames`, says the rate they were fed at (wall clock).

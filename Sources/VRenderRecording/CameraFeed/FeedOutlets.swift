@@ -39,7 +39,7 @@ final class FeedOutlets {
             soundFormat: microphone.map { ($0.format.sampleRate, $0.format.channels) })
         stream = (destination, writer)
         let sound = microphone.map { ", with its microphone's sound (\($0.format.sampleRate) Hz float)" } ?? ""
-        events(.started("\(camera.name) \(size.width)x\(size.height) at \(FeedLoop.fps(size.frameRate)) fps to "
+        events(.started("\(camera.name) \(size.width)x\(size.height) at \(FormatRule.fps(size.frameRate)) fps to "
                         + "\(destination.name) as \(options.container.rawValue)\(sound)"))
         microphone?.start()
     }
