@@ -135,10 +135,9 @@ struct CaptureLoop {
             case .control(let control, let cause):
                 apply(control, at: time, cause: cause)
             case .toggleTorch:
-                apply(.torch(level: source.state.torch > 0 ? 0 : 1), at: time, cause: "key t")
+                apply(.toggledTorch(from: source.state), at: time, cause: "key t")
             case .zoomStep(let up):
-                let zoom = source.state.zoom
-                apply(.rampZoom(to: up ? zoom * 2 : zoom / 2, rate: 2), at: time, cause: up ? "key +" : "key -")
+                apply(.zoomStep(up: up, from: source.state), at: time, cause: up ? "key +" : "key -")
             case .prompter(let command, let cause):
                 guard prompter != nil else {
                     events(.notice("\(cause): there is no prompter (start the capture with --prompter FILE)"))
@@ -216,5 +215,17 @@ struct StatusTicker {
         since = time
         frames = 0
         return fps
+    }
+}
+
+extension CameraControl {
+    /// The t key: the torch off when it is on, else on at full.
+    static func toggledTorch(from state: CameraState) -> CameraControl {
+        .torch(level: state.torch > 0 ? 0 : 1)
+    }
+
+    /// The +/- keys: a ramp one doubling up or down, at two doublings a second.
+    static func zoomStep(up: Bool, from state: CameraState) -> CameraControl {
+        .rampZoom(to: up ? state.zoom * 2 : state.zoom / 2, rate: 2)
     }
 }

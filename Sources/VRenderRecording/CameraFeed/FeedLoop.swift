@@ -72,10 +72,8 @@ struct FeedLoop {
             switch command {
             case .quit: return true
             case .control(let control, let cause): apply(control, at: time, cause: cause)
-            case .toggleTorch: apply(.torch(level: camera.state.torch > 0 ? 0 : 1), at: time, cause: "key t")
-            case .zoomStep(let up):
-                let zoom = camera.state.zoom
-                apply(.rampZoom(to: up ? zoom * 2 : zoom / 2, rate: 2), at: time, cause: up ? "key +" : "key -")
+            case .toggleTorch: apply(.toggledTorch(from: camera.state), at: time, cause: "key t")
+            case .zoomStep(let up): apply(.zoomStep(up: up, from: camera.state), at: time, cause: up ? "key +" : "key -")
             case .toggleRecording, .prompter: continue   // capture's keys: a feed has no takes or prompter
             }
         }
