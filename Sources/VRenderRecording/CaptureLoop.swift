@@ -144,6 +144,9 @@ struct CaptureLoop {
                     continue
                 }
                 if let notice = prompter?.perform(command, at: time) { events(.notice("\(cause): \(notice)")) }
+            case .stopIgnored(let take, let age):
+                events(.notice(String(format: "take %d: stop ignored %.2f s after its start (a double press?); "
+                                      + "press again to stop it", take + 1, age)))
             }
         }
     }

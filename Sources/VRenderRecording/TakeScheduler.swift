@@ -15,6 +15,9 @@ package enum TakeStep: Sendable, Equatable {
     case zoomStep(up: Bool)
     /// A prompter key: hold/resume, speed or text size.
     case prompter(PrompterCommand, cause: String)
+    /// A stop came `age` seconds into take `take`, under `TakeScheduler.shortestStop`: a double
+    /// press, ignored (the take goes on).
+    case stopIgnored(take: Int, age: Double)
 }
 
 /// When takes begin and end, and when script actions apply, as frames arrive: the capture
@@ -38,6 +41,10 @@ package struct TakeScheduler: Sendable {
     package let interval: Double
     /// Keys drive the takes (true) or the batch plan does (false).
     package let interactive: Bool
+    /// A stop pressed sooner than this after its take began is ignored: the one rule for a
+    /// double press of space in `capture` and a double click of record in the studio (it
+    /// once saved a 0.33 s junk take). Ctrl-C, `q` and the script's `stop` still end a take.
+    package static let shortestStop = 0.5
 
     /// The take recording now, if any.
     package private(set) var recordingTake: Int?
@@ -103,8 +110,9 @@ package struct TakeScheduler: Sendable {
     private mutating func steps(for command: LiveCommand, at time: Double, quitting: inout Bool) -> [TakeStep] {
         switch command {
         case .toggleRecording:
-            if let take = recordingTake { return [end(take)] }
-            return [begin(at: time)]
+            guard let take = recordingTake else { return [begin(at: time)] }
+            if time - takeStart < Self.shortestStop { return [.stopIgnored(take: take, age: time - takeStart)] }
+            return [end(take)]
         case .control(let control, let cause):
             return [.control(control, cause: cause)]
         case .toggleTorch:

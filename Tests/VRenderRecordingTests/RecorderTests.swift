@@ -129,8 +129,8 @@ import VRenderTestSupport
             switch frame {
             case 2: keys.push(.toggleRecording)
             case 5: keys.push(.toggleTorch)
-            case 9: keys.push(.toggleRecording)
-            case 11: keys.push(.quit)
+            case 20: keys.push(.toggleRecording)   // over TakeScheduler.shortestStop into the take
+            case 22: keys.push(.quit)
             default: break
             }
         }
@@ -138,7 +138,7 @@ import VRenderTestSupport
                                 writers: { CountingWriter($0) })
         let takes = try recorder.run()
         // Pressed while frame k was captured: acted on before frame k + 1.
-        #expect(takes.map(\.frames) == [7])   // frames 3 ... 9
+        #expect(takes.map(\.frames) == [18])   // frames 3 ... 20
         #expect(takes[0].timeline.map(\.cause) == ["start", "key t"])
         #expect(takes[0].timeline[1].torch == 1 && abs(takes[0].timeline[1].time - 3.0 / 30) < 1e-9)
     }

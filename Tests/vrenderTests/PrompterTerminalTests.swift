@@ -174,6 +174,10 @@ struct PrompterTerminalTests {
         let resumed = try terminal.waitFor("take 2 recording") { $0.contains { $0.hasPrefix("● REC take 2") } }
         #expect((PrompterBlock(resumed)?.topLine ?? 0) >= frozenTop)
         try terminal.waitFor("take 2 scrolling past take 1's end") { (PrompterBlock($0)?.topLine ?? 0) > frozenTop }
+        // A stop sooner than TakeScheduler.shortestStop would be taken for a double press.
+        try terminal.waitFor("take 2 past 0.6 s") { pane in
+            pane.contains { $0.hasPrefix("● REC take 2") && ($0.split(separator: " ").dropFirst(4).first.flatMap { Double($0.dropLast()) } ?? 0) > 0.6 }
+        }
         terminal.type(" ")
         try terminal.waitFor("take 2 finished") { $0.contains { $0.hasPrefix("take: segment_0002_") } }
         terminal.type("q")
