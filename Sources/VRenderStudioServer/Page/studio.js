@@ -245,8 +245,11 @@ function renderSound() {
     + (sound.missingMilliseconds > 0 ? ' · ' + sound.missingMilliseconds.toFixed(0) + ' ms missing' : '');
 }
 
+// The server's list names the plain picture "none"; the menus offer it once, as '' (no filter).
+function filterValue(name) { return name === 'none' ? '' : name; }
+
 function fillFilters(select, filters, chosen) {
-  const names = [''].concat(filters.filter((f) => f !== ''));
+  const names = [''].concat(filters.filter((f) => filterValue(f) !== ''));
   const current = Array.from(select.options).map((o) => o.value).join(',');
   if (current !== names.join(',')) {
     select.textContent = '';
@@ -257,7 +260,7 @@ function fillFilters(select, filters, chosen) {
       select.appendChild(option);
     }
   }
-  if (chosen !== undefined && document.activeElement !== select) select.value = chosen;
+  if (chosen !== undefined && document.activeElement !== select) select.value = filterValue(chosen);
 }
 
 function toggleRecording() {
@@ -412,6 +415,7 @@ function renderPrompter() {
   const p = state && state.prompter;
   const box = $('prompter-box');
   box.hidden = !p;
+  $('prompter-bar').hidden = !p;
   if (!p) return;
   const ppp = pxPerPoint();
   const [x, y, w, h] = localBox || p.box;
@@ -424,7 +428,7 @@ function renderPrompter() {
   viewport.style.top = viewport.style.bottom = (PROMPTER_PADDING * ppp) + 'px';
   viewport.style.setProperty('--fade', (PROMPTER_FADE * ppp) + 'px');
   const text = $('prompter-text');
-  text.style.left = (PROMPTER_PADDING * ppp) + 'px';
+  text.style.left = text.style.right = (PROMPTER_PADDING * ppp) + 'px';  // the export's text width
   text.style.fontSize = (p.fontSize * ppp) + 'px';
   text.style.lineHeight = (p.lineHeight * ppp) + 'px';
   const key = p.lines.join('\n');
@@ -532,9 +536,22 @@ function renderTakes() {
       list.appendChild(empty);
     }
   }
+  renderTakesHint();
   const files = takes.map((t) => t.file).join('/');
   if (files !== gridKey) { gridKey = files; refreshFilterGrid(); }
   renderViewer();
+}
+
+// A strip wider than the page: its right edge fades and "N more →" (which scrolls it) counts the
+// takes not wholly in view to the right.
+function renderTakesHint() {
+  const strip = $('takes');
+  const right = strip.scrollLeft + strip.clientWidth + 1;
+  const more = Array.from(strip.querySelectorAll('.take')).filter((li) => li.offsetLeft + li.offsetWidth > right).length;
+  strip.classList.toggle('more-right', more > 0);
+  const hint = $('takes-more');
+  hint.hidden = more === 0;
+  hint.textContent = more + ' more →';
 }
 
 function takeItem(take, index, count) {
@@ -680,14 +697,18 @@ function setViewerCaptions(video, take) {
 
 function setupTakes() {
   $('viewer-close').addEventListener('click', () => { viewerFile = null; renderViewer(); });
+  const strip = $('takes');
+  strip.addEventListener('scroll', renderTakesHint, { passive: true });
+  new ResizeObserver(renderTakesHint).observe(strip);
+  $('takes-more').addEventListener('click', () => strip.scrollBy({ left: strip.clientWidth * 0.8, behavior: 'smooth' }));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Export ("Next"): the filter grid (every filter on the latest take, reloaded when the takes
-// change), a filter, the prompter burned in or not, then progress and the finished video.
+// change), a filter, the prompter burned in or not (not unless asked: a video to publish rarely
+// wants it), then progress and the finished video.
 let gridVersion = 0;
 let gridStale = true;
-let exportPrompterSet = false;
 
 function refreshFilterGrid() {
   gridStale = true;
@@ -704,7 +725,7 @@ function loadFilterGrid() {
 function openExport() {
   const panel = $('export-panel');
   panel.hidden = false;
-  $('export-filter').value = state.previewFilter;
+  $('export-filter').value = filterValue(state.previewFilter);
   loadFilterGrid();
   panel.scrollIntoView({ behavior: 'smooth', block: 'start' });
 }
@@ -719,7 +740,6 @@ function renderExport() {
     $('export-' + name).disabled = !state.prompter;
     $('export-' + name + '-label').classList.toggle('disabled', !state.prompter);
   }
-  if (state.prompter && !exportPrompterSet) { checkbox.checked = true; exportPrompterSet = true; }
   const e = state.export;
   const running = !!e && e.state === 'running';
   if (running && $('export-panel').hidden) openExport(); // started on another page
