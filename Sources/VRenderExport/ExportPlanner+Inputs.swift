@@ -54,6 +54,9 @@ extension ExportPlanner {
                 takes.append(Input(path: input, trim: nil))
             }
         }
+        // Files only (a glob of takes): takes.json's order and trims do not apply; say so when they differ.
+        if takes.count == options.inputs.count, takes.allSatisfy({ $0.listEntry == nil }),
+           let note = TakesFolder.fileOrderNote(for: options.inputs) { notices.append(note) }
         if takes.contains(where: { $0.trimText != nil }) {
             notices.append("trims: " + takes.enumerated().compactMap { index, take in
                 take.trimText.map { "take \(index + 1) \($0)" }

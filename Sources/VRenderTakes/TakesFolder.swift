@@ -67,8 +67,8 @@ public enum TakesFolder {
         throw VRenderError.input(name, "no such take in \(directory) (see 'vrender takes list \(directory)')")
     }
 
-    /// Removes takes (named as `index(of:in:directory:)` reads them): their video, thumbnail and
-    /// `takes.json` entry. Every name is resolved before anything is deleted, so one bad name
+    /// Removes takes (named as `index(of:in:directory:)` reads them): their video, thumbnail,
+    /// studio proxy and `takes.json` entry. Every name is resolved before anything is deleted, so one bad name
     /// removes nothing. Returns the removed entries, in recording order.
     ///
     /// Under the folder's lock, waiting for it up to `wait` (the studio's requests wait
@@ -92,6 +92,7 @@ public enum TakesFolder {
             for file in [take.file, take.thumbnail].compactMap({ $0 }) {
                 if case .at(let parent, let name) = try locate(file, in: folder) { parent.remove(name) }
             }
+            removeProxy(of: take.file, in: folder)
             removed.insert(take, at: 0)
         }
         try manifest.save(in: folder)

@@ -14,7 +14,7 @@ import VRenderTakes
 /// Thread-safe: every method may be called from any thread. Call `stop()` when done: the
 /// worker thread holds the maker until then.
 package final class ProxyMaker: Sendable {
-    package static let folderName = "proxies"
+    package static let folderName = TakesFolder.proxiesFolderName
     package static let maxWidth = 640
 
     /// A take's browser copy: "waiting", "making", "ready" or "failed".
@@ -71,10 +71,8 @@ package final class ProxyMaker: Sendable {
         try self.init(takes: FolderHandle.open(takesFolder, as: .output), existing: existing, onChange: onChange)
     }
 
-    /// The proxy's file name for a take: its stem with ".mp4".
-    package static func proxyName(of file: String) -> String {
-        ((file as NSString).deletingPathExtension) + ".mp4"
-    }
+    /// The proxy's file name for a take (its stem with ".mp4"), as `takes rm` knows it.
+    package static func proxyName(of file: String) -> String { TakesFolder.proxyName(of: file) }
 
     /// A take's file name is one component of the takes folder.
     static func isTakeName(_ file: String) -> Bool {

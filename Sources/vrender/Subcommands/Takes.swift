@@ -10,8 +10,8 @@ extension VRender {
     /// VRenderTakes' `TakesFolder`; errors go up to `VRender.main`, which prints them.
     struct Takes: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List, trim, remove, preview, recover or caption the takes in a folder.",
-            subcommands: [List.self, Trim.self, Remove.self, Thumbs.self, Recover.self, Captions.self])
+            abstract: "List, reorder, trim, remove, preview, recover or caption the takes in a folder.",
+            subcommands: [List.self, Order.self, Move.self, Trim.self, Remove.self, Thumbs.self, Recover.self, Captions.self])
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List takes: duration, frames, drops, codec.")
