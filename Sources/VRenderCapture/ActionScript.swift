@@ -84,7 +84,7 @@ public struct ActionScript: Sendable, Equatable {
                 throw VRenderError.input(place, "expected 'at <time> <action>', got '\(content.trimmingCharacters())'")
             }
             guard let time = ValueSyntax.seconds(words[1]) else {
-                throw VRenderError.input(place, "'\(words[1])' is not a time (use e.g. 1.5s, 1500ms)")
+                throw VRenderError.input(place, "'\(words[1])' is not a time (use e.g. \(ValueSyntax.timeExamples))")
             }
             let command = try Self.command(Array(words[2...]), place: place)
             actions.append(Action(time: time, command: command, line: lineNumber))

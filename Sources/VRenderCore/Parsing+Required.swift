@@ -35,7 +35,7 @@ extension ValueSyntax {
     /// `seconds(_:)`, or why not; `positive`: 0 is refused too (a length, not an instant).
     package static func requireSeconds(_ text: String, positive: Bool = false) throws(ValueSyntaxError) -> Double {
         guard let seconds = seconds(text), !positive || seconds > 0 else {
-            throw ValueSyntaxError(value: text, expected: (positive ? "a positive time" : "a time") + " (e.g. 1.5s, 1500ms)")
+            throw ValueSyntaxError(value: text, expected: (positive ? "a positive time" : "a time") + " (e.g. \(timeExamples))")
         }
         return seconds
     }

@@ -1,15 +1,24 @@
 /// Parsers for the value syntaxes every command shares: durations (`4s`, `1500ms`, `2.5`),
 /// sizes (`1280x720`) and frame rates (`30`, `29.97`, `30000/1001`).
 package enum ValueSyntax {
-    /// Parses a duration in seconds. Accepts `4s`, `1.5s`, `1500ms`, `2m`, or a bare number of
-    /// seconds. Returns nil for anything else, including negative values.
     /// A number as people type it, the shortest text that parses back to it: `10`, not
     /// `10.0`; `40.5`; `inf`. What notices and reports quote values with.
     package static func text(_ value: Double) -> String {
         value.isFinite && value == value.rounded() && Swift.abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 
+    /// The one syntax for a time or a length, everywhere vrender reads one (options, trims,
+    /// scripts, transitions, concat lists): a bare number of seconds (`0.5`), one with a unit
+    /// (`0.5s`, `500ms`, `2m`, `1h`), or a clock (`1:02.5`, `1:00:02`, as FFmpeg writes one).
+    /// Nil for anything else, negative times included.
     package static func seconds(_ text: String) -> Double? {
+        text.contains(":") ? clock(text) : unitSeconds(text)
+    }
+
+    /// The example the refusals quote.
+    package static let timeExamples = "0.5, 0.5s, 500ms, 1:02.5"
+
+    private static func unitSeconds(_ text: String) -> Double? {
         let trimmed = text.trimmingWhitespace().lowercased()
         let units: [(suffix: String, scale: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         var number = trimmed
@@ -24,11 +33,9 @@ package enum ValueSyntax {
         return value * scale
     }
 
-    /// Parses a time as FFmpeg writes one (`[HH:]MM:SS[.m...]`) or as `seconds(_:)` does
-    /// (`90`, `1.5s`, `1500ms`). Returns nil for anything else, including negative times.
-    package static func clockSeconds(_ text: String) -> Double? {
+    /// `[HH:]MM:SS[.m...]`.
+    private static func clock(_ text: String) -> Double? {
         let parts = text.trimmingWhitespace().split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count > 1 else { return seconds(text) }
         guard parts.count <= 3, let last = Double(parts[parts.count - 1]), last >= 0, last < 60 else { return nil }
         var total = last
         for (scale, part) in zip([60.0, 3600.0], parts.dropLast().reversed()) {

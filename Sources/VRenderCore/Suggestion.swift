@@ -17,6 +17,15 @@ package enum Suggestion {
         return best?.name
     }
 
+    /// The known name `typed` stands for: itself, itself in another case (`Mono`), or one of its
+    /// other names (`aliases`, keyed in lower case: `monochrome` → `mono`, `h265` → `hevc`); nil
+    /// for anything else.
+    package static func resolve(_ typed: String, among known: [String], aliases: [String: String] = [:]) -> String? {
+        if known.contains(typed) { return typed }
+        let lowered = typed.lowercased()
+        return known.first { $0.lowercased() == lowered } ?? aliases[lowered].flatMap { known.contains($0) ? $0 : nil }
+    }
+
     /// `message` with "; did you mean 'NAME'?" when a known name is close to `typed`.
     package static func appended(to message: String, typed: String, among known: [String]) -> String {
         closest(to: typed, among: known).map { "\(message); did you mean '\($0)'?" } ?? message

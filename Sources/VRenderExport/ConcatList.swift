@@ -95,7 +95,7 @@ package struct ConcatList: Sendable {
                 pending = (name.hasPrefix("/") || folder.isEmpty ? name : folder + "/" + name, nil, nil, nil, number)
             case "inpoint", "outpoint", "duration":
                 guard pending != nil else { throw fail("'\(directive)' before any 'file'") }
-                guard let seconds = ValueSyntax.clockSeconds(rest) else {
+                guard let seconds = ValueSyntax.seconds(rest) else {
                     throw fail("'\(rest)' is not a time (seconds, or [HH:]MM:SS.mmm)")
                 }
                 switch directive {

@@ -12,18 +12,36 @@ public enum Transition: Sendable, Equatable {
     /// back in over the other half; nothing overlaps, so the length is unchanged.
     case dip(seconds: Double)
 
-    /// Parses `cut`, `fade:T` or `dip:T` (T in seconds, more than 0 and at most 10).
+    /// Other names people give the three kinds (editors' words; ffmpeg's xfade).
+    static let aliases: [String: String] = [
+        "none": "cut", "hard": "cut", "dissolve": "fade", "crossfade": "fade", "cross-dissolve": "fade",
+        "xfade": "fade", "mix": "fade", "black": "dip", "dip-to-black": "dip", "fadeblack": "dip",
+    ]
+
+    /// Parses `cut`, `fade:T` or `dip:T` (T a time as `ValueSyntax.seconds` reads it — `0.5`,
+    /// `0.5s`, `500ms` — more than 0 and at most 10 s), with the aliases above for the names.
     public init(parsing text: String) throws {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        let seconds = parts.count == 2 ? Double(parts[1]).flatMap { $0.isFinite ? $0 : nil } : nil
-        switch (parts[0], seconds) {
+        let typed = parts[0].lowercased()
+        let kind = Self.aliases[typed] ?? typed
+        let seconds = parts.count == 2 ? ValueSyntax.seconds(parts[1]) : nil
+        switch (kind, seconds) {
         case ("cut", _) where parts.count == 1: self = .cut
         case ("fade", let seconds?) where seconds > 0 && seconds <= 10: self = .fade(seconds: seconds)
         case ("dip", let seconds?) where seconds > 0 && seconds <= 10: self = .dip(seconds: seconds)
-        default:
-            throw VRenderError.option("--transition", "'\(text)' is not cut, fade:SECONDS or dip:SECONDS "
-                                      + "with SECONDS above 0 and at most 10 (e.g. fade:0.5)")
+        default: throw Self.refusal(text, kind: kind, hasTime: parts.count == 2)
         }
+    }
+
+    private static func refusal(_ text: String, kind: String, hasTime: Bool) -> VRenderError {
+        var message = "'\(text)' is not cut, fade:TIME or dip:TIME with TIME above 0 and at most 10 s "
+            + "(e.g. fade:0.5, fade:500ms; dissolve means fade)"
+        if (kind == "fade" || kind == "dip") && !hasTime {
+            message += "; give \(kind) a length: \(kind):0.5"
+        } else if !["cut", "fade", "dip"].contains(kind) {
+            message = Suggestion.appended(to: message, typed: kind, among: ["cut", "fade", "dip"] + aliases.keys.sorted())
+        }
+        return VRenderError.option("--transition", message)
     }
 
     /// The option as it parses back (`init(parsing:)`), for chunk plans.

@@ -11,9 +11,21 @@ public enum FilterRegistry {
 
     public static var names: [String] { all.map(\.descriptor.name) }
 
-    /// The filter called `name`, options at their defaults.
+    /// Other names for the filters (lower case): what people call a look, and the iOS app's
+    /// Core Image names, so `--filter monochrome` or `CIPhotoEffectNoir` finds its filter.
+    static let aliases: [String: String] = [
+        "monochrome": "mono", "bw": "mono", "b&w": "mono", "black-and-white": "mono", "grayscale": "mono",
+        "greyscale": "mono", "gray": "mono", "grey": "mono", "ciphotoeffectmono": "mono",
+        "ciphotoeffectnoir": "noir", "ciphotoeffectchrome": "chrome", "ciphotoeffectfade": "fade",
+        "ciphotoeffectinstant": "instant", "ciphotoeffectprocess": "process", "ciphotoeffecttonal": "tonal",
+        "ciphotoeffecttransfer": "transfer", "cisepiatone": "sepia", "vintage": "sepia",
+        "original": "none", "identity": "none", "off": "none", "null": "none",
+    ]
+
+    /// The filter called `name` (in any case, or by another of its names), options at their defaults.
     public static func filter(named name: String) -> (any VideoFilter)? {
-        all.first { $0.descriptor.name == name }
+        guard let known = Suggestion.resolve(name, among: names, aliases: aliases) else { return nil }
+        return all.first { $0.descriptor.name == known }
     }
 
     /// Parses `--filter`: comma-separated filters, each a name optionally followed by
@@ -34,7 +46,7 @@ public enum FilterRegistry {
         let name = String(parts[0]).trimmingCharacters()
         guard let filter = filter(named: name) else {
             let message = "unknown filter '\(name)' (known filters: \(Self.names.joined(separator: ", ")))"
-            throw VRenderError.option("--filter", Suggestion.appended(to: message, typed: name, among: Self.names))
+            throw VRenderError.option("--filter", Suggestion.appended(to: message, typed: name, among: Self.names + aliases.keys.sorted()))
         }
         guard parts.count == 2 else { return filter }
         let descriptor = filter.descriptor

@@ -14,7 +14,7 @@ public enum TrimPoint: Sendable, Equatable {
             self = .end
         } else if trimmed.hasSuffix("f"), let frame = Int(trimmed.dropLast()), frame >= 0 {
             self = .frame(frame)
-        } else if let seconds = ValueSyntax.clockSeconds(trimmed) {
+        } else if let seconds = ValueSyntax.seconds(trimmed) {
             self = .seconds(seconds)
         } else {
             return nil

@@ -1,4 +1,5 @@
 import ArgumentParser
+import VRenderCore
 import VRenderRecording
 
 /// What `capture` and `studio` both record: the camera, the takes folder, the format and codec,
@@ -18,7 +19,8 @@ struct CameraArguments: ParsableArguments {
     var size: SizeArgument?
 
     @Option(help: ArgumentHelp("Video codec of the takes: auto (HEVC when it opens and keeps up, else H.264), hevc, h264, "
-                               + "or ffv1 (lossless and large: pictures to compare bit for bit)."))
+                               + "or ffv1 (lossless and large: pictures to compare bit for bit)."),
+            transform: CaptureCodecArgument.parse)
     var codec: CaptureCodecArgument = .auto
 
     @Option(help: ArgumentHelp("Microphone: auto, none, synthetic[:seed=N], alsa:DEVICE (alsa:default, alsa:hw:1,0) "
@@ -47,15 +49,24 @@ struct CameraArguments: ParsableArguments {
     }
 }
 
-enum CaptureCodecArgument: String, ExpressibleByArgument, CaseIterable {
-    case auto, hevc, h264, ffv1
+/// `--codec` of `capture`, `studio` and `bench capture`: a name or one of its other names
+/// (`h265`, `x264`: `CodecNames`).
+struct CaptureCodecArgument: ValueArgument {
+    static let names = ["auto", "hevc", "h264", "ffv1"]
+    static let auto = Self(name: "auto", text: "auto")
+    let name: String
+    let text: String
+
+    static func read(_ text: String) throws(ValueSyntaxError) -> Self {
+        Self(name: try CodecNames.resolve(text, among: names), text: text)
+    }
 
     var choice: RecordingPlan.Codec {
-        switch self {
-        case .auto: .auto
-        case .hevc: .hevc
-        case .h264: .h264
-        case .ffv1: .ffv1
+        switch name {
+        case "hevc": .hevc
+        case "h264": .h264
+        case "ffv1": .ffv1
+        default: .auto
         }
     }
 }

@@ -37,7 +37,7 @@ import VRenderCore
         #expect(try ValueSyntax.requireSeconds("0s") == 0)
         for bad in ["soon", "-1s", "inf"] {
             #expect(refusal({ (text: String) throws(ValueSyntaxError) in try ValueSyntax.requireSeconds(text) }, bad)
-                == "'\(bad)' is not a time (e.g. 1.5s, 1500ms)")
+                == "'\(bad)' is not a time (e.g. 0.5, 0.5s, 500ms, 1:02.5)")
         }
     }
 
@@ -46,7 +46,7 @@ import VRenderCore
         #expect(try ValueSyntax.requireSeconds("2m", positive: true) == 120)
         let positive = { (text: String) throws(ValueSyntaxError) in try ValueSyntax.requireSeconds(text, positive: true) }
         for bad in ["0", "0ms", "soon"] {
-            #expect(refusal(positive, bad) == "'\(bad)' is not a positive time (e.g. 1.5s, 1500ms)")
+            #expect(refusal(positive, bad) == "'\(bad)' is not a positive time (e.g. 0.5, 0.5s, 500ms, 1:02.5)")
         }
     }
 }

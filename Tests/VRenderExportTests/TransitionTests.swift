@@ -62,7 +62,20 @@ import VRenderTestSupport
     @Test(arguments: ["fade", "fade:", "fade:0", "fade:-1", "fade:x", "fade:nan", "fade:11", "wipe:1", "cut:1", "dip", ""])
     func badTransitionsAreRefusedByName(_ text: String) {
         let error = #expect(throws: VRenderError.self) { try Transition(parsing: text) }
-        #expect(error?.description.hasPrefix("--transition: '\(text)' is not cut, fade:SECONDS or dip:SECONDS") == true)
+        #expect(error?.description.hasPrefix("--transition: '\(text)' is not cut, fade:TIME or dip:TIME") == true)
+    }
+
+    /// One syntax for times, editors' names for the kinds, and a hint by meaning or spelling.
+    @Test func transitionsTakeAnyTimeSyntaxAndTheirOtherNames() throws {
+        #expect(try Transition(parsing: "dissolve:0.5") == .fade(seconds: 0.5))
+        #expect(try Transition(parsing: "fade:0.5s") == .fade(seconds: 0.5))
+        #expect(try Transition(parsing: "crossfade:500ms") == .fade(seconds: 0.5))
+        #expect(try Transition(parsing: "Dip-to-black:1") == .dip(seconds: 1))
+        #expect(try Transition(parsing: "none") == .cut)
+        let bare = #expect(throws: VRenderError.self) { try Transition(parsing: "dissolve") }
+        #expect(bare?.description.hasSuffix("; give fade a length: fade:0.5") == true)
+        let typo = #expect(throws: VRenderError.self) { try Transition(parsing: "fdae:1") }
+        #expect(typo?.description.hasSuffix("; did you mean 'fade'?") == true, "\(String(describing: typo))")
     }
 
     @Test func goodTransitionsParseBack() throws {

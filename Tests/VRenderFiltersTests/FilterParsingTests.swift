@@ -19,6 +19,18 @@ import VRenderCore
         #expect(try FilterRegistry.chain("mono=strength=100").filters[0].optionValues == ["strength": 100])
     }
 
+    /// `--filter monochrome` (or bw, grayscale, the iOS app's Core Image name) once got
+    /// "unknown filter" with no hint; it is mono, and the chain says so by its own name.
+    @Test func filtersAreFoundByTheirOtherNames() throws {
+        #expect(try FilterRegistry.chain("monochrome,BW,grayscale,Mono").names == ["mono", "mono", "mono", "mono"])
+        #expect(try FilterRegistry.chain("CIPhotoEffectNoir,vintage=strength=50").names == ["noir", "sepia"])
+        #expect(try FilterRegistry.chain("vintage=strength=50").specification == "sepia=strength=50")
+        #expect(try FilterRegistry.chain("original").names == ["none"])
+        #expect(throws: Self.error("unknown filter 'monochrom' (\(Self.known)); did you mean 'monochrome'?")) {
+            try FilterRegistry.chain("monochrom")
+        }
+    }
+
     @Test func specificationRoundTrips() throws {
         for text in ["mono", "mono=strength=60,noir", "none,sepia=strength=0,process"] {
             #expect(try FilterRegistry.chain(text).specification == text)
@@ -31,7 +43,7 @@ import VRenderCore
 
     @Test func rejectsUnknownFiltersAndEmptyLists() {
         #expect(throws: Self.error("unknown filter 'sepiaa' (\(Self.known)); did you mean 'sepia'?")) { try FilterRegistry.chain("sepiaa") }
-        #expect(throws: Self.error("unknown filter 'Mono' (\(Self.known)); did you mean 'mono'?")) { try FilterRegistry.chain("noir,Mono") }
+        #expect(throws: Self.error("unknown filter 'Monoo' (\(Self.known)); did you mean 'mono'?")) { try FilterRegistry.chain("noir,Monoo") }
         #expect(throws: Self.error("unknown filter '' (\(Self.known))")) { try FilterRegistry.chain("=strength=3") }
         #expect(throws: Self.error("empty filter list (\(Self.known))")) { try FilterRegistry.chain(" , ") }
     }

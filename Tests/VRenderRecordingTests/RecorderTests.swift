@@ -195,7 +195,7 @@ import VRenderTestSupport
     @Test(arguments: [
         ("at 1s zom 2", "demo.actions:1: unknown action 'zom' (known: zoom, lens, torch, flip, focus, clap, audio-gap, flub, skip, stop)"),
         ("\nzoom 2", "demo.actions:2: expected 'at <time> <action>', got 'zoom 2'"),
-        ("at soon zoom 2", "demo.actions:1: 'soon' is not a time (use e.g. 1.5s, 1500ms)"),
+        ("at soon zoom 2", "demo.actions:1: 'soon' is not a time (use e.g. 0.5, 0.5s, 500ms, 1:02.5)"),
         ("at 1s lens 3", "demo.actions:1: lens must be 0.5, 1 or 2, got 3"),
         ("at 1s zoom 2 fast 3", "demo.actions:1: usage: at <time> zoom <factor> [ramp <rate>]"),
         ("at 1s torch bright", "demo.actions:1: torch level 'bright' is not a number"),

@@ -42,11 +42,26 @@ import VRenderTestSupport
 
     @Test func badTimesAreRefusedInOneWording() {
         let capture = sizeCommands[0]
-        expectRefused(capture + ["--preroll", "x"], "--preroll 'x' is not a time (e.g. 1.5s, 1500ms)")
-        expectRefused(["filters", "--at", "soon"], "--at 'soon' is not a time (e.g. 1.5s, 1500ms)")
-        expectRefused(capture + ["--duration", "0s"], "--duration '0s' is not a positive time (e.g. 1.5s, 1500ms)")
-        expectRefused(["bench", "capture", "--seconds", "0"], "--seconds '0' is not a positive time (e.g. 1.5s, 1500ms)")
-        expectRefused(["concat", "--trim-silence", "--cut-pauses", "-1s"], "--cut-pauses '-1s' is not a positive time (e.g. 1.5s, 1500ms)")
+        expectRefused(capture + ["--preroll", "x"], "--preroll 'x' is not a time (e.g. 0.5, 0.5s, 500ms, 1:02.5)")
+        expectRefused(["filters", "--at", "soon"], "--at 'soon' is not a time (e.g. 0.5, 0.5s, 500ms, 1:02.5)")
+        expectRefused(capture + ["--duration", "0s"], "--duration '0s' is not a positive time (e.g. 0.5, 0.5s, 500ms, 1:02.5)")
+        expectRefused(["bench", "capture", "--seconds", "0"], "--seconds '0' is not a positive time (e.g. 0.5, 0.5s, 500ms, 1:02.5)")
+        expectRefused(["concat", "--trim-silence", "--cut-pauses", "-1s"], "--cut-pauses '-1s' is not a positive time (e.g. 0.5, 0.5s, 500ms, 1:02.5)")
+    }
+
+    /// Codecs by their other names, and a near miss told what it probably meant (once, the
+    /// generic "'h266' is not one of auto, hevc, ..." from ArgumentParser, with no hint).
+    @Test func codecsAreReadByTheirOtherNamesWithAHintForANearMiss() {
+        expectRefused(["concat", "--codec", "h266"], "--codec 'h266' is not one of auto, hevc, h264, ffv1, vp9, av1, copy; "
+                      + "did you mean 'h264'?")
+        expectRefused(sizeCommands[0] + ["--codec", "vp9"], "--codec 'vp9' is not one of auto, hevc, h264, ffv1")
+        expectRefused(sizeCommands[0] + ["--codec", "libvpx-vp9"], "--codec 'libvpx-vp9' is not one of auto, hevc, h264, ffv1 "
+                      + "(vp9 is not one of them)")
+        // Accepted: the run reaches validate(), which refuses the zero takes instead.
+        for name in ["h265", "H.265", "libx264", "HEVC"] {
+            let run = ProgramRun.run(CommandLineTests.binary, sizeCommands[0] + ["--codec", name])
+            #expect(run.status == 2 && run.standardError.contains("--takes"), "\(name): \(run.standardError)")
+        }
     }
 
     /// The value is read while parsing, so it is refused before `validate()` looks at the

@@ -119,7 +119,7 @@ struct BenchCapture: ParsableCommand {
             transform: DurationArgument.parse)
     var seconds: DurationArgument?
 
-    @Option(help: "Video codec: auto (HEVC when it opens, else H.264), hevc or h264.")
+    @Option(help: "Video codec: auto (HEVC when it opens, else H.264), hevc, h264 or ffv1.", transform: CaptureCodecArgument.parse)
     var codec: CaptureCodecArgument = .auto
 
     @Flag(help: "Pace the synthetic camera to real time.")

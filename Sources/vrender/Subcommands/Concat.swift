@@ -124,7 +124,8 @@ struct ExportArguments: ParsableArguments {
 
     @OptionGroup var threads: ThreadsOption
 
-    @Option(help: "Video codec: auto (stream copy when possible, else hevc, else h264; vp9 for .webm), hevc, h264, ffv1 (lossless), vp9, av1, or copy (stream copy or fail).")
+    @Option(help: "Video codec: auto (stream copy when possible, else hevc, else h264; vp9 for .webm), hevc (h265), h264, ffv1 (lossless), vp9, av1, or copy (stream copy or fail).",
+            transform: CodecArgument.parse)
     var codec: CodecArgument = .auto
 
     @Option(help: "Constant rate factor for the video encoder (0-51; lower is better quality).")
@@ -169,7 +170,7 @@ struct ExportArguments: ParsableArguments {
                                + "averages the camera path over STRENGTH seconds each side and zooms in 4% + 8%·STRENGTH "
                                + "to hide the borders. Needs a transcode.", valueName: "strength"))
     var stabilize: String?
-    @Option(help: ArgumentHelp("At each join: cut (default), fade:T (pictures dissolve and sound cross-fades over T seconds; the takes overlap, so the output is shorter) or dip:T (to black and silence over T/2, back over T/2; length unchanged).", valueName: "kind"))
+    @Option(help: ArgumentHelp("At each join: cut (default), fade:T or dissolve:T (pictures dissolve and sound cross-fades over T seconds; the takes overlap, so the output is shorter) or dip:T (to black and silence over T/2, back over T/2; length unchanged).", valueName: "kind"))
     var transition = "cut"
 
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
@@ -233,19 +234,26 @@ struct ExportArguments: ParsableArguments {
     }
 }
 
-/// `--codec` values.
-enum CodecArgument: String, ExpressibleByArgument, CaseIterable {
-    case auto, hevc, h264, ffv1, vp9, av1, copy
+/// `concat --codec`: a name or one of its other names (`h265`, `libx264`: `CodecNames`).
+struct CodecArgument: ValueArgument {
+    static let names = ["auto", "hevc", "h264", "ffv1", "vp9", "av1", "copy"]
+    static let auto = Self(name: "auto", text: "auto")
+    let name: String
+    let text: String
+
+    static func read(_ text: String) throws(ValueSyntaxError) -> Self {
+        Self(name: try CodecNames.resolve(text, among: names), text: text)
+    }
 
     var request: ExportOptions.CodecRequest {
-        switch self {
-        case .auto: return .auto
-        case .hevc: return .encode(.hevc)
-        case .h264: return .encode(.h264)
-        case .ffv1: return .encode(.ffv1)
-        case .vp9: return .encode(.vp9)
-        case .av1: return .encode(.av1)
-        case .copy: return .copy
+        switch name {
+        case "hevc": .encode(.hevc)
+        case "h264": .encode(.h264)
+        case "ffv1": .encode(.ffv1)
+        case "vp9": .encode(.vp9)
+        case "av1": .encode(.av1)
+        case "copy": .copy
+        default: .auto
         }
     }
 }
