@@ -131,7 +131,9 @@ test-docs: release
 	VRENDER=$(abspath $(BIN_RELEASE)) python3 scripts/doc-test.py
 
 # The studio page in a real browser: Debian's chromium driven by Playwright from PyPI against
-# `vrender studio --device synthetic`, and an export's captions shown by chromium's <track>
+# `vrender studio --device synthetic`, its layout at 390x844, 768x1024 and 1280x800 (touch
+# targets, overlaps, contrast, the prompter's text: scripts/studio-layout-test.py, about 10 s),
+# and an export's captions shown by chromium's <track>
 # (scripts/captions-browser-test.py), and vrender camera as chromium's fake camera
 # (scripts/camera-browser-test.py) (CI runs this too). STUDIO_TEST_ARGS=--soak adds the 60 s
 # latency, drop and CPU measurement (two 60 s takes: by hand, not in CI, whose 60 minutes it
@@ -140,6 +142,7 @@ test-docs: release
 test-studio: release
 	@scripts/install-deps.sh --browser
 	VRENDER=$(BIN_RELEASE) python3 scripts/studio-browser-test.py $(STUDIO_TEST_ARGS)
+	VRENDER=$(BIN_RELEASE) python3 scripts/studio-layout-test.py
 	VRENDER=$(BIN_RELEASE) python3 scripts/captions-browser-test.py
 	VRENDER=$(BIN_RELEASE) python3 scripts/camera-browser-test.py
 

@@ -51,11 +51,11 @@ def log(message):
 class Studio:
     """One `vrender studio` process: started on a free port, its URL read from its output."""
 
-    def __init__(self, vrender, work, device='synthetic', extra=(), name='takes'):
+    def __init__(self, vrender, work, device='synthetic', extra=(), name='takes', script=SCRIPT):
         self.out = os.path.join(work, name)
-        prompter = os.path.join(work, 'script.txt')
-        with open(prompter, 'w') as f:
-            f.write(SCRIPT)
+        prompter = os.path.join(work, name + '-script.txt')
+        with open(prompter, 'w', encoding='utf-8') as f:
+            f.write(script)
         self.command = [vrender, 'studio', '--device', device, '--out', self.out, '--port', '0',
                         '--prompter', prompter, *extra]
         self.lines = []
@@ -233,7 +233,9 @@ def check_delete(page, other, studio):
 
 
 def drag(page, selector, grab, by):
-    """Presses on `selector` at `grab` (fractions of it) and moves by `by` pixels in steps."""
+    """Presses on `selector` at `grab` (fractions of it) and moves by `by` pixels in steps. The
+    element is scrolled into view first: the mouse cannot press what is above the window."""
+    page.locator(selector).scroll_into_view_if_needed()
     box = page.locator(selector).bounding_box()
     x, y = box['x'] + box['width'] * grab[0], box['y'] + box['height'] * grab[1]
     page.mouse.move(x, y)
@@ -255,7 +257,7 @@ def check_prompter_drag(page, other):
                % tuple(size))
     resized = page.evaluate('window.studioState.prompter.box')
     target = [0.45, 0.55]
-    # Grabbed left of centre: the buttons sit at its top right.
+    # Grabbed left of centre: its resizing corner is at the bottom right.
     drag(page, '#prompter-box', (0.3, 0.6),
          ((target[0] - resized[0]) * picture['width'], (target[1] - resized[1]) * picture['height']))
     wait_state(page, 'Math.abs(s.prompter.box[0] - %f) < 0.02 && Math.abs(s.prompter.box[1] - %f) < 0.02'
