@@ -3,25 +3,42 @@
 /// keyframe, shows before it (open-GOP leading pictures refer to the group before, so a copy
 /// starting there would show broken or missing frames). Reads packets only, decodes nothing.
 package enum KeyframeScan {
-    /// Presentation times (seconds, the file's own clock) of the clean keyframes of stream
-    /// `stream`, in order.
+    /// A keyframe: its presentation time (seconds, the file's own clock), and whether it is
+    /// clean (starts a closed group of pictures) or open (leading pictures refer back: an HEVC
+    /// CRA, an H.264 recovery point with open GOP).
+    package struct Keyframe: Sendable, Equatable {
+        package var time: Double
+        package var clean: Bool
+
+        package init(time: Double, clean: Bool) {
+            self.time = time
+            self.clean = clean
+        }
+    }
+
+    /// Presentation times of the clean keyframes of stream `stream`, in order.
     package static func cleanKeyframes(path: String, stream: Int) throws -> [Double] {
+        try keyframes(path: path, stream: stream).filter(\.clean).map(\.time)
+    }
+
+    /// Every keyframe of stream `stream`, in presentation order, clean or not.
+    package static func keyframes(path: String, stream: Int) throws -> [Keyframe] {
         let demuxer = try Demuxer(path: path)
         let base = demuxer.timeBase(ofStream: stream).doubleValue
         let packet = Packet()
-        var clean: [Double] = []
+        var found: [Keyframe] = []
         var candidate: (pts: Int64, clean: Bool)?
         while demuxer.read(into: packet) {
             defer { packet.unref() }
             guard packet.streamIndex == stream, let pts = packet.pts else { continue }
             if packet.isKeyframe {
-                if let candidate, candidate.clean { clean.append(Double(candidate.pts) * base) }
+                if let candidate { found.append(Keyframe(time: Double(candidate.pts) * base, clean: candidate.clean)) }
                 candidate = (pts, true)
             } else if let current = candidate, pts < current.pts {
                 candidate = (current.pts, false)
             }
         }
-        if let candidate, candidate.clean { clean.append(Double(candidate.pts) * base) }
-        return clean.sorted()
+        if let candidate { found.append(Keyframe(time: Double(candidate.pts) * base, clean: candidate.clean)) }
+        return found.sorted { $0.time < $1.time }
     }
 }

@@ -91,7 +91,31 @@ import VRenderTestSupport
         try "file '\(take)'\ninpoint 1\n".write(toFile: between, atomically: true, encoding: .utf8)
         let plan = try ExportPlanner.plan(ExportOptions(inputs: [between], output: directory + "/x.mp4"))
         #expect(plan.mode == .transcode)
-        #expect(plan.reason == "transcode: take 1's trim starts at 1.000 s, between keyframes (0.000 s and 1.667 s): "
-                + "a frame-exact cut there needs re-encoding")
+        #expect(plan.reason == "transcode: take 1's trim starts at 1.000 s, between the clean keyframes at 0.000 s and 1.667 s: "
+                + "a copy starts and ends a take only at a clean keyframe, so a frame-exact cut there needs re-encoding")
+    }
+
+    /// An HEVC take with a keyframe every second, all but the first open-GOP (x265's CRA): a
+    /// trim at 2 s once said "between keyframes (-0.000 s and none)".
+    @Test func aTrimBetweenOpenKeyframesNamesThem() throws {
+        let take = directory + "/open.mp4"
+        let made = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x96:rate=30", "-t", "4",
+                                                      "-c:v", "libx265", "-x265-params", "keyint=30:min-keyint=30:open-gop=1:bframes=3:log-level=error",
+                                                      "-pix_fmt", "yuv420p", take])
+        #expect(made.status == 0, "\(made.standardError)")
+        let list = directory + "/open.txt"
+        try "file '\(take)'\ninpoint 2\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let plan = try ExportPlanner.plan(ExportOptions(inputs: [list], output: directory + "/x.mp4"))
+        // Which of x265's keyframes are open depends on its B-frame choices: the scan says.
+        let keyframes = try KeyframeScan.keyframes(path: take, stream: 0)
+        #expect(keyframes.count == 4 && keyframes.first?.clean == true)
+        let open = keyframes.filter { !$0.clean }.map { String(format: "%.3f s", $0.time) }
+        try #require(open.contains("2.000 s"), "\(keyframes)")
+        let reason = try #require(plan.reason)
+        #expect(reason.hasPrefix("transcode: take 1's trim starts at 2.000 s, "), "\(reason)")
+        #expect(reason.contains("(on an open keyframe; the keyframes at \(open.joined(separator: ", ")) are open-GOP: "
+                                + "their leading pictures refer to the pictures before them): a copy starts and ends a take "
+                                + "only at a clean keyframe, so a frame-exact cut there needs re-encoding"), "\(reason)")
+        #expect(!reason.contains("-0.000") && !reason.contains("none"))
     }
 }
