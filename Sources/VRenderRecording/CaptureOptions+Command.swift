@@ -18,11 +18,15 @@ extension CaptureOptions {
 
     /// Whether keys end the takes: true when nothing in the plan does (no duration, no script's
     /// `stop`). Such a capture is refused when `keys` is false (standard input is no terminal).
-    package func requireEnding(keys: Bool) throws -> Bool {
+    /// Keys mean someone is watching: the synthetic camera and microphone then run at the clock,
+    /// as real ones do (unpaced, they ran slower than it while the status line said 30.0 fps).
+    package mutating func requireEnding(keys: Bool) throws -> Bool {
         guard plan.isOpenEnded else { return false }
         if !keys {
             throw VRenderError.option("--duration", "needed when standard input is not a terminal (or a script with 'at <time> stop')")
         }
+        request.realtime = true
+        audioRequest.realtime = true
         return true
     }
 }

@@ -15,6 +15,19 @@ import VRenderTestSupport
                                            plan: RecordingPlan(outputDirectory: out, duration: 0.1, codec: .h264), audio: audio))
     }
 
+    /// Keys end the takes, so someone is watching: the synthetic camera and microphone run at the
+    /// clock (unpaced, an interactive capture once ran slower than it, its status saying 30 fps).
+    @Test func anInteractiveCaptureRunsInRealTime() throws {
+        var open = CaptureOptions(device: "synthetic", request: CaptureRequest(), plan: RecordingPlan(outputDirectory: directory))
+        #expect(try open.requireEnding(keys: true))
+        #expect(open.request.realtime && open.audioRequest.realtime)
+        var batch = CaptureOptions(device: "synthetic", request: CaptureRequest(),
+                                   plan: RecordingPlan(outputDirectory: directory, duration: 1))
+        #expect(try !batch.requireEnding(keys: true))
+        #expect(!batch.request.realtime && !batch.audioRequest.realtime, "a batch capture runs as fast as it can")
+        #expect(throws: VRenderError.self) { try open.requireEnding(keys: false) }
+    }
+
     @Test func opensTheDeviceThroughTheFactoryAndReportsItsStart() throws {
         let events = EventLog()
         let out = directory + "/takes"

@@ -71,7 +71,7 @@ extension VRender {
                                    + "as a cheap USB microphone's crystal does.", valueName: "ppm"))
         var audioDrift: Double = 0
 
-        @Flag(help: "Pace the synthetic camera to real time (V4L2 cameras always are).")
+        @Flag(help: "Pace the synthetic camera to real time (V4L2 cameras always are, and so is an interactive capture).")
         var realtime = false
 
         @Flag(help: "Print the recorded takes as JSON on standard output.")
@@ -93,7 +93,7 @@ extension VRender {
         }
 
         func run() throws {
-            let (options, notices) = try captureOptions()
+            var (options, notices) = try captureOptions()
             let interactive = try options.requireEnding(keys: isatty(STDIN_FILENO) != 0)
             let job = CaptureJob(options: options)
             let interrupts = InterruptHandling.install { job.requestStop() }
