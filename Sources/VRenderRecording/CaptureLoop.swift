@@ -132,6 +132,7 @@ struct CaptureLoop {
                 presenterStops(take: take, at: time)
                 ring.endTake(take)
                 recording = nil
+                events(.takeEnded(index: take))
             case .control(let control, let cause):
                 apply(control, at: time, cause: cause)
             case .toggleTorch:

@@ -61,6 +61,10 @@ public enum RecorderEvent: Sendable {
     /// the user named).
     case microphoneChosen(MicrophonePick)
     case takeStarted(index: Int)
+    /// The capture loop ended take `index` (a stop, `--duration`, the script's `stop`, the
+    /// device gone, quitting): its last frame is captured, its file still being finished.
+    /// `.takeFinished` follows once it is listed (never, when it cannot be).
+    case takeEnded(index: Int)
     case takeFinished(TakeEntry)
     /// A finished take was read back: its entry with `check` set. A check with a problem is
     /// to be reported loudly (the take is empty or broken).
@@ -101,7 +105,13 @@ public struct SoundStatus: Sendable {
 
 /// Commands from the keyboard (interactive capture), polled by the capture loop.
 public enum LiveCommand: Sendable, Equatable {
+    /// Start a take when none records, else stop it (capture's space key).
     case toggleRecording
+    /// Start a take; nothing when one records (the studio's record: two pages pressing it
+    /// start one take).
+    case startRecording
+    /// Stop the take recording, under `TakeScheduler.shortestStop`'s rule; nothing when none is.
+    case stopRecording
     case control(CameraControl, cause: String)
     case toggleTorch
     /// Ramp the zoom one doubling up or down (the +/- keys).

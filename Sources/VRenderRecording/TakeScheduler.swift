@@ -113,6 +113,11 @@ package struct TakeScheduler: Sendable {
             guard let take = recordingTake else { return [begin(at: time)] }
             if time - takeStart < Self.shortestStop { return [.stopIgnored(take: take, age: time - takeStart)] }
             return [end(take)]
+        case .startRecording:
+            return recordingTake == nil ? [begin(at: time)] : []
+        case .stopRecording:
+            // The toggle's stop, rule included; nothing to stop is nothing to do.
+            return recordingTake == nil ? [] : steps(for: .toggleRecording, at: time, quitting: &quitting)
         case .control(let control, let cause):
             return [.control(control, cause: cause)]
         case .toggleTorch:

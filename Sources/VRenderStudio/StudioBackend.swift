@@ -8,8 +8,10 @@ package protocol StudioBackend: Sendable {
     /// Snapshots and preview pictures as they come, latest only (a slow page skips, never
     /// queues). `cancel` ends both streams.
     func subscribe() -> StudioSubscription
-    /// Performs a page's action. Throws `StudioActionError` when it is refused.
-    func perform(_ action: StudioAction) throws
+    /// Performs a page's action. Throws `StudioActionError` when it is refused. Never blocks
+    /// the caller's thread on the file system (a folder's lock, an fsync): the server's
+    /// handlers await it.
+    func perform(_ action: StudioAction) async throws
     /// Where the file a `/media/KIND/NAME` request may read is: a folder the studio holds open,
     /// and NAME in it, which the server opens through that folder (`HeldFile`: no link
     /// followed, regular files only); nil unless NAME is one the studio listed or made itself

@@ -22,8 +22,9 @@ package struct StudioOptions: Sendable {
     package let prompter: (script: PrompterScript, settings: PrompterSettings)?
     /// What each capture records with: the folder, codec and the prompter laid out for the
     /// camera's picture and read by the synthetic presenter (made once, with the font and the
-    /// voice, so a missing font or voice fails before the camera opens).
-    let recordingPlan: RecordingPlan
+    /// voice, so a missing font or voice fails before the camera opens). Tests give it a
+    /// `duration`, so that takes end by themselves.
+    var recordingPlan: RecordingPlan
     /// The longest side of the preview pictures sent to pages, pixels.
     package var previewMaxWidth: Int
 

@@ -9,76 +9,57 @@ import VRenderTakes
 
 extension StudioSession {
     /// A page's action, with the library calls `vrender capture`, `takes rm` and `concat`
-    /// make. Throws `StudioActionError` naming what was refused and why.
-    package func perform(_ action: StudioAction) throws {
+    /// make. Throws `StudioActionError` naming what was refused and why. Record and the camera
+    /// go through `activity`; what touches the takes folder runs on `folderQueue`.
+    package func perform(_ action: StudioAction) async throws {
         switch action {
-        case .record(let on): try record(on)
+        case .record(let on): try await activity.record(on)
         case .lens(let factor):
             guard [0.5, 1, 2].contains(factor) else { throw StudioActionError(status: 400, "lens \(factor): the lenses are 0.5, 1 and 2") }
-            try camera(.lens(factor), cause: "studio lens \(ValueSyntax.text(factor))")
+            try await camera(.lens(factor), cause: "studio lens \(ValueSyntax.text(factor))")
         case .zoom(let factor):
             guard factor.isFinite, factor > 0 else { throw StudioActionError(status: 400, "zoom \(factor) is not a positive factor") }
-            try camera(.rampZoom(to: factor, rate: 2), cause: "studio zoom \(ValueSyntax.text(factor))")
+            try await camera(.rampZoom(to: factor, rate: 2), cause: "studio zoom \(ValueSyntax.text(factor))")
         case .torch(let on):
-            try camera(.torch(level: on ? 1 : 0), cause: on ? "studio torch on" : "studio torch off")
+            try await camera(.torch(level: on ? 1 : 0), cause: on ? "studio torch on" : "studio torch off")
         case .flip:
-            try camera(.flip, cause: "studio flip")
+            try await camera(.flip, cause: "studio flip")
         case .exposurePoint(let x, let y):
             guard (0...1).contains(x), (0...1).contains(y) else {
                 throw StudioActionError(status: 400, "exposure point \(x), \(y) is outside the picture (0...1)")
             }
-            try camera(.pointOfInterest(x: x, y: y), cause: "studio exposure point")
+            try await camera(.pointOfInterest(x: x, y: y), cause: "studio exposure point")
         case .previewFilter(let name):
             let chain = try filterChain(name)
             preview.setFilter(chain)
             update { $0.previewFilter = name }
         case .prompter(let command):
             guard options.prompter != nil else { throw StudioActionError(status: 409, "there is no prompter (start the studio with --prompter FILE)") }
-            try send(.prompter(Self.prompterCommand(command), cause: "studio \(command.rawValue)"))
+            try await activity.send(.prompter(Self.prompterCommand(command), cause: "studio \(command.rawValue)"))
         case .prompterBox(let box):
             try setPrompterBox(box)
         case .deleteTake(let file):
-            try deleteTake(file)
+            try await onFolderQueue { [self] in try deleteTake(file) }
         case .reorderTakes(let files):
-            do {
-                try TakesFolder.reorder(files, in: options.folder)
-            } catch {
-                throw StudioActionError(status: 409, "\(error)")
-            }
-            refreshTakes()
+            try await onFolderQueue { [self] in try reorder(files) }
         case .export(let filter, let burnPrompter, let captions, let cutRetakes):
-            try export(filter: filter, burnPrompter: burnPrompter, script: scriptUse(captions: captions, cutRetakes: cutRetakes))
+            try await export(filter: filter, burnPrompter: burnPrompter, script: scriptUse(captions: captions, cutRetakes: cutRetakes))
         case .cancelExport:
             control.withLock { $0.export }?.cancel()
         }
     }
 
-    /// Starts or stops a take: decided with the export under one lock (`Mode`).
-    private func record(_ on: Bool) throws {
-        let changed = try control.withLock { control -> Bool in
-            guard control.job != nil else { throw StudioActionError(status: 409, "the camera is not open") }
-            switch (control.mode, on) {
-            case (.exporting, true):
-                throw StudioActionError(status: 409, "an export is running: wait for it or cancel it before recording")
-            case (.idle, true):
-                control.mode = .recording
-            case (.recording, false):
-                control.mode = .idle
-            default:
-                return false
-            }
-            return true
+    private func camera(_ control: CameraControl, cause: String) async throws {
+        try await activity.send(.control(control, cause: cause))
+    }
+
+    private func reorder(_ files: [String]) throws {
+        do {
+            try TakesFolder.reorder(files, in: options.folder)
+        } catch {
+            throw StudioActionError(status: 409, "\(error)")
         }
-        if changed { commands.push(.toggleRecording) }
-    }
-
-    private func camera(_ control: CameraControl, cause: String) throws {
-        try send(.control(control, cause: cause))
-    }
-
-    private func send(_ command: LiveCommand) throws {
-        guard control.withLock({ $0.job != nil }) else { throw StudioActionError(status: 409, "the camera is not open") }
-        commands.push(command)
+        refreshTakes()
     }
 
     private func filterChain(_ name: String) throws -> FilterChain {
@@ -129,20 +110,14 @@ extension StudioSession {
         refreshTakes()
     }
 
-    /// Claims the studio for an export (refused while a take is wanted or another export runs),
-    /// then starts it; a start that fails gives the claim back.
-    private func export(filter: String, burnPrompter: Bool, script: ScriptRequest?) throws {
-        try control.withLock { control in
-            switch control.mode {
-            case .recording: throw StudioActionError(status: 409, "stop recording first: an export joins the finished takes")
-            case .exporting: throw StudioActionError(status: 409, "an export is running: wait for it or cancel it")
-            case .idle: control.mode = .exporting
-            }
-        }
+    /// Claims the studio for an export (refused while a take records or is on its way, or
+    /// another export runs), then starts it; a start that fails gives the claim back.
+    private func export(filter: String, burnPrompter: Bool, script: ScriptRequest?) async throws {
+        try await activity.claimExport()
         do {
-            try startExport(filter: filter, burnPrompter: burnPrompter, script: script)
+            try await onFolderQueue { [self] in try startExport(filter: filter, burnPrompter: burnPrompter, script: script) }
         } catch {
-            endExportMode()
+            await activity.endExport()
             throw error
         }
     }
@@ -159,10 +134,6 @@ extension StudioSession {
     }
 
     private func startExport(filter: String, burnPrompter: Bool, script: ScriptRequest?) throws {
-        // A take stopped a moment ago may still be being written.
-        if snapshot.withLock({ $0.recording }) {
-            throw StudioActionError(status: 409, "stop recording first: an export joins the finished takes")
-        }
         guard !snapshot.withLock({ $0.takes.isEmpty }) else { throw StudioActionError(status: 409, "there are no takes to export yet") }
         _ = try filterChain(filter)   // named in the error as the page sent it
         var overlay: StudioExport.Prompter?
@@ -180,7 +151,7 @@ extension StudioSession {
             throw StudioActionError(status: 409, "\(error)")
         }
         control.withLock { $0.export = export }
-        update { $0.export = StudioState.ExportInfo(state: "running", filter: filter, fraction: 0, etaSeconds: nil,
+        update { $0.export = StudioState.ExportInfo(state: .running, filter: filter, fraction: 0, etaSeconds: nil,
                                                     output: nil, url: nil, message: nil) }
         gateProxies()
         terminal("export: \(export.output)", false)
@@ -189,34 +160,27 @@ extension StudioSession {
         control.withLock { if !$0.stopping { export.start() } }
     }
 
-    private func endExportMode() {
-        control.withLock { control in
-            if control.mode == .exporting { control.mode = .idle }
-        }
-    }
-
     /// An export's report, on its thread: into the snapshot, and the finished file (in the
     /// held `folder` it was written in) into what `/media/exports/` may serve.
     private func exportChanged(_ info: StudioState.ExportInfo, in folder: FolderHandle) {
-        if info.state == "done", let output = info.output {
+        if info.state == .done, let output = info.output {
             control.withLock { $0.exported[(output as NSString).lastPathComponent] = folder }
         }
-        guard info.state != "running" else {
+        guard info.state != .running else {
             update { $0.export = info }
             return
         }
         // The studio is free again when the pages see the end, not a moment later (a record
         // pressed on seeing it would be refused), and no new export's "running" can come
-        // between the two and be overwritten by this end. (Lock order: control, then snapshot.)
-        control.withLock { control in
-            if control.mode == .exporting { control.mode = .idle }
-            update { $0.export = info }
-        }
-        gateProxies()
-        switch info.state {
-        case "done": notify("export finished: \(info.output ?? "") (\(info.message ?? ""))")
-        case "failed": notify("export failed: \(info.message ?? "")", isError: true)
-        default: notify(info.message ?? "export \(info.state)")
+        // between the two and be overwritten by this end: one step of `activity`.
+        Task { [self] in
+            await activity.endExport { [self] in update { $0.export = info } }
+            gateProxies()
+            switch info.state {
+            case .done: notify("export finished: \(info.output ?? "") (\(info.message ?? ""))")
+            case .failed: notify("export failed: \(info.message ?? "")", isError: true)
+            default: notify(info.message ?? "export \(info.state.rawValue)")
+            }
         }
     }
 }

@@ -19,7 +19,8 @@ extension StudioSession {
         guard !stopping else { return }
         var failure: String?
         do {
-            _ = try job.run(commands: commands, preview: PreviewGate(hub: hub, encoder: preview)) { [weak self] event in self?.handle(event) }
+            let gate = PreviewGate(hub: hub, encoder: preview, commands: commands, pushed: pushed, input: input)
+            _ = try job.run(commands: commands, preview: gate) { [weak self] event in self?.handle(event) }
             if !control.withLock({ $0.stopping }) {
                 failure = "\(options.device): the camera stopped; the takes recorded are kept. Restart the studio to record again"
             }
@@ -27,16 +28,9 @@ extension StudioSession {
             failure = "\(error)"
         }
         // Closed before the pages hear why: from then on every camera action is refused.
-        control.withLock { control in
-            control.job = nil
-            if control.mode == .recording { control.mode = .idle }
-        }
-        update { state in
-            state.recording = false
-            state.takeSeconds = 0
-        }
+        control.withLock { $0.job = nil }
+        input.yield(.cameraClosed)
         if let failure { fail(failure) }
-        gateProxies()
     }
 
     /// The studio cannot record: the reason goes to the terminal and every page's banner.
@@ -47,6 +41,7 @@ extension StudioSession {
 
     /// What the capture job reports, into the snapshot.
     func handle(_ event: RecorderEvent) {
+        observe(event)
         switch event {
         case .sourceOpened(let name, let format):
             terminal("camera: \(name), \(format.width)x\(format.height) at \(ValueSyntax.text(format.frameRate.doubleValue)) fps", false)
@@ -58,6 +53,7 @@ extension StudioSession {
                                                       synthetic: options.device.hasPrefix("synthetic"))
                 state.error = nil
             }
+            countTakesInFolder()
             startProxies()
         case .microphoneChosen(let pick):
             notify("audio: \(pick.summary)")
@@ -65,14 +61,14 @@ extension StudioSession {
             notify("takes are written as \(choice.codec) (\(choice.reason))")
         case .takeStarted(let index):
             update { state in
-                state.recording = true
                 state.takeSeconds = 0
                 state.dropped = 0
             }
-            gateProxies()
-            terminal("take \(index + 1) recording", false)
+            input.yield(.takeStarted(index))
+        case .takeEnded(let index):
+            input.yield(.takeEnded(index))
         case .takeFinished(let entry):
-            terminal("take saved: \(entry.file) (\(ValueSyntax.text(entry.duration)) s, \(entry.frames) frames, \(entry.dropped) dropped)", false)
+            announce(saved: entry)
             refreshTakes()
         case .takeChecked(let entry):
             if let problem = entry.check?.problem, entry.check?.isGood == false {
@@ -91,8 +87,8 @@ extension StudioSession {
     }
 
     private func show(_ status: RecorderStatus) {
+        // Whether a take records is `activity`'s to say (from the take's events, in order).
         update { state in
-            state.recording = status.recording
             state.takeSeconds = status.seconds
             state.fps = status.fps
             state.dropped = status.dropped
@@ -130,12 +126,34 @@ extension StudioSession {
 }
 
 /// Passes frames to the preview encoder only while a page watches: with none open, the
-/// studio costs what `vrender capture` does.
+/// studio costs what `vrender capture` does. Shown every frame, after the loop performed the
+/// commands it drained before it: an empty queue then means every command counted so far was
+/// performed, and their events sent, which `activity` hears (`.drained`) after those events.
 private struct PreviewGate: LivePreview {
     let hub: StudioHub
     let encoder: PreviewEncoder
+    let commands: BoundedQueue<LiveCommand>
+    let pushed: CommandCount
+    let input: AsyncStream<StudioInput>.Continuation
+    /// The count last acknowledged (only the capture thread touches it).
+    private let acknowledged = CommandCount()
+
+    init(hub: StudioHub, encoder: PreviewEncoder, commands: BoundedQueue<LiveCommand>, pushed: CommandCount,
+         input: AsyncStream<StudioInput>.Continuation) {
+        self.hub = hub
+        self.encoder = encoder
+        self.commands = commands
+        self.pushed = pushed
+        self.input = input
+    }
 
     func offer(_ frame: Frame, time: Double, monotonic: Double?, sequence: Int) {
+        // Counted first, then the queue found empty: each command counted was pushed before.
+        let count = pushed.count
+        if count > acknowledged.count, commands.depth == 0 {
+            acknowledged.set(count)
+            input.yield(.drained(count))
+        }
         guard hub.count > 0 else { return }
         encoder.offer(frame, time: time, monotonic: monotonic, sequence: sequence)
     }

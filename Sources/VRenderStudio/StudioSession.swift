@@ -13,6 +13,11 @@ import VRenderTakes
 /// a `StudioBackend`. The server is a thin shell over this, as the CLI is over the library.
 ///
 /// Every change ends in `update`, which bumps the snapshot's version and sends it to every page.
+/// The take recording and the export running have one owner, the `StudioSessionState` actor
+/// (`activity`): the pages' requests and the recorder's events
+/// (through `inputs`, in the capture thread's order) change them there. What touches the
+/// takes folder (a delete, a reorder, an export's start: its lock and fsyncs) runs on
+/// `folderQueue`, never on the server's threads.
 package final class StudioSession: StudioBackend {
     package let options: StudioOptions
     /// A line for the terminal: the camera opened, a notice, an error (`isError`).
@@ -21,41 +26,41 @@ package final class StudioSession: StudioBackend {
     let hub = StudioHub()
     // Inferred, not spelled `Mutex<StudioState>` (see VRenderCore/TSanMutex.swift); init sets it.
     let snapshot = Mutex(StudioState(device: "", folder: "", exportsFolder: ""))
-    /// What the pages asked for that the capture loop has not shown yet, and the running parts.
-    /// Lock order: `control` may be held while `snapshot` is taken, never the other way round.
+    /// The running parts. Lock order: `control` may be held while `snapshot` is taken, never
+    /// the other way round.
     let control = Mutex(Control())
     /// Held from reading the take list to showing it: a listing read before a change (a proxy
     /// finishing) must not overwrite one read after it (the take deleted meanwhile).
     /// (It counts the listings: ThreadSanitizer's build reports its own accesses to a Mutex of
     /// an empty value as races.)
     private let takesListing = Mutex(0)
-    /// The pages' camera actions, drained by the capture loop before each frame (never full at
-    /// 64 between two frames; dropping the oldest keeps an HTTP handler from ever waiting).
+    /// The pages' camera actions, drained by the capture loop before each frame. Pushed only by
+    /// `activity`, which refuses a command when it is full: none is dropped, no handler waits.
+    /// (`.dropOldest` only for `stop()`'s `.quit`, which must not wait either.)
     let commands = BoundedQueue<LiveCommand>(capacity: 64, policy: .dropOldest)
+    let pushed = CommandCount()
+    let activity: StudioSessionState
+    /// The capture thread's news for `activity`, in its order (consumed from `start()`).
+    let inputs: AsyncStream<StudioInput>
+    let input: AsyncStream<StudioInput>.Continuation
+    /// Where folder work runs (`onFolderQueue`): one at a time, off the server's threads.
+    let folderQueue = DispatchQueue(label: "vrender studio folder")
     let preview: PreviewEncoder
     /// The prompter wrapped for the pages' box (nil without a prompter).
     let prompterLayout: StudioPrompterLayout?
     let terminal: Terminal
+    /// Every recorder event as it comes, before the session handles it (tests judge by them).
+    let observe: @Sendable (RecorderEvent) -> Void
     private let capture = StageGroup()
 
-    /// What the pages have the studio doing: a take and an export never run together. Both
-    /// requests check and claim it in one step under `control`'s lock, so two arriving at the
-    /// same moment cannot both see `.idle` (issue 37 item 10: they once both ran).
-    enum Mode: Equatable {
-        case idle
-        /// The pages want a take recording: a second "record" from another page at the same
-        /// moment changes nothing, where a toggle would stop the take the first one started.
-        case recording
-        /// An export is starting or running (back to `.idle` on its last report).
-        case exporting
-    }
-
     struct Control {
-        var mode = Mode.idle
         /// The capture job while the camera is open (nil before, after, or when it failed).
         var job: CaptureJob?
         var stopping = false
         var nextNoticeID = 1
+        /// The number the next take's file gets, as the writer numbers it: on from the folder's
+        /// takes when the camera opened, and from each take this studio saved.
+        var nextTakeNumber = 1
         /// The prompter box the pages left, fractions of the picture (what exports burn in).
         var prompterBox: [Double] = StudioSession.defaultPrompterBox
         /// The takes' playable copies, made once the takes folder exists (nil before, or when
@@ -78,15 +83,22 @@ package final class StudioSession: StudioBackend {
                                      PrompterGeometry.defaultBox.width, PrompterGeometry.defaultBox.height]
 
     /// Throws when the preview's JPEG encoder does not open (an FFmpeg without mjpeg).
-    package init(options: StudioOptions, terminal: @escaping Terminal = { _, _ in }) throws {
+    package convenience init(options: StudioOptions, terminal: @escaping Terminal = { _, _ in }) throws {
+        try self.init(options: options, terminal: terminal, observe: { _ in })
+    }
+
+    init(options: StudioOptions, terminal: @escaping Terminal, observe: @escaping @Sendable (RecorderEvent) -> Void) throws {
         self.options = options
         self.terminal = terminal
+        self.observe = observe
         var state = StudioState(device: options.device, folder: options.folder, exportsFolder: options.exportsFolder)
         state.filters = FilterRegistry.names
         snapshot.withLock { $0 = state }
         let hub = self.hub
         prompterLayout = try options.prompter.map { try StudioPrompterLayout(script: $0.script) }
         preview = try PreviewEncoder(maxWidth: options.previewMaxWidth) { frame in hub.send(frame) }
+        activity = StudioSessionState(commands: commands, pushed: pushed)
+        (inputs, input) = AsyncStream.makeStream(of: StudioInput.self)
     }
 
     /// Opens the camera and starts recording's thread, then returns. A camera that does not
@@ -94,6 +106,13 @@ package final class StudioSession: StudioBackend {
     /// the studio up, showing why, with nothing recorded lost.
     package func start() {
         refreshTakes()
+        activity.attach(StudioSessionState.Ends(
+            publish: { [weak self] in self?.show($0) }, takeStarted: { [weak self] in self?.announce(take: $0) },
+            cameraOpen: { [weak self] in self?.control.withLock { $0.job != nil } ?? false }))
+        let activity = self.activity, inputs = self.inputs
+        Task {
+            for await news in inputs { await activity.apply(news) }
+        }
         capture.start("studio capture") { [self] in runCapture() }
     }
 
@@ -114,6 +133,7 @@ package final class StudioSession: StudioBackend {
         _ = export?.wait()
         proxies?.stop()
         preview.stop()
+        input.finish()
         hub.finish()
     }
 
@@ -204,7 +224,7 @@ package final class StudioSession: StudioBackend {
             return control.nextNoticeID
         }
         update { state in
-            state.notices.append(StudioState.Notice(id: id, level: isError ? "error" : "info", text: text))
+            state.notices.append(StudioState.Notice(id: id, level: isError ? .error : .info, text: text))
             if state.notices.count > StudioState.noticeLimit { state.notices.removeFirst(state.notices.count - StudioState.noticeLimit) }
         }
     }
@@ -237,7 +257,7 @@ package final class StudioSession: StudioBackend {
     /// and no export running. Derived from the snapshot at every change of either, so a take's
     /// check or a status report never resumes the copies in the middle of an export.
     func gateProxies() {
-        let busy = snapshot.withLock { $0.recording || $0.export?.state == "running" }
+        let busy = snapshot.withLock { $0.recordingState != .idle || $0.export?.state == .running }
         if busy { proxies?.pause() } else { proxies?.resume() }
     }
 

@@ -13,8 +13,11 @@ package struct StudioState: Sendable, Codable, Equatable {
     /// The takes folder (`--out`) and where exports go, as paths to show the user.
     package var folder: String
     package var exportsFolder: String
-    /// True from a take's start until its end.
+    /// True while the recorder records a take: from its start until its end, as the recorder
+    /// did them (a stop it ignored leaves it true).
     package var recording = false
+    /// The same, with a start or stop on its way: "idle", "starting", "recording", "stopping".
+    package var recordingState = RecordingPhase.idle
     /// Seconds the take in progress has run (0 when not recording).
     package var takeSeconds = 0.0
     /// Frames per second captured over the last half second, frames dropped from the take in
@@ -40,6 +43,16 @@ package struct StudioState: Sendable, Codable, Equatable {
     package var error: String?
 
     package static let noticeLimit = 20
+
+    /// `RecordingState` as the page reads it.
+    package enum RecordingPhase: String, Sendable, Codable, Equatable {
+        case idle, starting, recording, stopping
+    }
+
+    /// Where an export stands (the page reads the names).
+    package enum ExportPhase: String, Sendable, Codable, Equatable {
+        case running, done, failed, cancelled
+    }
 
     package init(device: String, folder: String, exportsFolder: String) {
         self.device = device
@@ -136,13 +149,13 @@ package struct StudioState: Sendable, Codable, Equatable {
         /// Paths the page loads (`/media/...`), nil while there is none.
         package var thumbnailURL: String?
         package var proxyURL: String?
-        /// "waiting", "making", "ready" or "failed" (the browser-playable copy).
-        package var proxyState: String
+        /// The browser-playable copy: "waiting", "making", "ready" or "failed".
+        package var proxyState: ProxyMaker.State
         /// What the take check found wrong; nil: the take read back whole.
         package var problem: String?
 
         package init(number: Int, file: String, duration: Double, frames: Int, dropped: Int, hasSound: Bool,
-                    thumbnailURL: String?, proxyURL: String?, proxyState: String, problem: String?) {
+                    thumbnailURL: String?, proxyURL: String?, proxyState: ProxyMaker.State, problem: String?) {
             self.number = number
             self.file = file
             self.duration = duration
@@ -157,8 +170,7 @@ package struct StudioState: Sendable, Codable, Equatable {
     }
 
     package struct ExportInfo: Sendable, Codable, Equatable {
-        /// "running", "done", "failed" or "cancelled".
-        package var state: String
+        package var state: ExportPhase
         package var filter: String
         /// 0...1, and the seconds left as estimated from the speed so far (nil: not known yet).
         package var fraction: Double
@@ -169,7 +181,7 @@ package struct StudioState: Sendable, Codable, Equatable {
         /// Why it failed, or the summary of what was made.
         package var message: String?
 
-        package init(state: String, filter: String, fraction: Double, etaSeconds: Double?, output: String?,
+        package init(state: ExportPhase, filter: String, fraction: Double, etaSeconds: Double?, output: String?,
                     url: String?, message: String?) {
             self.state = state
             self.filter = filter
@@ -184,14 +196,20 @@ package struct StudioState: Sendable, Codable, Equatable {
     package struct Notice: Sendable, Codable, Equatable {
         /// Increasing, so a page shows each notice once.
         package var id: Int
-        /// "info" or "error".
-        package var level: String
+        package var level: Level
         package var text: String
 
-        package init(id: Int, level: String, text: String) {
+        package enum Level: String, Sendable, Codable, Equatable {
+            case info, error
+        }
+
+        package init(id: Int, level: Level, text: String) {
             self.id = id
             self.level = level
             self.text = text
         }
     }
 }
+
+/// A take's playable copy as the page reads it ("waiting", "making", "ready", "failed").
+extension ProxyMaker.State: Codable {}

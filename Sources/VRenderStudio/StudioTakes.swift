@@ -17,7 +17,7 @@ enum StudioTakes {
                 hasSound: take.audio != nil,
                 thumbnailURL: take.thumbnail.map { "/media/\(MediaKind.thumbnails.rawValue)/" + urlComponent($0) },
                 proxyURL: proxy == .ready ? "/media/\(MediaKind.proxies.rawValue)/" + urlComponent(ProxyMaker.proxyName(of: take.file)) : nil,
-                proxyState: (proxy ?? (proxies == nil ? .failed : .waiting)).rawValue, problem: take.check?.isGood == false ? take.check?.problem : nil)
+                proxyState: proxy ?? (proxies == nil ? .failed : .waiting), problem: take.check?.isGood == false ? take.check?.problem : nil)
         }
     }
 

@@ -49,7 +49,7 @@ struct HTTPRoutes: Sendable {
         }
         do {
             let action = try ActionDecoder.decode(route: route, body: Array(buffer: body))
-            try backend.perform(action)
+            try await backend.perform(action)
             return Answer.ok
         } catch let error as ActionDecodingError {
             return Answer.error(.badRequest, error.message)

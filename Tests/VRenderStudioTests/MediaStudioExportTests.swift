@@ -22,12 +22,12 @@ import VRenderTestSupport
         #expect(export.url == "/media/exports/" + stem + ".mp4")
         export.start()
         let last = try #require(export.wait())
-        #expect(last.state == "done", "\(last.message ?? "")")
+        #expect(last.state == .done, "\(last.message ?? "")")
         #expect(last.fraction == 1 && last.output == export.output && last.url == export.url && last.filter == "mono")
         let fractions = log.all.map(\.fraction)
         #expect(fractions.first == 0 && fractions.last == 1)
         #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 }, "progress only rises: \(fractions)")
-        #expect(log.all.dropLast().allSatisfy { $0.state == "running" && $0.output == nil })
+        #expect(log.all.dropLast().allSatisfy { $0.state == .running && $0.output == nil })
 
         let info = try Probe.probe(export.output)
         #expect(info.video.codecName == "h264")
@@ -51,12 +51,12 @@ import VRenderTestSupport
         let holder = ExportHolder()
         // Cancelled as it starts, from its own first report: deterministic, whatever the machine's speed.
         let export = try StudioExport(takesFolder: takes, exportsFolder: exports, filter: "noir", gpu: .cpu) { info in
-            if info.state == "running" { holder.export?.cancel() }
+            if info.state == .running { holder.export?.cancel() }
         }
         holder.export = export
         export.start()
         let last = try #require(export.wait())
-        #expect(last.state == "cancelled")
+        #expect(last.state == .cancelled)
         #expect(last.output == nil && last.url == nil)
         #expect(names(in: exports).isEmpty)
     }
@@ -89,7 +89,7 @@ import VRenderTestSupport
         try FileManager.default.createSymbolicLink(atPath: exports, withDestinationPath: elsewhere)
         export.start()
         let last = try #require(export.wait())
-        #expect(last.state == "done", "\(last.message ?? "")")
+        #expect(last.state == .done, "\(last.message ?? "")")
         #expect(names(in: elsewhere).isEmpty, "nothing written outside")
         #expect(names(in: exports + ".moved") == [(export.output as NSString).lastPathComponent])
     }
@@ -106,7 +106,7 @@ import VRenderTestSupport
         let export = try StudioExport(takesFolder: takes, exportsFolder: exports, filter: "", gpu: .cpu)
         export.start()
         let last = try #require(export.wait())
-        #expect(last.state == "failed")
+        #expect(last.state == .failed)
         #expect(last.message == "\(fifo.path): is a FIFO, not a regular file (listed in takes.json, entry 2)")
         #expect(names(in: exports).isEmpty)
 
@@ -140,14 +140,14 @@ import VRenderTestSupport
         let exports = takes + "/exports"
         let plain = try StudioExport(takesFolder: takes, exportsFolder: exports, filter: "", gpu: .cpu)
         plain.start()
-        #expect(plain.wait()?.state == "done")
+        #expect(plain.wait()?.state == .done)
         // The box in the lower right quarter of the picture, as the page left it.
         let prompter = StudioExport.Prompter(scriptName: "script.txt", text: String(repeating: "Hello studio. ", count: 200),
                                              box: [0.5, 0.5, 0.5, 0.5])
         let burnt = try StudioExport(takesFolder: takes, exportsFolder: exports, filter: "", prompter: prompter, gpu: .cpu)
         burnt.start()
         let last = try #require(burnt.wait())
-        #expect(last.state == "done", "\(last.message ?? "")")
+        #expect(last.state == .done, "\(last.message ?? "")")
         let (width, height) = MediaTakes.size
         let without = try luma(plain.output, at: 0.5), with = try luma(burnt.output, at: 0.5)
         let inside = PixelRect(x: width / 2 + 8, y: height / 2 + 8, width: width / 2 - 16, height: height / 2 - 16)

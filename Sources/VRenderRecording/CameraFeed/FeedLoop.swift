@@ -74,7 +74,7 @@ struct FeedLoop {
             case .control(let control, let cause): apply(control, at: time, cause: cause)
             case .toggleTorch: apply(.toggledTorch(from: camera.state), at: time, cause: "key t")
             case .zoomStep(let up): apply(.zoomStep(up: up, from: camera.state), at: time, cause: up ? "key +" : "key -")
-            case .toggleRecording, .prompter: continue   // capture's keys: a feed has no takes or prompter
+            case .toggleRecording, .startRecording, .stopRecording, .prompter: continue   // capture's keys: a feed has no takes or prompter
             }
         }
         return false

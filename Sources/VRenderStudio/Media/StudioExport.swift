@@ -144,8 +144,8 @@ package final class StudioExport: Sendable {
         onUpdate(info)
     }
 
-    private func info(_ state: String, fraction: Double, eta: Double? = nil, message: String? = nil) -> StudioState.ExportInfo {
-        let finished = state == "done"
+    private func info(_ state: StudioState.ExportPhase, fraction: Double, eta: Double? = nil, message: String? = nil) -> StudioState.ExportInfo {
+        let finished = state == .done
         return StudioState.ExportInfo(state: state, filter: filterName, fraction: fraction, etaSeconds: eta,
                                       output: finished ? output : nil, url: finished ? url : nil, message: message)
     }
@@ -154,12 +154,12 @@ package final class StudioExport: Sendable {
         let outcome = Result { try export() }
         switch outcome {
         case .success(let summary):
-            report(info("done", fraction: 1, eta: 0,
+            report(info(.done, fraction: 1, eta: 0,
                         message: "\(summary.frames) frames, \(String(format: "%.1f", summary.duration)) s, \(summary.width)x\(summary.height) \(summary.videoCodec)"))
         case .failure(let error as VRenderError) where error.kind == .cancelled:
-            report(info("cancelled", fraction: shared.withLock { $0.last?.fraction ?? 0 }, message: "export cancelled"))
+            report(info(.cancelled, fraction: shared.withLock { $0.last?.fraction ?? 0 }, message: "export cancelled"))
         case .failure(let error):
-            report(info("failed", fraction: shared.withLock { $0.last?.fraction ?? 0 }, message: "\(error)"))
+            report(info(.failed, fraction: shared.withLock { $0.last?.fraction ?? 0 }, message: "\(error)"))
         }
         // Its progress closure holds this export: let go of it, or neither is freed.
         shared.withLock { $0.exporter = nil }
@@ -193,14 +193,14 @@ package final class StudioExport: Sendable {
         }
         let exporter = Exporter(options: options) { [self] progress in
             guard !progress.finished, progress.framesTotal > 0 else { return }
-            report(info("running", fraction: min(1, Double(progress.framesDone) / Double(progress.framesTotal)), eta: progress.eta))
+            report(info(.running, fraction: min(1, Double(progress.framesDone) / Double(progress.framesTotal)), eta: progress.eta))
         }
         let cancelled = shared.withLock {
             $0.exporter = exporter
             return $0.cancelled
         }
         if cancelled { exporter.cancel() }
-        report(info("running", fraction: 0))
+        report(info(.running, fraction: 0))
         return try exporter.export()
     }
 }

@@ -66,6 +66,8 @@ final class StatusPrinter: Sendable {
             case .takeChecked(let take):
                 guard let problem = take.check?.problem else { return }
                 emit("vrender: warning: take \(take.file) is broken: \(problem)\n", on: &screen)
+            case .takeEnded:
+                break   // said with its file, once listed (`.takeFinished`)
             case .takeFinished(let take):
                 emit(String(format: "take: %@  %.2f s, %d frames, %d dropped, %dx%d %@\n",
                              take.file, take.duration, take.frames, take.dropped, take.width, take.height, take.codec),
