@@ -232,6 +232,35 @@ def check_delete(page, other, studio):
     log('ok: deleting take 1 leaves one take, on the page, on a second page and in takes.json')
 
 
+def check_double_click(page, other, studio):
+    """A double click on Record (a second start, or a stop under 0.5 s into the take: a double
+    press, ignored) starts one take that goes on, on both pages; then a start and a stop sent
+    back to back (the stop surely under 0.5 s): the stop is ignored and said, the take still
+    shows recording. A click past 0.5 s stops each: one take more in takes.json each time."""
+    for press in ['click', 'post']:
+        before = len(studio.takes_json())
+        if press == 'click':
+            page.dblclick('#record')
+        else:
+            page.evaluate("""async () => {
+                const send = record => fetch('/api/record', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                                               body: JSON.stringify({record})});
+                await send(true);   // answered once the start is queued: the stop surely follows it
+                await send(false);
+            }""")
+            wait_state(page, "s.notices.some(n => n.text.includes('stop ignored'))")
+        for shown in (page, other):
+            wait_state(shown, "s.recording && s.recordingState === 'recording'")
+        wait_state(page, 'window.studioTakeSeconds() > 0.7')   # still recording, past the shortest stop
+        page.click('#record')
+        for shown in (page, other):
+            wait_state(shown, '!s.recording && s.takes.length === %d' % (before + 1), timeout=60000)
+        duration = studio.takes_json()[-1]['duration']
+        assert duration >= 0.5, 'the double-pressed take lasted %.2f s' % duration
+    log('ok: a double click on Record, and a stop sent right after a start, start one take that goes on '
+        '(both pages show it recording, the stop ignored and said); a later click stops it')
+
+
 def drag(page, selector, grab, by):
     """Presses on `selector` at `grab` (fractions of it) and moves by `by` pixels in steps. The
     element is scrolled into view first: the mouse cannot press what is above the window."""
@@ -529,6 +558,7 @@ def main():
             check_captions(burned)
             check_export_plays(page)
             screenshot(page, options.screenshots, 'export')
+            check_double_click(page, other, studio)
             other.close()
             page.close()
             studio.stop()
