@@ -52,7 +52,8 @@
 //                     ALSA, PulseAudio or Hummingbird): scripts/check-imports.sh    <- WorkerCommands
 //   VRenderDemo       `vrender demo`: three synthetic takes recorded, then exported <- Recording, Export
 //   VRenderVerify     golden frames: per-frame hash lines, reference PNGs, PSNR/SSIM,
-//                     heat-map diffs (record, check, diff)                         <- Media, Imaging, Core
+//                     heat-map diffs (record, check, diff); sound against picture from the
+//                     synthetic clapper (`vrender sync`)                  <- Media, Imaging, Takes, Core
 //   VRenderDoctor     `vrender doctor` (encoders, Vulkan, V4L2, audio, Slurm, fonts, disk) and
 //                     `vrender --version` (the build, FFmpeg, Vulkan loader, FreeType) <- Media, Vulkan, Capture
 //   VRenderBench      `vrender bench`: runs concat/capture/filter with stage timings,
@@ -190,7 +191,7 @@ let package = Package(
                 dependencies: ["VRenderCore", "VRenderFilters", "VRenderMedia", "VRenderPrompter", "VRenderCapture",
                                "VRenderTakes", "VRenderRecording", "VRenderExport"]),
         // Golden frames: what `vrender golden` and testdata/golden/ check exports with.
-        .target(name: "VRenderVerify", dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia"]),
+        .target(name: "VRenderVerify", dependencies: ["VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderTakes"]),
         // `vrender doctor` and `vrender --version`: what this machine can do, and what it runs with.
         .target(name: "VRenderDoctor",
                 dependencies: ["CBuildInfo", "VRenderCore", "VRenderImaging", "VRenderMedia", "VRenderFilters", "VRenderVulkan",

@@ -18,7 +18,7 @@ struct VRender: ParsableCommand {
             """,
         // The build's version alone; a plain `vrender --version` prints the whole report (main).
         version: VersionReport.buildVersion,
-        subcommands: [Capture.self, Camera.self, Takes.self, Concat.self, Chunk.self, Filters.self, Devices.self, Demo.self, Golden.self, Bench.self, Studio.self,
+        subcommands: [Capture.self, Camera.self, Takes.self, Concat.self, Chunk.self, Filters.self, Devices.self, Demo.self, Golden.self, Sync.self, Bench.self, Studio.self,
                       Doctor.self]
     )
 
