@@ -12,6 +12,15 @@ public struct ExportOptions: Sendable {
         case encode(VideoCodecChoice)
         /// Stream copy or fail.
         case copy
+
+        /// "h264", "copy": as `--codec` names it.
+        var label: String {
+            switch self {
+            case .auto: "auto"
+            case .encode(let codec): codec.rawValue
+            case .copy: "copy"
+            }
+        }
     }
 
     /// Take files, or takes folders (read through their takes.json).
@@ -58,6 +67,11 @@ public struct ExportOptions: Sendable {
     /// `--transition`: what happens at each join (a cut unless asked).
     public var transition: Transition = .cut
     /// The folder `output` is in, held open by the caller (the studio's exports and proxies
+    /// `--for web|archive`: the delivery preset the options were filled from (nil: none); the
+    /// encoder and muxer settings it implies beyond the options are applied when planning.
+    public var delivery: DeliveryTarget? = nil
+    /// The options given beside `--for` that the preset left as given ("--crf"), for the plan.
+    public var deliveryOverrides: [String] = []
     /// folders): the output is made and renamed in that very folder, whatever its path leads
     /// to by then, so a folder swapped for a link after it was checked cannot redirect the
     /// write. nil: the folder is opened by path when the output is made.

@@ -15,6 +15,9 @@ extension ExportPlan {
         package var gpu: FilterBackendChoice = .auto
         /// Bands per picture for the CPU filter kernels; 0: the thread budget's (`filterBands`).
         package var filterThreads = 0
+        /// `--for web|archive`: the encoder's tuning, the muxer's edit lists, the sound's codec.
+        package var delivery: DeliveryTarget?
+        package var deliveryOverrides: [String] = []
 
         init() {}
 
@@ -25,6 +28,8 @@ extension ExportPlan {
             preset = options.preset ?? preset
             gpu = options.gpu
             filterThreads = options.filterThreads
+            delivery = options.delivery
+            deliveryOverrides = options.deliveryOverrides
         }
     }
 

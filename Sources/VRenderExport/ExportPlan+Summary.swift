@@ -11,6 +11,7 @@ extension ExportPlan {
         lines += (loudness?.lines ?? []).map { "plan: \($0)" }
         if let stabilize { lines.append("plan: stabilize: \(takes.count) take(s), \(stabilize.summary)") }
         if let transition { lines.append("plan: transition: \(transition.description)") }
+        if let delivery = encoding.delivery { lines.append("plan: " + delivery.summary(self)) }
         lines += notices.map { "plan: note: \($0)" }
         return lines.flatMap { $0.split(separator: "\n").map(String.init) }
     }

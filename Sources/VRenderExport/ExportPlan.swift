@@ -69,6 +69,20 @@ public struct ExportPlan: Sendable {
     /// True when a transcode draws into the pictures: the prompter, or `--captions burn`.
     package var drawsOverlay: Bool { prompter != nil || captions?.outputs.contains(.burn) == true }
 
+    /// The takes as the user counts them: consecutive pieces cut from one take
+    /// (`MediaInfo.sourceTake`) count once.
+    public var takeCount: Int { Set(takeNumbers).count }
+
+    /// The take (1-based, as the user counts them) each timeline piece of `takes` belongs to.
+    public var takeNumbers: [Int] {
+        var numbers: [Int] = []
+        for (index, take) in takes.enumerated() {
+            let same = index > 0 && take.sourceTake != nil && take.sourceTake == takes[index - 1].sourceTake
+            numbers.append((numbers.last ?? 0) + (same ? 0 : 1))
+        }
+        return numbers
+    }
+
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }
 
@@ -102,5 +116,6 @@ public struct ExportPlan: Sendable {
 
 /// The audio codec of a transcode: AAC, or Opus where the container is WebM.
 public enum AudioCodecChoice: String, Sendable {
-    case aac, opus
+    /// PCM: 32-bit float, `concat --for archive`'s lossless sound.
+    case aac, opus, pcm
 }

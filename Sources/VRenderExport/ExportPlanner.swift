@@ -208,6 +208,8 @@ public enum ExportPlanner {
             return "transcode: --captions burn draws the captions into the pictures"
         } else if options.transition != .cut && takes.count > 1 {
             return "transcode: --transition \(options.transition.specification) changes the pictures at the joins"
+        } else if let delivery = options.delivery, !options.deliveryOverrides.contains("--codec") {
+            return "transcode: --for \(delivery.rawValue) encodes the video as \(options.codec.label)"
         } else if case .encode(let codec) = options.codec, copyBlocker == nil {
             return "transcode: --codec \(codec.rawValue) asks for re-encoding"
         } else if let copyBlocker {

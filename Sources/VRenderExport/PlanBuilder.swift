@@ -78,7 +78,7 @@ struct PlanBuilder {
             rotation: .keepMetadata(first.video.rotation, matrix: first.video.displayMatrix),
             timeline: Timeline(durations: takes.map(\.duration), frameRate: first.video.frameRate),
             colour: .copied(takes), audio: audio, videoCodec: .auto,
-            audioCodec: container.isWebM ? .opus : .aac, notices: notices)
+            audioCodec: soundCodec, notices: notices)
         carry(into: &plan)
         if mode == .copyVideo { plan.notices.append("audio re-encoded as \(plan.audioCodec.rawValue.uppercased()) 48 kHz stereo") }
         return plan
@@ -124,13 +124,18 @@ struct PlanBuilder {
                 Timeline(durations: takes.map(\.duration), frameRate: frameRate, overlapSlots: $0.overlapSlots)
             } ?? cuts,
             colour: colour, audio: audio, videoCodec: colour.tenBit ? .hevc : videoCodec,
-            audioCodec: container.isWebM ? .opus : .aac, notices: notices)
+            audioCodec: soundCodec, notices: notices)
         plan.transition = transition
         carry(into: &plan)
         return plan
     }
 
     /// What every plan carries beside its mode: the video's label, and what its run is made with.
+    /// The sound's codec: Opus in WebM, else AAC (or the delivery preset's).
+    private var soundCodec: AudioCodecChoice {
+        container.isWebM ? .opus : request.encoding.delivery?.audioCodec ?? .aac
+    }
+
     private func carry(into plan: inout ExportPlan) {
         plan.videoLabel = videoLabel
         plan.threads = request.threads

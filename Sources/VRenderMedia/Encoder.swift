@@ -62,6 +62,21 @@ public enum VideoCodecChoice: String, Sendable, CaseIterable {
     }
 }
 
+/// What a delivery preset tells the encoder beyond codec and quality (`concat --for web`).
+public struct VideoTuning: Sendable, Equatable {
+    /// Peak bit rate (VBV `maxrate`, with a buffer of twice that): the quality setting's ceiling.
+    public var maxBitRate: Int?
+    /// A closed GOP every this many frames (scene cuts may add keyframes between).
+    public var keyframeInterval: Int?
+    public var bFrames: Int?
+    /// H.264 profile ("high").
+    public var profile: String?
+
+    public init(maxBitRate: Int? = nil, keyframeInterval: Int? = nil, bFrames: Int? = nil, profile: String? = nil) {
+        (self.maxBitRate, self.keyframeInterval, self.bFrames, self.profile) = (maxBitRate, keyframeInterval, bFrames, profile)
+    }
+}
+
 public struct VideoEncoderSettings: Sendable {
     public var codec: VideoCodecChoice
     public var width: Int
@@ -87,6 +102,8 @@ public struct VideoEncoderSettings: Sendable {
     /// GOPs: what a chunk of a chunked export is encoded with, so that chunks rendered apart
     /// join by stream copy and keyframes sit where they would in one encode.
     public var fixedKeyframes: Bool = false
+    /// A delivery preset's bit-rate cap, GOP, B-frames and profile (nil: the encoder's own).
+    public var tuning: VideoTuning?
 
     public init(codec: VideoCodecChoice, width: Int, height: Int, frameRate: Rational,
                 crf: Int? = nil, preset: String = "veryfast", threads: Int = 0, keyframeInterval: Int? = nil) {
@@ -150,11 +167,10 @@ public final class Encoder {
             }
             if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             var options: OpaquePointer?
-            for (key, value) in settings.codec.options(encoder: candidate, preset: settings.preset, crf: settings.crf,
-                                                       lowLatency: settings.lowLatency, fixedKeyframes: fixedGOP,
-                                                       threads: settings.threads) {
-                av_dict_set(&options, key, value, 0)
-            }
+            var chosen = settings.codec.options(encoder: candidate, preset: settings.preset, crf: settings.crf,
+                                                lowLatency: settings.lowLatency, fixedKeyframes: fixedGOP, threads: settings.threads)
+            if let tuning = settings.tuning { tune(context, &chosen, tuning, encoder: candidate) }
+            for (key, value) in chosen { av_dict_set(&options, key, value, 0) }
             if candidate == "ffv1" { context.pointee.level = 3 }   // FFV1 version 3: sliced, multithreaded
             let opened = avcodec_open2(context, codec, &options)
             av_dict_free(&options)
@@ -163,6 +179,28 @@ public final class Encoder {
         }
         throw VRenderError(.runtime, subject: "--codec \(settings.codec.rawValue)",
                            reason: "no encoder could be opened (\(failures.joined(separator: "; ")))")
+    }
+
+    /// A delivery preset's settings: the VBV cap (a buffer of two seconds at the cap), a closed
+    /// GOP, the B-frames and profile (x264/x265 read these from their params).
+    private static func tune(_ context: UnsafeMutablePointer<AVCodecContext>, _ options: inout [String: String],
+                             _ tuning: VideoTuning, encoder: String) {
+        if let cap = tuning.maxBitRate {
+            context.pointee.rc_max_rate = Int64(cap)
+            context.pointee.rc_buffer_size = Int32(clamping: cap * 2)
+        }
+        if let interval = tuning.keyframeInterval {
+            context.pointee.gop_size = Int32(interval)
+            context.pointee.flags |= Int32(bitPattern: AV_CODEC_FLAG_CLOSED_GOP)
+        }
+        if let frames = tuning.bFrames { context.pointee.max_b_frames = Int32(frames) }
+        guard encoder == "libx264" || encoder == "libx265" else { return }
+        var params = options["x264-params"].map { [$0] } ?? []
+        if encoder == "libx265" { params = options["x265-params"].map { [$0] } ?? [] }
+        if let frames = tuning.bFrames { params.append("bframes=\(frames)") }
+        if tuning.keyframeInterval != nil { params.append("open-gop=0") }
+        options[encoder == "libx264" ? "x264-params" : "x265-params"] = params.joined(separator: ":")
+        if let profile = tuning.profile, encoder == "libx264" { options["profile"] = profile }
     }
 
     /// AAC at 48 kHz stereo (the export's one audio format).
@@ -199,6 +237,26 @@ public final class Encoder {
         try check(avcodec_open2(context, codec, nil), "avcodec_open2(libopus)")
         return encoder
     }
+
+    /// 32-bit float PCM (little-endian) at 48 kHz stereo: an archive's lossless sound.
+    public static func pcmFloat(sampleRate: Int = 48_000, channels: Int = 2, globalHeader: Bool) throws -> Encoder {
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_PCM_F32LE) else {
+            throw VRenderError(.runtime, subject: "audio", reason: "no pcm_f32le encoder in this FFmpeg")
+        }
+        guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
+        let encoder = Encoder(context: context, name: "pcm_f32le")
+        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLT
+        context.pointee.sample_rate = Int32(sampleRate)
+        av_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
+        context.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+        if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        try check(avcodec_open2(context, codec, nil), "avcodec_open2(pcm_f32le)")
+        return encoder
+    }
+
+    /// Samples the encoder puts before the sound (AAC's 1024 of priming): a container without
+    /// edit lists plays them, so the sound is held back by as many to stay in sync.
+    public var initialPadding: Int { Int(context.pointee.initial_padding) }
 
     /// True when the encoder takes interleaved samples (libopus) rather than planar (AAC).
     public var takesInterleavedAudio: Bool { context.pointee.sample_fmt == AV_SAMPLE_FMT_FLT }

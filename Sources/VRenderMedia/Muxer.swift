@@ -157,8 +157,13 @@ public final class Muxer {
 
     /// Header options for a finished export: .mov/.mp4 get their index (`moov`) moved before
     /// the media data, so a browser or player can start before the whole file has arrived.
-    public var finishedFileOptions: [String: String] {
-        container.isQuickTimeFamily ? ["movflags": "+faststart"] : [:]
+    public var finishedFileOptions: [String: String] { finishedFileOptions(editLists: true) }
+
+    /// As `finishedFileOptions`; without edit lists (a web upload's .mp4) the video's B-frame
+    /// delay is written as negative composition offsets, so its first picture still shows at 0.
+    public func finishedFileOptions(editLists: Bool) -> [String: String] {
+        guard container.isQuickTimeFamily else { return [:] }
+        return editLists ? ["movflags": "+faststart"] : ["movflags": "+faststart+negative_cts_offsets", "use_editlist": "0"]
     }
 
     /// HEVC in QuickTime/MP4 must be tagged `hvc1` for Apple's players (FFmpeg picks `hev1`).

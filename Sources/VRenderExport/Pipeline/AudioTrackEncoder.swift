@@ -14,9 +14,16 @@ final class AudioTrackEncoder {
     private let shaped: AudioConverter?
     private var samples: [Float] = []
     private var encodedSamples: Int64 = 0
+    /// Samples still to be dropped from the start: without edit lists a player plays the
+    /// encoder's priming (AAC's 1024 samples) as sound, so the sound's own first samples give
+    /// way to it and every later one plays at its time (the first ~21 ms are the priming's).
+    private var samplesToDrop: Int
 
-    init(encoder: Encoder, gainDecibels: Double?, sampleRate: Int, send: @escaping (Packet) throws -> Void) {
+    init(encoder: Encoder, gainDecibels: Double?, sampleRate: Int, editLists: Bool = true,
+         send: @escaping (Packet) throws -> Void) {
         self.encoder = encoder
+        samplesToDrop = editLists ? 0 : encoder.initialPadding
+        encodedSamples = Int64(samplesToDrop)
         frameSize = encoder.frameSize > 0 ? encoder.frameSize : 1024
         self.send = send
         shaper = gainDecibels.map { LoudnessShaper(gainDecibels: $0, sampleRate: sampleRate) }
@@ -31,6 +38,10 @@ final class AudioTrackEncoder {
     /// stay until it is mixed); with `final`, the shaper's tail and a last short frame too.
     func encode(_ fitted: AudioConverter, available: Int, final: Bool) throws {
         var (source, ready) = try shape(fitted, available: available, final: final)
+        if samplesToDrop > 0, ready > 0, let dropped = try source.pop(count: Swift.min(samplesToDrop, ready), pts: 0) {
+            samplesToDrop -= dropped.sampleCount
+            ready -= dropped.sampleCount
+        }
         while ready >= frameSize || (final && ready > 0) {
             guard let frame = try source.pop(count: Swift.min(frameSize, ready), pts: encodedSamples) else { break }
             ready -= frame.sampleCount

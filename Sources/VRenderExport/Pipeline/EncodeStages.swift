@@ -71,7 +71,8 @@ struct AudioStage {
     func run() throws {
         defer { producers.producerDone() }
         let encoder = AudioTrackEncoder(encoder: encoder.take(), gainDecibels: plan.loudness?.tracks[track].gain,
-                                        sampleRate: plan.timeline.sampleRate, send: send)
+                                        sampleRate: plan.timeline.sampleRate,
+                                        editLists: plan.encoding.delivery?.editLists ?? true, send: send)
         let fitter = AudioFitter(plan: plan, interleaved: encoder.takesInterleavedAudio) {
             try encoder.encode($0, available: $1, final: false)
         }

@@ -122,7 +122,7 @@ final class TranscodePipeline {
         let side = job.writesAudio && job.writesVideo ? try SideStreamOutput(plan: plan, muxer: muxer) : nil
         let subtitles = try side?.subtitleStream.map { (stream: $0, packets: try side!.allCues()) }
         muxer.writeReproducibly()
-        try muxer.writeHeader(options: muxer.finishedFileOptions)
+        try muxer.writeHeader(options: muxer.finishedFileOptions(editLists: plan.encoding.delivery?.editLists ?? true))
         let executor = try videoEncoder.map { _ in try makeExecutor(plan) }
         var painters: [any SlotPainter] = try plan.prompter.map { [try PrompterPainter(prompter: $0, plan: plan, damage: damage)] } ?? []
         if let captions = plan.captions, captions.outputs.contains(.burn) {
@@ -189,6 +189,7 @@ final class TranscodePipeline {
         settings.colour = plan.colour.output
         settings.tenBit = plan.colour.tenBit
         settings.threads = codecThreads.encoder
+        settings.tuning = plan.encoding.delivery?.tuning(width: plan.canvasWidth, height: plan.canvasHeight, frameRate: plan.frameRate)
         if case .chunk(_, let keyframeInterval) = job {
             settings.keyframeInterval = keyframeInterval
             settings.fixedKeyframes = true
@@ -200,6 +201,7 @@ final class TranscodePipeline {
         switch plan.audioCodec {
         case .opus: return try Encoder.opus(globalHeader: globalHeader)
         case .aac: return try Encoder.aac(sampleRate: plan.timeline.sampleRate, globalHeader: globalHeader)
+        case .pcm: return try Encoder.pcmFloat(sampleRate: plan.timeline.sampleRate, globalHeader: globalHeader)
         }
     }
 

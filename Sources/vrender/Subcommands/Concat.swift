@@ -46,14 +46,18 @@ extension VRender {
 
         func validate() throws {
             try ExportOutput.validate(output: output)
+            if scale.engine != nil, let delivery = export.delivery {
+                throw ValidationError("--for \(delivery.text) with --engine: a chunked export cannot apply the preset yet (its chunks "
+                                      + "have fixed keyframes and its sound is joined apart); export in one process, or give --codec, --crf and --loudness")
+            }
             if scale.engine != nil && timings != nil {
                 throw ValidationError("--timings measures one process; measure chunked exports with 'vrender chunk render --timings' or the benchmarks")
             }
         }
 
         func run() throws {
-            var options = try export.options(gpu: backend.gpu)
-            options.output = output ?? "export.mov"
+            var options = try export.options(gpu: backend.gpu, outputGiven: output != nil)
+            options.output = output ?? options.output
             options.outputIsDefault = output == nil
             options.overwrite = overwrite
             options.verbose = reporting.verbose
@@ -126,7 +130,15 @@ struct ExportArguments: ParsableArguments {
 
     @Option(help: "Video codec: auto (stream copy when possible, else hevc, else h264; vp9 for .webm), hevc (h265), h264, ffv1 (lossless), vp9, av1, or copy (stream copy or fail).",
             transform: CodecArgument.parse)
-    var codec: CodecArgument = .auto
+    var codec: CodecArgument?
+
+    @Option(name: .customLong("for"),
+            help: ArgumentHelp("Where the video goes: web (H.264 High + AAC-LC 48 kHz .mp4, faststart, no edit lists, a closed GOP "
+                               + "every half second, 2 B-frames, crf 20 capped at the platforms' bit rate for its size, "
+                               + "-14 LUFS) or archive (FFV1 + 32-bit PCM .mkv, lossless). --codec, --crf, --loudness "
+                               + "and -o given with it win over the preset.", valueName: "web|archive"),
+            transform: DeliveryArgument.parse)
+    var delivery: DeliveryArgument?
 
     @Option(help: "Constant rate factor for the video encoder (0-51; lower is better quality).")
     var crf: Int?
@@ -215,9 +227,9 @@ struct ExportArguments: ParsableArguments {
 
     /// The options as the library takes them (output "export.mov" until the command sets its
     /// own); `validate()` has checked their syntax.
-    func options(gpu: FilterBackendChoice) throws -> ExportOptions {
+    func options(gpu: FilterBackendChoice, outputGiven: Bool = false) throws -> ExportOptions {
         var options = ExportOptions(inputs: inputs, output: "export.mov", audioTrack: audioTrack,
-                                    filter: try FilterRegistry.chain(filter), codec: codec.request, crf: crf, preset: preset,
+                                    filter: try FilterRegistry.chain(filter), codec: (codec ?? .auto).request, crf: crf, preset: preset,
                                     size: size?.value, frameRate: fps?.rate, gpu: gpu)
         options.threads = threads.budget
         options.silence = try trimSilence.map(silence)
@@ -230,6 +242,8 @@ struct ExportArguments: ParsableArguments {
         options.stabilize = try stabilize.map(StabilizeRequest.init(parsing:))
         options.transition = try Transition(parsing: transition)
         options.script = try scriptUse.request()
+        delivery?.target.apply(to: &options, given: .init(codec: codec != nil, crf: crf != nil, loudness: loudness != nil,
+                                                          output: outputGiven))
         return options
     }
 }
@@ -255,5 +269,21 @@ struct CodecArgument: ValueArgument {
         case "copy": .copy
         default: .auto
         }
+    }
+}
+
+/// `--for web|archive`.
+struct DeliveryArgument: ValueArgument {
+    let target: DeliveryTarget
+    let text: String
+
+    static func read(_ text: String) throws(ValueSyntaxError) -> Self {
+        let names = DeliveryTarget.allCases.map(\.rawValue)
+        let aliases = ["youtube": "web", "vimeo": "web", "publish": "web", "master": "archive", "lossless": "archive"]
+        guard let name = Suggestion.resolve(text, among: names, aliases: aliases), let target = DeliveryTarget(rawValue: name) else {
+            throw ValueSyntaxError(value: text, expected: Suggestion.appended(to: "web or archive", typed: text,
+                                                                              among: names + aliases.keys.sorted()))
+        }
+        return Self(target: target, text: text)
     }
 }
