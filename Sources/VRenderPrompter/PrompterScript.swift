@@ -64,6 +64,16 @@ public struct PrompterScript: Sendable, Equatable {
         })
     }
 
+    /// `text`'s identity in takes.json: FNV-1a (64 bits) of its UTF-8, as "fnv1a64:" and 16
+    /// hex digits. It tells the same script from another, not a forgery (a folder's own
+    /// takes.json only chooses where the scroll starts).
+    public static func hash(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     /// Bytes before the first that does not decode as UTF-8.
     private static func validPrefixLength(_ data: Data) -> Int {
         var decoder = UTF8()
@@ -83,12 +93,18 @@ extension PrompterSession {
     /// FreeType for the picture's default box, exactly as an export of that size draws it, so
     /// the terminal's rows are the overlay's lines. Opens the font now: a missing font is an
     /// error before the camera opens.
-    public static func captureFactory(script: PrompterScript, settings: PrompterSettings) throws -> Factory {
+    /// `restartHint`: how the user starts over from the top (`PrompterSession.restartHint`).
+    public static func captureFactory(script: PrompterScript, settings: PrompterSettings,
+                                      restartHint: String? = nil) throws -> Factory {
         let font = try TextFont()
+        let hash = PrompterScript.hash(script.text)
         return { width, height in
             let geometry = PrompterGeometry(pictureWidth: width, pictureHeight: height)
-            return PrompterSession(scriptName: script.name, settings: settings, viewportHeight: geometry.viewportPoints,
-                                   layout: { fontSize in geometry.prompterText(geometry.layout(script.text, fontSize: fontSize, font: font)) })
+            var session = PrompterSession(scriptName: script.name, settings: settings, viewportHeight: geometry.viewportPoints,
+                                          layout: { fontSize in geometry.prompterText(geometry.layout(script.text, fontSize: fontSize, font: font)) })
+            session.scriptHash = hash
+            session.restartHint = restartHint
+            return session
         }
     }
 }

@@ -87,6 +87,13 @@ public struct PrompterScroll: Sendable, Equatable {
         reanchor(at: time) { $0.isHeld = false }
     }
 
+    /// The scroll goes to `offset` (clamped to the script) at `time`, moving on from there as
+    /// it moved before.
+    public mutating func jump(to offset: Double, at time: Double) {
+        reanchor(at: time) { _ in }
+        anchor.offset = Swift.min(Swift.max(0, offset), maxOffset)
+    }
+
     /// A new speed, clamped to the seed's range; returns the notice when it had to be.
     @discardableResult
     public mutating func setSpeed(_ speed: Double, at time: Double, option: String = "speed") -> String? {

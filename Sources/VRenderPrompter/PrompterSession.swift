@@ -8,6 +8,8 @@ public enum PrompterCommand: Sendable, Equatable {
     case slower, faster
     /// `PrompterSettings.fontSizeStep` points smaller or larger text (laid out again).
     case smaller, larger
+    /// Back to the top of the script (capture's r key), recording or not.
+    case restart
 }
 
 /// The teleprompter during a capture: the script laid out at the font size, its scroll, and
@@ -37,12 +39,17 @@ public struct PrompterSession: Sendable {
 
     /// The script's name as given (`--prompter FILE`), for takes.json.
     public let scriptName: String
+    /// The script's text as shown, hashed (`PrompterScript.hash`), for takes.json; nil: not known.
+    public var scriptHash: String?
+    /// How the user starts the scroll over from the top, for the notice that says the session
+    /// continues a folder's takes (capture's "press r to start over from the top"); nil: no way.
+    public var restartHint: String?
     /// Height of the box's text area, points.
     public let viewportHeight: Double
     /// The script as laid out at the current font size.
     public private(set) var text: PrompterText
     public private(set) var scroll: PrompterScroll
-    private let layout: Layout
+    let layout: Layout
     /// The take recording now: where its scroll started and each change since.
     private var take: TakeInProgress?
     /// The place the last size change kept at the box's top and the offset it left: a second
@@ -90,7 +97,7 @@ public struct PrompterSession: Sendable {
         self.take = nil
         return PrompterTakeRecord(script: scriptName, startOffset: take.startOffset, endOffset: endOffset,
                                   speed: take.settings.speed, fontSize: take.settings.fontSize,
-                                  ending: take.settings.ending, anchors: take.anchors)
+                                  ending: take.settings.ending, anchors: take.anchors, scriptHash: scriptHash)
     }
 
     // MARK: - Keys
@@ -104,7 +111,16 @@ public struct PrompterSession: Sendable {
         case .faster: return faster(at: time)
         case .smaller: return smaller(at: time)
         case .larger: return larger(at: time)
+        case .restart: move(to: 0, at: time); return nil
         }
+    }
+
+    /// Puts the box's top `offset` points into the script at `time` (up to its end): the top
+    /// (`restart`), or where a folder's last take ended. A take recording keeps it as an anchor.
+    public mutating func move(to offset: Double, at time: Double) {
+        scroll.jump(to: offset, at: time)
+        keptPlace = nil
+        noteAnchor()
     }
 
     /// Holds the scroll where it is, or lets it go (recording or not: a hold lasts across takes).

@@ -7,6 +7,9 @@
 public struct PrompterTakeRecord: Sendable, Equatable, Codable {
     /// The script's file name, as given to `--prompter`.
     public var script: String
+    /// The script's text as shown (`PrompterScript.hash`): which script the take read, whatever
+    /// its file's name. Nil in takes.json written before it was kept: the name is all there is.
+    public var scriptHash: String?
     /// Offset when the take started recording, and when it stopped.
     public var startOffset: Double
     public var endOffset: Double
@@ -18,8 +21,9 @@ public struct PrompterTakeRecord: Sendable, Equatable, Codable {
     public var anchors: [PrompterScroll.Anchor]
 
     public init(script: String, startOffset: Double, endOffset: Double, speed: Double, fontSize: Double,
-                ending: PrompterEnding, anchors: [PrompterScroll.Anchor]) {
+                ending: PrompterEnding, anchors: [PrompterScroll.Anchor], scriptHash: String? = nil) {
         self.script = script
+        self.scriptHash = scriptHash
         self.startOffset = startOffset
         self.endOffset = endOffset
         self.speed = speed
@@ -27,5 +31,4 @@ public struct PrompterTakeRecord: Sendable, Equatable, Codable {
         self.ending = ending
         self.anchors = anchors
     }
-
 }

@@ -1,6 +1,7 @@
 import VRenderCapture
 import VRenderCore
 import VRenderPrompter
+import VRenderTakes
 
 /// The recorder's capture thread: before each frame, asks the `TakeScheduler` what to do and
 /// does it (begin or end a take in the ring, apply a control and log it in the take's
@@ -32,8 +33,11 @@ struct CaptureLoop {
     /// A presenter failure or an action it cannot do was reported: once is enough.
     private var presenterNoticed = false
 
+    /// `listed`: the folder's takes before this capture; the prompter continues where the last
+    /// of its script left it (`PrompterSession.continueFromFolder`).
     init(source: any CaptureSource, ring: FrameRing, log: TakeLog, plan: RecordingPlan, audio: AudioCapture? = nil,
-         preview: (any LivePreview)? = nil, timer: StageTimer? = nil, events: @escaping @Sendable (RecorderEvent) -> Void) {
+         preview: (any LivePreview)? = nil, timer: StageTimer? = nil, listed: [TakeEntry] = [],
+         events: @escaping @Sendable (RecorderEvent) -> Void) {
         self.audio = audio
         self.preview = preview
         self.source = source
@@ -45,6 +49,7 @@ struct CaptureLoop {
         interval = 1 / source.format.frameRate.doubleValue
         prompter = plan.prompter?(source.format.width, source.format.height)
         presenter = SyntheticPresenter.attached(to: audio?.source, reading: plan.presenter.map { ($0.script, $0.voice) })
+        if let notice = prompter?.continueFromFolder(listed) { events(.notice(notice)) }
     }
 
     /// Captures until the scheduler is done, the ring is cancelled (the writer failed) or the

@@ -12,7 +12,9 @@ extension CaptureOptions {
         if let actions { plan.script = try ActionScript(contentsOfFile: actions) }
         try PresenterPlan.checkVoice(voice, prompter: prompter != nil, audio: audio, device: device)
         if let prompter {
-            try plan.setPrompter(try PrompterScript(contentsOfFile: prompter), settings: settings, voice: voice)
+            // Keys end the takes of an open-ended plan (`requireEnding`), r among them.
+            try plan.setPrompter(try PrompterScript(contentsOfFile: prompter), settings: settings, voice: voice,
+                                 restartHint: plan.isOpenEnded ? "press r to start over from the top" : nil)
         }
     }
 

@@ -216,7 +216,7 @@ package final class Recorder: @unchecked Sendable {
             timings.watch("ring") { ring.occupancy }
         }
         // A damaged takes.json is refused before anything is recorded; each take re-reads it.
-        _ = try TakesManifest.load(from: plan.outputDirectory)
+        let listed = try TakesManifest.load(from: plan.outputDirectory)
         let store = try ManifestStore(directory: plan.outputDirectory, events: events)
         let audio = try startMicrophone()   // before the checker's thread starts: it throws
         let checker = TakeChecker(store: store)
@@ -230,7 +230,7 @@ package final class Recorder: @unchecked Sendable {
         var captureError: (any Error)?
         do {
             var loop = CaptureLoop(source: source, ring: ring, log: log, plan: plan, audio: audio, preview: preview,
-                                   timer: timers.capture, events: events)
+                                   timer: timers.capture, listed: listed.takes, events: events)
             try loop.run(commands: commands, stop: stop)
         } catch {
             captureError = error

@@ -159,6 +159,7 @@ private struct EntryCheck {
     /// and sizes positive.
     private func fields(of prompter: PrompterTakeRecord) throws {
         try text("prompter.script", prompter.script)
+        if let hash = prompter.scriptHash { try text("prompter.scriptHash", hash) }
         try number("prompter.startOffset", prompter.startOffset, -1e9...1e9)
         try number("prompter.endOffset", prompter.endOffset, -1e9...1e9)
         try number("prompter.speed", prompter.speed, 0...1e6)

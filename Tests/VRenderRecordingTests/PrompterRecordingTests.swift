@@ -83,6 +83,43 @@ private func prompter(speed: Double = 30) -> PrompterSession.Factory {
         #expect(abs(record.endOffset - (6 + 6.8) / 32 * 34) < 1e-9)
     }
 
+    @Test func aNewCaptureInTheFolderContinuesWhereTheLastTakeEnded() throws {
+        let first = try Recorder(source: FakeCamera(), plan: RecordingPlan(outputDirectory: directory, duration: 1, prompter: prompter()),
+                                 writers: { CountingWriter($0) }).run()
+        let events = EventLog()
+        let second = try Recorder(source: FakeCamera(), plan: RecordingPlan(outputDirectory: directory, duration: 1, prompter: prompter()),
+                                  writers: { CountingWriter($0) }, events: events.append).run()
+        let ended = try #require(first.first?.prompter?.endOffset)
+        #expect(ended == 30)
+        #expect(second.first?.prompter?.startOffset == ended && second.first?.prompter?.endOffset == 60)
+        #expect(events.notices == ["prompter: continuing from 0% (where take 1 ended)"])
+        #expect(events.prompterViewsAtTakeStarts.map(\.offset) == [30])
+    }
+
+    @Test func theRestartKeyTakesTheScrollBackToTheTop() throws {
+        _ = try Recorder(source: FakeCamera(), plan: RecordingPlan(outputDirectory: directory, duration: 1, prompter: prompter()),
+                         writers: { CountingWriter($0) }).run()
+        let camera = FakeCamera()
+        let keys = BoundedQueue<LiveCommand>(capacity: 8)
+        camera.onFrame = { frame in
+            switch frame {
+            case 2, 26, 30, 50: keys.push(.toggleRecording)       // takes of frames 3-26 and 31-50
+            case 8, 28: keys.push(.prompter(.restart, cause: "key r"))
+            case 52: keys.push(.quit)
+            default: break
+            }
+        }
+        let takes = try Recorder(source: camera, plan: RecordingPlan(outputDirectory: directory, prompter: prompter()),
+                                 commands: keys, writers: { CountingWriter($0) }).run()
+        let records = try takes.map { try #require($0.prompter) }
+        // Recording, r jumps to the top 6 frames in (an anchor, which an export replays), and
+        // the scroll goes on from there: 0.6 s more, 18 points.
+        #expect(records[0].startOffset == 30 && records[0].endOffset == 18)
+        #expect(records[0].anchors.map(\.offset) == [30, 0] && records[0].anchors.map { ($0.time * 30).rounded() } == [0, 6])
+        // Idle, r puts the next take at the top.
+        #expect(records[1].startOffset == 0)
+    }
+
     @Test func aPrompterKeyWithoutAPrompterSaysSo() throws {
         let camera = FakeCamera()
         let keys = BoundedQueue<LiveCommand>(capacity: 8)

@@ -259,4 +259,21 @@ extension PrompterTerminalTests {
         #expect(records.count == 2)
         #expect(records.allSatisfy { $0["script"] as? String == script && $0["ending"] as? String == "loop" })
     }
+
+    @Test func aSecondCaptureContinuesTheScriptWhereTheFoldersLastTakeEnded() throws {
+        let script = directory + "/talk.txt", other = directory + "/other.txt"
+        try (1...60).map { "Line \($0) of the talk." }.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        try "Another script.\n".write(toFile: other, atomically: true, encoding: .utf8)
+        let out = directory + "/again", speed = ["--prompter-speed", "60"]
+        for extra in [[script], [script], [other]] { _ = capture(out, ["--prompter"] + extra + speed) }
+        let records = try manifest(out).compactMap { $0["prompter"] as? [String: Any] }
+        #expect(records.count == 3 && records[1]["startOffset"] as? Double == records[0]["endOffset"] as? Double)
+        #expect(records[0]["scriptHash"] as? String == records[1]["scriptHash"] as? String && records[2]["startOffset"] as? Double == 0)
+        // The second run says where it starts; a third with another script starts at the top, unsaid.
+        let second = capture(out, ["--prompter", script] + speed)
+        #expect(second.standardError.contains("capture: note: prompter: continuing from "), "\(second.standardError)")
+        #expect(second.standardError.contains("% (where take 2 ended)\n"))
+        let third = capture(out, ["--prompter", other] + speed)
+        #expect(!third.standardError.contains("prompter: continuing"), "\(third.standardError)")
+    }
 }

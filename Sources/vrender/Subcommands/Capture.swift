@@ -27,11 +27,13 @@ extension VRender {
 
                 Keys on a terminal: space start/stop a take, 0/1/2 lens 0.5x/1x/2x, +/- ramp the \
                 zoom, t torch, f flip the camera, q quit; with --prompter, p hold/resume the \
-                prompter, [ ] slower/faster, < > (or , .) smaller/larger text.
+                prompter, [ ] slower/faster, < > (or , .) smaller/larger text, r back to the top.
 
                 --prompter FILE scrolls a UTF-8 script while each take records, stops with the \
                 take and goes on from there with the next one; each take's scroll goes into \
-                takes.json. On a terminal it shows above the status line as the picture's box \
+                takes.json. A new capture into a folder with takes of the same script starts \
+                where the last of them ended (from the top when it reached the end). On a \
+                terminal it shows above the status line as the picture's box \
                 would: one row per line of the script as wrapped in the box, as many rows as the \
                 box holds lines, the top row the line at the scroll's offset (offset / line \
                 height, rounded down). Speeds are points per second and sizes points, a point \

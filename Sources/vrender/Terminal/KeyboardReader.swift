@@ -51,6 +51,7 @@ final class KeyboardReader {
         case "]": return .prompter(.faster, cause: "key ]")
         case "<", ",": return .prompter(.smaller, cause: "key <")
         case ">", ".": return .prompter(.larger, cause: "key >")
+        case "r", "R": return .prompter(.restart, cause: "key r")
         case "q", "Q": return .quit
         default: return nil
         }

@@ -47,7 +47,7 @@ final class StatusPrinter: Sendable {
                 emit("capture: \(name): \(format.pixelFormat.rawValue) \(format.width)x\(format.height) at \(format.frameRate) fps (\(format.reason))\n",
                       on: &screen)
                 if keysHelp { emit("capture: space starts/stops a take, 0/1/2 lens, +/- zoom, t torch, f flip, q quits\n", on: &screen) }
-                if keysHelp && prompterKeys { emit("capture: prompter: p holds/resumes, [ ] slower/faster, < > smaller/larger text\n", on: &screen) }
+                if keysHelp && prompterKeys { emit("capture: prompter: p holds/resumes, [ ] slower/faster, < > smaller/larger text, r from the top\n", on: &screen) }
             case .microphoneChosen(let pick):
                 emit("capture: audio: \(pick.summary)\n", on: &screen)
             case .codecChosen(let choice):
