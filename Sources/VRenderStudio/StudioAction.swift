@@ -16,7 +16,8 @@ package enum StudioAction: Sendable, Equatable {
     case exposurePoint(x: Double, y: Double)
     /// POST /api/preview {"filter": "mono"} ("" for none).
     case previewFilter(String)
-    /// POST /api/prompter {"command": "hold"|"faster"|"slower"|"larger"|"smaller"}
+    /// POST /api/prompter {"command": "hold"|"faster"|"slower"|"larger"|"smaller"|"restart"}
+    /// ("restart": back to the top of the script, as capture's r key).
     case prompter(PrompterAction)
     /// POST /api/prompter {"box": [x, y, w, h]}: fractions of the picture.
     case prompterBox([Double])
@@ -33,7 +34,7 @@ package enum StudioAction: Sendable, Equatable {
     case cancelExport
 
     package enum PrompterAction: String, Sendable, Equatable, CaseIterable {
-        case hold, faster, slower, larger, smaller
+        case hold, faster, slower, larger, smaller, restart
     }
 }
 

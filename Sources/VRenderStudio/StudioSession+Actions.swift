@@ -78,6 +78,7 @@ extension StudioSession {
         case .slower: .slower
         case .larger: .larger
         case .smaller: .smaller
+        case .restart: .restart
         }
     }
 

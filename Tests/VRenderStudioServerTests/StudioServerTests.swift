@@ -50,6 +50,7 @@ import VRenderStudio
             ("preview", #"{"filter":"mono"}"#, .previewFilter("mono")),
             ("preview", #"{"filter":""}"#, .previewFilter("")),
             ("prompter", #"{"command":"faster"}"#, .prompter(.faster)),
+            ("prompter", #"{"command":"restart"}"#, .prompter(.restart)),
             ("prompter", #"{"box":[0.1,0.2,0.5,0.3]}"#, .prompterBox([0.1, 0.2, 0.5, 0.3])),
             ("takes/delete", #"{"file":"take-002.mov"}"#, .deleteTake(file: "take-002.mov")),
             ("takes/order", #"{"files":["b.mov","a.mov"]}"#, .reorderTakes(files: ["b.mov", "a.mov"])),
