@@ -15,16 +15,19 @@ package enum TerminalText {
             .joined(separator: "\n")
     }
 
-    /// Columns taken by a line's tags: the words ending in ": " it starts with, if they leave
-    /// at least `limit` (else 2: the continuation is still set off).
-    static func tagWidth(of line: Substring, within limit: Int) -> Int {
-        var end = line.startIndex
+    /// Columns taken by a line's tags: the words ending in ": " it starts with, as many as fit
+    /// in `limit` ("plan: note: silence: " on a narrow terminal indents under "plan: note: ",
+    /// as every other note does); 2 when not even the first fits (the continuation is still set off).
+    package static func tagWidth(of line: Substring, within limit: Int) -> Int {
+        var end = line.startIndex, width = 0
         while let colon = line[end...].firstIndex(of: ":"), line[colon...].hasPrefix(": "),
               line[end..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), colon > end {
             end = line.index(colon, offsetBy: 2)
+            let next = line.distance(from: line.startIndex, to: end)
+            guard next <= limit else { break }
+            width = next
         }
-        let width = line.distance(from: line.startIndex, to: end)
-        return (1...limit).contains(width) ? width : 2
+        return width > 0 ? width : 2
     }
 
     /// `line` broken at spaces into rows of at most `columns` columns, rows after the first
@@ -38,8 +41,8 @@ package enum TerminalText {
             row = margin
             atStart = true
         }
-        for token in line.split(separator: " ", omittingEmptySubsequences: false) {
-            var word = String(token)
+        for token in unbreakable(line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)) {
+            var word = token
             if !atStart {
                 if width(of: row) + 1 + width(of: word) <= columns {
                     row += " " + word
@@ -60,6 +63,25 @@ package enum TerminalText {
         }
         rows.append(row)
         return rows
+    }
+
+    /// Units that stay on the row of the number before them ("1.6 MB", "16.93 s", "-14 LUFS").
+    package static let units: Set<String> = ["s", "ms", "B", "KB", "kB", "MB", "GB", "fps", "%", "Hz", "kHz", "LUFS", "dB",
+                                     "dBFS", "dBTP", "Mb/s", "kb/s", "px", "frames", "frame(s)", "take(s)", "pt", "pt/s"]
+
+    /// `words` with each unit joined (by a space) to the number before it, so a break never
+    /// falls between them.
+    package static func unbreakable(_ words: [String]) -> [String] {
+        var joined: [String] = []
+        for word in words {
+            let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: ",;:.)"))
+            if let last = joined.last, last.last?.isNumber == true, units.contains(bare) {
+                joined[joined.count - 1] = last + " " + word
+            } else {
+                joined.append(word)
+            }
+        }
+        return joined
     }
 
     /// Columns `text` takes.

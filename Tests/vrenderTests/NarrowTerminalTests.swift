@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VRenderTestSupport
+import VRenderWorkerCommands
 
 /// Tables on a terminal narrower than they are: fitted to it (columns that matter least left
 /// out, long cells shortened or wrapped), never wrapped by the terminal; printed to a pipe,
@@ -33,7 +34,7 @@ struct NarrowTerminalTests {
         }
     }
 
-    /// An error on a 60-column terminal breaks at spaces, continuation rows indented; to a
+    /// An error on a 60-column terminal breaks at spaces, continuation rows indented under its tags; to a
     /// pipe it is one line.
     @Test func proseBreaksAtSpacesOnATerminalAndStaysOneLineInAPipe() throws {
         let piped = vrender("concat", TestMedia.path("small_a.mov"), "--filter", "sepai").standardError
@@ -46,7 +47,9 @@ struct NarrowTerminalTests {
         let pane = try terminal.waitFor("the error") { $0.contains("finished") }.filter { !$0.isEmpty }
         let rows = Array(pane.prefix { !$0.hasPrefix("see ") })
         #expect(rows.count >= 3 && rows.allSatisfy { $0.count < 60 }, "\(pane)")
-        #expect(rows.dropFirst().allSatisfy { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }, "\(rows)")
+        // Under "vrender: error: ", the tags that fit in a third of the row ("--filter: " does not).
+        let indent = String(repeating: " ", count: 16)
+        #expect(rows.dropFirst().allSatisfy { $0.hasPrefix(indent) && !$0.hasPrefix(indent + " ") }, "\(rows)")
         #expect(terminal.pane(joined: true).filter { !$0.isEmpty } == pane, "the terminal wrapped nothing itself")
         #expect(rows.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == message, "no word lost or cut")
     }
@@ -68,4 +71,66 @@ struct NarrowTerminalTests {
         terminal.type("q")
         try terminal.waitFor("vrender exiting") { $0.contains("vrender exited 0") }
     }
+
+    /// A row that ends with a number whose unit starts the next row ("1.6" / "MB"), or a number
+    /// cut across rows ("(10" / "4% of"): what a reader stumbles on.
+    static func splitNumbers(_ rows: [String]) -> [String] {
+        zip(rows, rows.dropFirst()).compactMap { row, next in
+            let last = row.split(separator: " ").last.map(String.init) ?? ""
+            let first = next.split(separator: " ").first.map(String.init) ?? ""
+            let unit = TerminalText.units.contains(first.trimmingCharacters(in: CharacterSet(charactersIn: ",;:.)")))
+            return last.last?.isNumber == true && (unit || first.first?.isNumber == true) ? "\(row) / \(next)" : nil
+        }
+    }
+
+    /// At 60 columns the concat summary split "1.6" from "MB" and the silence note's rows were
+    /// indented unlike the other notes' (2 columns: its tags outgrew a third of the row).
+    @Test func concatAtSixtyColumnsKeepsNumbersWithUnitsAndNotesIndented() throws {
+        let takes = directory + "/takes"
+        #expect(vrender("capture", "--device", "synthetic", "--audio", "synthetic", "--out", takes, "--takes", "3",
+                        "--duration", "1s", "--size", "160x96", "--codec", "h264").status == 0)
+        let terminal = TmuxTerminal()
+        defer { terminal.kill() }
+        terminal.start("cd '\(directory)'; '\(CommandLineTests.binary)' concat takes --trim-silence --codec h264 --progress none "
+                       + "-o out.mp4; echo finished; exec sleep 300", columns: 60, rows: 60)
+        let pane = try terminal.waitFor("the export") { $0.contains("finished") }.filter { !$0.isEmpty }
+        #expect(terminal.pane(joined: true).filter { !$0.isEmpty } == pane, "the terminal wrapped nothing itself")
+        #expect(Self.splitNumbers(pane).isEmpty, "\(pane.joined(separator: "\n"))")
+        // Every note's continuation rows under "plan: note: ", the silence notes' too.
+        var continuations: [String] = [], inNote = false
+        for row in pane {
+            if row.hasPrefix("plan: ") || row.hasPrefix("out.mp4") { inNote = row.hasPrefix("plan: note: ") } else if inNote { continuations.append(row) }
+        }
+        #expect(pane.contains { $0.hasPrefix("plan: note: silence: ") })
+        #expect(continuations.allSatisfy { $0.hasPrefix(String(repeating: " ", count: 12)) && !$0.hasPrefix(String(repeating: " ", count: 13)) }
+                || continuations.allSatisfy { $0.hasPrefix(String(repeating: " ", count: 19)) }, "\(pane.joined(separator: "\n"))")
+    }
+
+    /// At 80 columns the studio's codec notice was broken by the terminal inside a number
+    /// ("(10" / "4% of"): its lines are now fitted as every command's are.
+    @Test func theStudiosLinesFitEightyColumns() throws {
+        let terminal = TmuxTerminal()
+        defer { terminal.kill() }
+        let vrender = "/usr/bin/timeout --foreground -k 10 \(GuardedRun.limit) '\(CommandLineTests.binary)'"
+        terminal.start("\(vrender) studio --device synthetic --out '\(directory)/studio' --port 0 --codec auto; exec sleep 300",
+                       columns: 80, rows: 30)
+        try terminal.waitFor("the codec notice", within: 60) { pane in pane.contains { $0.contains("between frames") } }
+        let joined = terminal.pane(joined: true).filter { !$0.isEmpty }
+        #expect(joined.allSatisfy { TerminalText.width(of: $0) < 80 }, "the terminal wrapped a line:\n\(joined.joined(separator: "\n"))")
+        #expect(Self.splitNumbers(joined).isEmpty, "\(joined.joined(separator: "\n"))")
+        terminal.type("\u{3}")
+    }
+
+    @Test func wrappingKeepsUnitsWithTheirNumbersAtEveryWidth() {
+        let line = "out.mp4: 6.00 s, 180 frames, 1280x720 libx264+aac, 1.6 MB in 3.19 s (transcode), -14.0 LUFS"
+        for columns in 16...90 {   // from the longest word plus the indent
+            let rows = TerminalText.wrap(line, toColumns: columns, indent: 2)
+            #expect(Self.splitNumbers(rows).filter { !$0.contains("1280x720") }.isEmpty, "\(columns): \(rows)")
+            #expect(rows.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == line, "no word lost")
+        }
+        #expect(TerminalText.tagWidth(of: "plan: note: silence: take 3 cut 0.000–0.033 s", within: 19) == 12)
+        #expect(TerminalText.tagWidth(of: "plan: note: silence: take 3 cut", within: 40) == 21)
+        #expect(TerminalText.tagWidth(of: "vrender: error: x", within: 5) == 2)
+    }
 }
+

@@ -52,7 +52,10 @@ extension VRender {
                                             audio: camera.audio, prompter: script, voice: camera.voice)
             if script != nil { for notice in clamped.notices { Warnings.print(notice) } }
             let studio = try VRenderStudioServer.Studio(options: options, host: host, port: port, openBrowser: open) { line, isError in
-                FileHandle.standardError.write(Data(((isError ? "vrender: error: " : "") + line + "\n").utf8))
+                // Broken at spaces to the terminal's width, as every other command's lines (the
+                // terminal itself once broke the codec notice inside a number).
+                let text = TerminalText.fitted((isError ? "vrender: error: " : "") + line, for: STDERR_FILENO)
+                FileHandle.standardError.write(Data((text + "\n").utf8))
             }
             let interrupts = InterruptHandling.install { studio.stop() }
             defer { withExtendedLifetime(interrupts) {} }
