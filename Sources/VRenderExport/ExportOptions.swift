@@ -59,6 +59,9 @@ public struct ExportOptions: Sendable {
     /// (a chunk plan's recipe, whose inputs are the plan's takes); nil: none beyond what takes
     /// folders and concat lists give.
     public var inputTrims: [TakeTrim?]?
+    /// The take each of `inputs` was cut from (`MediaInfo.sourceTake`), from a chunk plan's
+    /// recipe whose inputs are a take's pieces; nil: each input is a take of its own.
+    package var inputTakes: [Int]? = nil
     /// `--loudness LUFS`: the integrated loudness the sound is brought to (one gain per track,
     /// then a true-peak limiter at -1 dBTP); nil leaves the sound as it is.
     public var loudness: Double?

@@ -9,7 +9,7 @@ extension ExportPlan {
         var lines = ["plan: \(reason)", "plan: " + takesLine]
         if let tracksLine { lines.append("plan: " + tracksLine) }
         lines += (loudness?.lines ?? []).map { "plan: \($0)" }
-        if let stabilize { lines.append("plan: stabilize: \(takes.count) take(s), \(stabilize.summary)") }
+        if let stabilize { lines.append("plan: stabilize: \(takeCount) take(s), \(stabilize.summary)") }
         if let transition { lines.append("plan: transition: \(transition.description)") }
         if let delivery = encoding.delivery { lines.append("plan: " + delivery.summary(self)) }
         lines += notices.map { "plan: note: \($0)" }
@@ -38,7 +38,8 @@ extension ExportPlan {
     /// "3 take(s), 12.00 s -> export.mov, 1280x720 at 30 fps, ..., audio AAC 48 kHz stereo".
     private var takesLine: String {
         let upright = uprightCanvas
-        var line = "\(takes.count) take(s), \(String(format: "%.2f", timeline.duration)) s -> \(output), "
+        let pieces = takes.count > takeCount ? " (\(takes.count) pieces after cuts)" : ""
+        var line = "\(takeCount) take(s)\(pieces), \(String(format: "%.2f", timeline.duration)) s -> \(output), "
             + "\(upright.width)x\(upright.height) at \(frameRateText) fps"
         switch rotation {
         case .keepMetadata(let rotation, _) where rotation != .none || takes[0].video.mirrored:

@@ -88,7 +88,10 @@ extension ExportPlanner {
                                            folder: try? FolderHandle.open(record.directory), context: script.context(font: font))
         }
         let read = try InOrderMap.map(inputs.takes.count, threads: options.threads.processors) { index in
-            try cut(probed[index].info, trim: probed[index].trim, number: index + 1, options: options, alignment: aligned[index])
+            var cut = try cut(probed[index].info, trim: probed[index].trim, number: index + 1, options: options, alignment: aligned[index])
+            let take = options.inputTakes.map { $0.indices.contains(index) ? $0[index] : index + 1 } ?? index + 1
+            for part in cut.parts.indices { cut.parts[part].sourceTake = take }
+            return cut
         }
         let notes = read.flatMap(\.notes)
         var notices = inputs.notices + records.notices + notes

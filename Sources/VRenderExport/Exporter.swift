@@ -207,6 +207,8 @@ public final class Exporter: Sendable {
             audioTracks: plan.audio.trackCount, loudness: plan.loudness,
             transition: plan.transition)
         if plan.takes.contains(where: { $0.trim != nil }) { summary.trims = plan.takes.map(\.trim) }
+        summary.takes = plan.takeCount
+        if plan.takeCount < plan.takes.count { summary.inputTakes = plan.takeNumbers }
         return summary
     }
 }

@@ -76,7 +76,7 @@ struct PlanBuilder {
             takes: takes, output: output, container: container, mode: mode, reason: reason,
             canvasWidth: first.video.width, canvasHeight: first.video.height, frameRate: first.video.frameRate,
             rotation: .keepMetadata(first.video.rotation, matrix: first.video.displayMatrix),
-            timeline: Timeline(durations: takes.map(\.duration), frameRate: first.video.frameRate),
+            timeline: Timeline(durations: takes.map(\.duration), frameRate: first.video.frameRate, takeNumbers: takes.map(\.sourceTake)),
             colour: .copied(takes), audio: audio, videoCodec: .auto,
             audioCodec: soundCodec, notices: notices)
         carry(into: &plan)
@@ -115,13 +115,14 @@ struct PlanBuilder {
             notices.append("\(wide.path): pixels of aspect \(wide.video.sampleAspect.numerator):\(wide.video.sampleAspect.denominator) "
                            + "shown \(wide.video.uprightSize.width)x\(wide.video.uprightSize.height), written as square pixels")
         }
-        let cuts = Timeline(durations: takes.map(\.duration), frameRate: frameRate)
+        let cuts = Timeline(durations: takes.map(\.duration), frameRate: frameRate, takeNumbers: takes.map(\.sourceTake))
         let transition = try TransitionPlan.make(request.transition, cuts: cuts, paths: takes.map(\.path))
         var plan = ExportPlan(
             takes: takes, output: output, container: container, mode: .transcode, reason: reason,
             canvasWidth: canvas.width, canvasHeight: canvas.height, frameRate: frameRate, rotation: rotation,
             timeline: transition.map {
-                Timeline(durations: takes.map(\.duration), frameRate: frameRate, overlapSlots: $0.overlapSlots)
+                Timeline(durations: takes.map(\.duration), frameRate: frameRate, overlapSlots: $0.overlapSlots,
+                         takeNumbers: takes.map(\.sourceTake))
             } ?? cuts,
             colour: colour, audio: audio, videoCodec: colour.tenBit ? .hevc : videoCodec,
             audioCodec: soundCodec, notices: notices)

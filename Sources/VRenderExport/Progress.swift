@@ -51,7 +51,13 @@ public struct ExportSummary: Sendable, Codable {
     public var output: String
     public var mode: String
     public var reason: String
+    /// One entry per timeline piece: a take, or each piece of a take cut apart (`inputTakes`).
     public var inputs: [String]
+    /// The takes as the user counts them: a take cut into pieces by `--cut-pauses` or
+    /// `--cut-retakes` counts once (nil only in summaries written before it existed).
+    public var takes: Int? = nil
+    /// The take (1-based) each `inputs` entry was cut from; nil when no take was cut into pieces.
+    public var inputTakes: [Int]? = nil
     public var width: Int
     public var height: Int
     public var frameRate: String

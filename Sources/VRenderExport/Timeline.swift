@@ -17,40 +17,58 @@ package struct Timeline: Sendable, Equatable {
         package var firstSample: Int
         /// Audio samples this take contributes (its audio padded or trimmed to this).
         package var sampleCount: Int
+        /// True for a piece that continues the take before it (a pause or retake cut between
+        /// them): that join is a cut, never overlapped, with the sound's short join
+        /// (`TransitionSound.pieceFade`).
+        package var continuesTake = false
     }
 
     package let frameRate: Rational
     package let sampleRate: Int
     package let takes: [Take]
     /// Output frames consecutive takes share (`--transition fade`): take i+1 starts this many
-    /// frames before take i ends. 0 for cuts.
+    /// frames before take i ends. 0 for cuts, and at a join between pieces of one take.
     package let overlapSlots: Int
 
-    /// `overlapSlots`: frames shared at every join (a cross-dissolve). The takes are placed as
-    /// without overlap, from the cumulative duration, and take i is moved earlier by i overlaps:
-    /// so rounding still cannot add up, and every overlap is exactly `overlapSlots` frames.
-    package init(durations: [Double], frameRate: Rational, sampleRate: Int = 48_000, overlapSlots: Int = 0) {
+    /// `overlapSlots`: frames shared at every join between takes (a cross-dissolve). The takes
+    /// are placed as without overlap, from the cumulative duration, and each is moved earlier by
+    /// one overlap per take join before it: so rounding still cannot add up, and every overlap
+    /// is exactly `overlapSlots` frames. `takeNumbers` (`MediaInfo.sourceTake`, one per entry
+    /// of `durations`, or none): consecutive entries with the same number are pieces of one
+    /// take, joined without overlap.
+    package init(durations: [Double], frameRate: Rational, sampleRate: Int = 48_000, overlapSlots: Int = 0,
+                 takeNumbers: [Int?] = []) {
         self.frameRate = frameRate
         self.sampleRate = sampleRate
         self.overlapSlots = overlapSlots
         var takes: [Take] = []
         var elapsed = 0.0
         var cutEnd = 0
+        var shift = 0
         for (index, duration) in durations.enumerated() {
             elapsed += Swift.max(duration, 0)
             let cutStart = cutEnd
             cutEnd = Swift.max(cutEnd, Int((elapsed * frameRate.doubleValue).rounded()))
-            let shift = index * overlapSlots
+            let continues = Self.continues(index, takeNumbers)
+            if index > 0 && !continues { shift += overlapSlots }
             let (startSlot, endSlot) = (cutStart - shift, cutEnd - shift)
             // Audio starts and ends exactly where the take's first and last video frames do, so
             // the sound overlaps by the same instants as the pictures.
             let (startSample, endSample) = (Self.sample(atSlot: startSlot, frameRate, sampleRate),
                                            Self.sample(atSlot: endSlot, frameRate, sampleRate))
-            takes.append(Take(firstSlot: startSlot, slotCount: endSlot - startSlot,
-                              firstSample: startSample, sampleCount: endSample - startSample))
+            takes.append(Take(firstSlot: startSlot, slotCount: endSlot - startSlot, firstSample: startSample,
+                              sampleCount: endSample - startSample, continuesTake: continues))
         }
         self.takes = takes
     }
+
+    private static func continues(_ index: Int, _ numbers: [Int?]) -> Bool {
+        guard index > 0, index < numbers.count, let number = numbers[index] else { return false }
+        return numbers[index - 1] == number
+    }
+
+    /// Joins between takes (transitions happen only there), leaving out those between pieces of one take.
+    package var takeJoins: Int { takes.dropFirst().filter { !$0.continuesTake }.count }
 
     /// The output audio sample where output frame `slot` starts.
     package func sample(atSlot slot: Int) -> Int {

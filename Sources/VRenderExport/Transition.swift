@@ -55,7 +55,9 @@ public enum Transition: Sendable, Equatable {
 }
 
 /// The transitions of one export, in output frames: what the timeline, the pictures and the
-/// sound do at each join. Also the `--json` summary's `transition` field.
+/// sound do at each join. Also the `--json` summary's `transition` field. Transitions happen
+/// only between takes: the joins between pieces of one take (`--cut-pauses`, `--cut-retakes`)
+/// are cuts (`joinFrames` 0 there).
 public struct TransitionPlan: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable { case fade, dip }
     public var kind: Kind
@@ -63,17 +65,23 @@ public struct TransitionPlan: Sendable, Equatable, Codable {
     public var frames: Int
     /// Seconds the transition lasts after rounding to frames (fade: the overlap; dip: both halves).
     public var seconds: Double
+    /// Joins between takes, where the transition happens (pieces of one take are not counted).
     public var joins: Int
     /// Seconds the output is longer than the takes end to end (negative: shorter).
     public var lengthChange: Double
+    /// `frames` at each join between consecutive timeline pieces (join i: after piece i), 0
+    /// where the pieces are of one take. Not in `--json`.
+    package var joinFrames: [Int] = []
+
+    private enum CodingKeys: String, CodingKey { case kind, frames, seconds, joins, lengthChange }
 
     /// The plan for `transition` between `takes` whose timeline without transitions is `cuts`;
     /// nil for cuts or a single take. A take shorter than its transitions need is refused,
     /// named: shortening the transition for one take would make the joins uneven.
     static func make(_ transition: Transition, cuts: Timeline, paths: [String]) throws -> TransitionPlan? {
         let rate = cuts.frameRate.doubleValue
-        let joins = cuts.takes.count - 1
-        let plan: TransitionPlan
+        let joins = cuts.takeJoins
+        var plan: TransitionPlan
         switch transition {
         case .cut:
             return nil
@@ -87,13 +95,14 @@ public struct TransitionPlan: Sendable, Equatable, Codable {
             let frames = Int((seconds * rate / 2).rounded())
             plan = TransitionPlan(kind: .dip, frames: frames, seconds: Double(2 * frames) / rate, joins: joins, lengthChange: 0)
         }
+        plan.joinFrames = cuts.takes.dropFirst().map { $0.continuesTake ? 0 : plan.frames }
         guard plan.frames > 0 else {
             let needed = plan.kind == .fade ? "one frame" : "two frames (one to black, one back)"
             throw VRenderError.option("--transition", "\(transition.specification) s is shorter than \(needed) at "
                                       + "\(CopyCompatibility.fps(cuts.frameRate)) fps")
         }
         for (index, take) in cuts.takes.enumerated() {
-            let sides = (index > 0 ? 1 : 0) + (index < joins ? 1 : 0)
+            let sides = (plan.headFrames(ofTake: index) > 0 ? 1 : 0) + (plan.tailFrames(ofTake: index) > 0 ? 1 : 0)
             if take.slotCount < sides * plan.frames {
                 let lasts = String(format: "%.2f", Double(take.slotCount) / rate)
                 throw VRenderError.option("--transition", "\(paths[index]) lasts \(lasts) s (\(take.slotCount) frames), "
@@ -102,6 +111,16 @@ public struct TransitionPlan: Sendable, Equatable, Codable {
             }
         }
         return plan
+    }
+
+    /// Frames of timeline piece `index`'s start in the transition from the piece before (0: a cut).
+    func headFrames(ofTake index: Int) -> Int {
+        index > 0 && index - 1 < joinFrames.count ? joinFrames[index - 1] : 0
+    }
+
+    /// Frames of timeline piece `index`'s end in the transition to the next piece (0: a cut).
+    func tailFrames(ofTake index: Int) -> Int {
+        index < joinFrames.count ? joinFrames[index] : 0
     }
 
     /// The overlap the timeline gets (fades only).

@@ -109,6 +109,10 @@ public struct MediaInfo: Sendable, Equatable, Codable {
     public var side = SideStreamInfo()
     /// The in and out points an export applies (`trimmed(_:)`); nil: the whole take.
     public var trim: TakeTrim?
+    /// The take (1-based, as the user counts them) an export cut this part from: consecutive
+    /// parts with the same number are pieces of one take (`--cut-pauses`, `--cut-retakes`),
+    /// joined by a cut, never a transition. Nil outside an export: a take of its own.
+    package var sourceTake: Int? = nil
 
     public init(path: String, container: String, video: VideoStreamInfo, audioTracks: [AudioStreamInfo]) {
         self.path = path

@@ -77,6 +77,10 @@ extension ExportRecipe {
     func validate(_ check: FieldCheck) throws {
         try check.require(!inputs.isEmpty && inputs.count <= 100_000, "recipe.inputs", "does not list 1 to 100000 takes")
         try check.require(inputs.allSatisfy(Self.isAbsolute), "recipe.inputs", "holds a path that is not absolute")
+        if let takeNumbers {
+            try check.require(takeNumbers.count == inputs.count && takeNumbers.allSatisfy { (1...inputs.count).contains($0) },
+                              "recipe.takeNumbers", "does not give one take number from 1 to \(inputs.count) per input")
+        }
         if let trims {
             try check.require(trims.count == inputs.count, "recipe.trims", "does not give one trim per input")
             try check.require(trims.allSatisfy { $0?.refusal == nil }, "recipe.trims", "holds a trim whose out point is not after its in point")

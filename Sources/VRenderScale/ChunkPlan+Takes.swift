@@ -22,6 +22,8 @@ extension ChunkPlan {
             let field = "takes[\(index)]"
             try check.require(take.path == recipe.inputs[index], field + ".path", "is not the recipe's input \(index + 1)")
             try check.require(take.trim == recipe.trims?[index], field + ".trim", "is not the recipe's trim of input \(index + 1)")
+            try check.require(take.sourceTake.map { $0 == recipe.takeNumbers?[index] ?? index + 1 } ?? true, field + ".sourceTake",
+                              "is not the recipe's take number of input \(index + 1)")
             try validate(take.video, check, field + ".video")
             try check.require(take.audioTracks.count <= 1000, field + ".audioTracks", "holds more than 1000 tracks")
             for (track, audio) in take.audioTracks.enumerated() {

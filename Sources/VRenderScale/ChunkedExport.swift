@@ -177,7 +177,7 @@ public final class ChunkedExport: Sendable {
     /// work in (`WorkFolder.checkUsable`).
     private func planOrResume(_ export: ExportPlan, in folder: WorkFolder) throws -> ChunkPlan {
         let recipe = try ExportRecipe(options: request.options, inputs: export.takes.map(\.path), trims: export.takes.map(\.trim),
-                                      captions: export.captions)
+                                      takeNumbers: export.takes.map(\.sourceTake), captions: export.captions)
         try folder.checkUsable(output: recipe.output, inputs: recipe.files)
         if folder.hasPlan {
             guard request.resume else {

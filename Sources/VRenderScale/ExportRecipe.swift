@@ -28,6 +28,10 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
     /// Each input's in and out points (trims and silence cuts already worked out: workers do
     /// not measure the sound again); nil when no take is trimmed.
     public var trims: [TakeTrim?]?
+    /// The take (1-based) each input was cut from, where `--cut-pauses` or `--cut-retakes` cut
+    /// a take into pieces (inputs with the same number are joined by cuts, never a
+    /// transition); nil when every input is a take of its own (and plans written before).
+    public var takeNumbers: [Int]? = nil
     /// `--loudness` (the join measures the whole export's sound and applies it).
     public var loudness: Double?
     /// `--stabilize`'s strength (nil: none); absent from plans written before it existed.
@@ -48,10 +52,13 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
 
     /// The recipe of `options`, whose inputs are `inputs` (takes folders, lists and silence
     /// already resolved), with their `trims`.
-    public init(options: ExportOptions, inputs: [String], trims: [TakeTrim?] = [], captions: CaptionTrack? = nil) throws {
+    public init(options: ExportOptions, inputs: [String], trims: [TakeTrim?] = [], takeNumbers: [Int?] = [],
+                captions: CaptionTrack? = nil) throws {
         self.captions = captions
         self.inputs = inputs.map(FileNames.absolute)
         self.trims = trims.contains { $0 != nil } ? trims : nil
+        let numbers = takeNumbers.enumerated().map { $0.element ?? $0.offset + 1 }
+        self.takeNumbers = numbers.enumerated().allSatisfy { $0.element == $0.offset + 1 } ? nil : numbers
         output = FileNames.absolute(options.output)
         overwrite = options.overwrite
         audioTrack = options.audioTrack
@@ -94,6 +101,7 @@ public struct ExportRecipe: Codable, Sendable, Equatable {
                                     size: size.map { ($0[0], $0[1]) }, frameRate: frameRate, overwrite: overwrite,
                                     filterThreads: filterThreads, gpu: gpu)
         options.inputTrims = trims
+        options.inputTakes = takeNumbers
         options.loudness = loudness
         if let prompter {
             let box = prompter.box.map { PixelRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }

@@ -59,9 +59,9 @@ struct TransitionPictures {
     mutating func send(_ frame: Frame, origin: EncodeItem.Origin, slots: Range<Int>, take: Int) throws {
         guard let transition = plan.transition else { return try push(frame, origin: origin, slots: slots) }
         let span = plan.timeline.takes[take]
-        let head = span.firstSlot..<span.firstSlot + (take > 0 ? transition.frames : 0)
+        let head = span.firstSlot..<span.firstSlot + transition.headFrames(ofTake: take)
         let end = span.firstSlot + span.slotCount
-        let tailSlots = end - (take < plan.takes.count - 1 ? transition.frames : 0)..<end
+        let tailSlots = end - transition.tailFrames(ofTake: take)..<end
         for slot in slots.clamped(to: head) {
             let index = slot - head.lowerBound
             let outgoing = transition.kind == .fade ? previousTail.first { $0.slots.contains(slot) }?.frame : nil

@@ -12,6 +12,10 @@ import VRenderMedia
 ///   as far as the takes themselves on sines); two unrelated voices dip by up to 3 dB mid-join.
 /// - dip: the outgoing take's samples under its fading frames are scaled down linearly to
 ///   silence, the incoming take's scaled up from it; nothing overlaps.
+/// - a join between pieces of one take (`--cut-pauses`, `--cut-retakes`; with or without
+///   `--transition`): a cut in the pictures, and the sound's `pieceFade` (10 ms) each side faded
+///   out and in linearly within the pieces' own samples, so the cut never clicks and sound and
+///   pictures keep exactly their lengths.
 ///
 /// Confined to the audio stage's thread, as its converter is.
 final class TransitionSound {
@@ -21,18 +25,33 @@ final class TransitionSound {
     /// tail (fade; nil for a dip's fade-in) and how far the mix has got.
     private var head: (length: Int, tail: [[Float]]?, done: Int)?
 
+    /// Seconds of sound faded out before and in after a join between pieces of one take: long
+    /// enough that the step a cut makes becomes a ramp (480 samples at 48 kHz, where a cut jumps
+    /// in one), short enough that the 20 ms dip in a pause is not heard.
+    static let pieceFade = 0.010
+
     init(plan: TransitionPlan?, timeline: Timeline, converter: AudioConverter) {
         self.plan = plan
         self.timeline = timeline
         // Held strongly: the converter (the stage's) must not outlive what it calls, and this
         // holds no reference back, so there is no cycle.
-        if plan != nil { converter.shaper = { [self] block in shape(block) } }
+        if plan != nil || timeline.takes.contains(where: \.continuesTake) { converter.shaper = { [self] block in shape(block) } }
+    }
+
+    /// Samples each side of the join after piece `index` that a piece join fades: `pieceFade`,
+    /// at most half of either piece.
+    private func pieceFadeSamples(afterTake index: Int) -> Int {
+        let (take, next) = (timeline.takes[index], timeline.takes[index + 1])
+        let wanted = Int((Self.pieceFade * Double(timeline.sampleRate)).rounded())
+        return Swift.max(0, Swift.min(wanted, take.sampleCount / 2, next.sampleCount / 2))
     }
 
     /// Samples of take `index` that must stay in the converter until it ends (the encoder takes
     /// only what lies before them): its part of the next join.
     func reserve(forTake index: Int) -> Int {
-        guard let plan, index < timeline.takes.count - 1 else { return 0 }
+        guard index < timeline.takes.count - 1 else { return 0 }
+        if timeline.takes[index + 1].continuesTake { return pieceFadeSamples(afterTake: index) }
+        guard let plan else { return 0 }
         let take = timeline.takes[index]
         let end = take.firstSample + take.sampleCount
         switch plan.kind {
@@ -42,22 +61,23 @@ final class TransitionSound {
     }
 
     /// Take `index` is wholly in `converter` (its `reserve` included): its tail is taken out and
-    /// faded (dip: put back), and the next take's first samples will be mixed as they come.
+    /// faded (dip, piece join: put back), and the next take's first samples will be mixed or
+    /// faded in as they come.
     func endTake(_ index: Int, converter: AudioConverter) throws {
         let count = reserve(forTake: index)
-        guard let plan, count > 0 else { return }
+        guard count > 0 else { return }
         var tail = try converter.removeTail(count)
-        switch plan.kind {
-        case .fade:
-            head = (tail.first?.count ?? 0, tail, 0)
-        case .dip:
-            let length = tail.first?.count ?? 0
+        let length = tail.first?.count ?? 0
+        if timeline.takes[index + 1].continuesTake || plan?.kind == .dip {
             for channel in tail.indices {
                 for sample in 0..<length { tail[channel][sample] *= Float(Double(length - sample) - 0.5) / Float(length) }
             }
             try converter.appendUnshaped(tail)
             let next = timeline.takes[index + 1]
-            head = (timeline.sample(atSlot: next.firstSlot + plan.frames) - next.firstSample, nil, 0)
+            let fadeIn = next.continuesTake ? count : timeline.sample(atSlot: next.firstSlot + (plan?.frames ?? 0)) - next.firstSample
+            head = (fadeIn, nil, 0)
+        } else {
+            head = (length, tail, 0)
         }
     }
 
