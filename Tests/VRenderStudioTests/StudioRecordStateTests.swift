@@ -91,25 +91,34 @@ final class StudioRecordStateTests: XCTestCase {
         return (Set(present), listed)
     }
 
-    /// Settled: no start or stop on its way, both pages at the session's newest snapshot, both
-    /// showing what the recorder's events say; when it is idle, every take it ended listed,
-    /// and both pages showing takes.json's takes.
+    /// Settled: within `agreeing` seconds, no start or stop on its way and both pages at the
+    /// session's newest snapshot, showing what the recorder's events say. (Shorter than a take:
+    /// a page wrongly showing idle would otherwise be put right by the take ending by itself.)
+    /// Then, when the recorder is idle, every take it ended listed, takes.json listing exactly
+    /// the take files in the folder, and both pages showing takes.json's takes.
     private func settle(_ session: StudioSession, _ watch: Watch, folder: String, step: Int,
                         file: StaticString = #filePath, line: UInt = #line) async throws {
-        try await until("step \(step): pages \(watch.pages.withLock { $0.map { $0?.recordingState } }), recorder "
-                        + "\(watch.recorder.withLock { $0 }), session \(session.state().recordingState)", file: file, line: line) {
+        let shown = { "step \(step): pages \(watch.pages.withLock { $0.map { $0?.recordingState } }), recorder "
+                      + "\(watch.recorder.withLock { $0 }), session \(session.state().recordingState)" }
+        try await until(shown(), seconds: Self.agreeing, file: file, line: line) {
             let recorder = watch.recorder.withLock { $0 }
             let current = session.state()
-            let pages = watch.pages.withLock { $0 }
-            guard [.idle, .recording].contains(current.recordingState),
-                  pages.allSatisfy({ $0?.version == current.version }),
-                  current.recording == (recorder.take != nil) else { return false }
+            return [.idle, .recording].contains(current.recordingState) && current.recording == (recorder.take != nil)
+                && watch.pages.withLock { $0 }.allSatisfy { $0?.version == current.version }
+        }
+        try await until(shown() + ", takes \((try? files(in: folder)).map { "\($0)" } ?? "?")", file: file, line: line) {
+            let recorder = watch.recorder.withLock { $0 }
             guard recorder.take == nil else { return true }
             let (present, listed) = try files(in: folder)
+            let pages = watch.pages.withLock { $0 }
             return recorder.listed == recorder.ended && Set(listed) == present && listed.count == present.count
-                && current.takes.map(\.file) == listed
+                && pages.allSatisfy { $0?.takes.map(\.file) == listed }
         }
     }
+
+    /// How long a take lasts unless stopped, and how soon the pages must agree with the recorder.
+    private static let takeLength = 1.6
+    private static let agreeing = 1.0
 
     /// Waits for `frames` more frames of the camera (its clock, which the shortest stop counts in).
     private func waitFrames(_ frames: Int, _ watch: Watch) async throws {
@@ -118,14 +127,14 @@ final class StudioRecordStateTests: XCTestCase {
     }
 
     /// Two pages press record and stop 200 times in a seeded random order, now and then after
-    /// a pause long enough for a stop to be honoured or for the take to end by itself (0.6 s
+    /// a pause long enough for a stop to be honoured or for the take to end by itself (1.6 s
     /// takes): after each press settles and at the end, the pages agree with each other and with
     /// the recorder, takes.json lists exactly the take files in the folder, and there are as
     /// many takes as the recorder started.
     func testTwoPagesPressingRecordAndStopAgreeWithTheRecorderAndTheFolder() async throws {
         let folder = TestMedia.scratchDirectory() + "/takes"
         let watch = Watch()
-        let session = try studio(folder: folder, watch: watch, takeLength: 0.6)
+        let session = try studio(folder: folder, watch: watch, takeLength: Self.takeLength)
         let pages = openPages(session, watch)
         session.start()
         defer {
@@ -143,7 +152,7 @@ final class StudioRecordStateTests: XCTestCase {
                 try await group.waitForAll()
             }
             for start in presses { if start { pressed.start += 1 } else { pressed.stop += 1 } }
-            switch random.next() % 8 {
+            switch random.next() % 16 {
             case 0: try await waitFrames(33, watch)   // past the shortest stop: the next stop is honoured
             case 1: try await until("the take ends by itself") { watch.recorder.withLock { $0.take == nil } }
             default: break
@@ -164,8 +173,8 @@ final class StudioRecordStateTests: XCTestCase {
         let durations = try TakesFolder.manifest(in: folder).takes.map(\.duration)
         let ignored = watch.lines.withLock { $0.filter { $0.contains("stop ignored") }.count }
         XCTAssertGreaterThan(ignored, 0)
-        XCTAssertTrue(durations.contains { $0 < 0.59 }, "\(durations)")
-        XCTAssertTrue(durations.contains { $0 >= 0.59 }, "\(durations)")
+        XCTAssertTrue(durations.contains { $0 < Self.takeLength - 0.01 }, "\(durations)")
+        XCTAssertTrue(durations.contains { $0 >= Self.takeLength - 0.01 }, "\(durations)")
         print("record/stop: \(pressed.start) starts, \(pressed.stop) stops pressed; \(recorder.started) takes, \(ignored) stops ignored")
     }
 
