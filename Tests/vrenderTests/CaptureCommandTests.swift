@@ -28,6 +28,20 @@ import VRenderTestSupport
         #expect(result.standardOutput.contains("captured 3 take(s)"))
     }
 
+    /// A second capture into a folder that has takes calls its takes by their files' numbers:
+    /// it once said "take 1" of segment_0003.
+    @Test func takesAreNumberedAsTheFolderNumbersThem() throws {
+        let out = directory + "/again"
+        let common = ["--device", "synthetic", "--out", out, "--duration", "0.2s", "--size", "160x96", "--codec", "h264"]
+        let first = ProgramRun.run(CommandLineTests.binary, ["capture", "--takes", "2"] + common)
+        #expect(first.status == 0 && first.standardError.contains("take 2: recording"), "\(first.standardError)")
+        let second = ProgramRun.run(CommandLineTests.binary, ["capture"] + common)
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(second.standardError.contains("take 3: recording") && !second.standardError.contains("take 1: recording"),
+                "\(second.standardError)")
+        #expect(try manifest(out).last?["file"] as? String ?? "" > "segment_0003_" )
+    }
+
     /// Decoded frames' checksums (ffmpeg's framemd5), the determinism check.
     private func framemd5(_ folder: String) throws -> String {
         let take = try manifest(folder)[0]["file"] as? String ?? ""

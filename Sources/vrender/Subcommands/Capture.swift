@@ -101,7 +101,8 @@ extension VRender {
             let interrupts = InterruptHandling.install { job.requestStop() }
             defer { withExtendedLifetime(interrupts) {} }
             let status = StatusPrinter(statusLine: isatty(STDERR_FILENO) != 0, announcesSource: true, keysHelp: interactive,
-                                       prompterKeys: camera.prompter != nil)
+                                       prompterKeys: camera.prompter != nil,
+                                       firstTakeNumber: (try? TakesFolder.nextTakeNumber(in: camera.out)) ?? 1)
             defer { status.finish() }
             for notice in notices { status.handle(.notice(notice)) }
             let keyboard = interactive ? KeyboardReader() : nil

@@ -32,7 +32,13 @@ final class StatusPrinter: Sendable {
         var prompterStartPending = false
     }
 
-    init(statusLine: Bool, announcesSource: Bool = false, keysHelp: Bool = false, prompterKeys: Bool = false) {
+    /// The number the session's first take gets in its folder (`TakesFolder.nextTakeNumber`):
+    /// takes are called by the number in their file's name, in a folder that had takes before too.
+    private let firstTakeNumber: Int
+
+    init(statusLine: Bool, announcesSource: Bool = false, keysHelp: Bool = false, prompterKeys: Bool = false,
+         firstTakeNumber: Int = 1) {
+        self.firstTakeNumber = firstTakeNumber
         self.statusLine = statusLine
         self.announcesSource = announcesSource
         self.keysHelp = keysHelp
@@ -54,14 +60,14 @@ final class StatusPrinter: Sendable {
                 emit("capture: codec \(choice.codec == .hevc ? "HEVC" : "H.264"): \(choice.reason)\n", on: &screen)
             case .status(let status):
                 guard statusLine else { return }
-                screen.live.status = Self.statusText(status)
+                screen.live.status = Self.statusText(status, firstTakeNumber: firstTakeNumber)
                 redraw(&screen)
             case .prompter(let view):
                 show(view, on: &screen)
             case .takeStarted(let index):
                 // A terminal shows it in the status line; a log gets a line (with its time).
                 guard !statusLine else { return }
-                write("take \(index + 1): recording\n")
+                write("take \(index + firstTakeNumber): recording\n")
                 screen.prompterStartPending = true
             case .takeChecked(let take):
                 guard let problem = take.check?.problem else { return }
@@ -89,11 +95,11 @@ final class StatusPrinter: Sendable {
 
     /// Parts separated by " | " (take, camera, sound): a terminal too narrow for all of them
     /// shows them on two rows (`LiveScreen.packed`).
-    static func statusText(_ status: RecorderStatus) -> String {
+    static func statusText(_ status: RecorderStatus, firstTakeNumber: Int = 1) -> String {
         let camera = status.camera
         // Recording: the take and its length; idle: how many takes there are so far (the
         // take count alone, not a take of 0.00 s that is not being recorded).
-        let take = status.recording ? String(format: "● REC take %d %6.2fs", status.take, status.seconds)
+        let take = status.recording ? String(format: "● REC take %d %6.2fs", status.take + firstTakeNumber - 1, status.seconds)
             : String(format: "○ idle %d take%@", status.take, status.take == 1 ? "" : "s")
         // Only while the encoder is behind (measuring the codecs, a busy machine): frames not
         // yet in the file.
