@@ -63,7 +63,7 @@ check "the camera opens" wait_for "s['camera'] is not None"
 
 # --- 1. The proxies folder swapped for a link to another folder, after the studio checked it. ---
 post api/record '{"record":true}' >/dev/null
-wait_for "s['recording'] and s['takeSeconds'] > 0.3"
+wait_for "s['recording'] and s['takeSeconds'] > 0.6"
 next_take 1
 printf 'holiday video\n' >"$victim/$(stem 0).mp4"
 as_other mv "$takes/proxies" "$takes/proxies.moved"
@@ -85,7 +85,7 @@ as_other rm "$takes/proxies"; as_other mv "$takes/proxies.moved" "$takes/proxies
 
 # --- 2. A listed take replaced by a link to a private video before its copy is made. ---
 post api/record '{"record":true}' >/dev/null
-wait_for "s['recording'] and s['takeSeconds'] > 0.3"
+wait_for "s['recording'] and s['takeSeconds'] > 0.6"
 next_take 3
 check "2. (set-up) take 3's copy waits while take 4 records" test "$(py "s['takes'][2]['proxyState']")" != ready
 third=$(take 2)
@@ -130,7 +130,7 @@ check "1. every export is made" same "$done_count" 5
 
 # --- 3. A FIFO where a listed thumbnail was, fetched twice while a take records. ---
 post api/record '{"record":true}' >/dev/null
-wait_for "s['recording'] and s['takeSeconds'] > 0.3"
+wait_for "s['recording'] and s['takeSeconds'] > 0.6"
 thumb=$(py "s['takes'][0]['thumbnailURL'].rsplit('/', 1)[1]")
 as_other rm "$takes/$thumb"
 as_other mkfifo -m 0644 "$takes/$thumb"

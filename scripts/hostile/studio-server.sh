@@ -99,7 +99,7 @@ unset studio_env
 start_studio race --audio none || true
 studio wait 's["camera"] is not None' 60 || true
 studio post record '{"record":true}' >/dev/null || true
-studio wait 's["recording"] and s["takeSeconds"] > 0.3' 30 || true
+studio wait 's["recording"] and s["takeSeconds"] > 0.6' 30 || true   # past the 0.5 s double press
 studio post record '{"record":false}' >/dev/null || true
 check "race: a first take is listed" studio wait 'not s["recording"] and len(s["takes"]) == 1' 30
 studio race 30 >"$work/race.out" 2>&1 || true
