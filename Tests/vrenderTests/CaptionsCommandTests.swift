@@ -239,16 +239,21 @@ struct TrueWords {
         let takes = try #require(manifest["takes"] as? [[String: Any]])
         let inputs = try #require(summary["inputs"] as? [String])
         let trims = summary["trims"] as? [Any] ?? inputs.map { _ in NSNull() }
+        // A dissolve only between takes: the pieces a silence cut makes of one take are cut.
+        let takeOf = summary["inputTakes"] as? [Int] ?? Array(1...inputs.count)
+        let dissolves = { (join: Int) in join > 0 && join < inputs.count && takeOf[join] != takeOf[join - 1] }
         var elapsed = 0.0
+        var shift = 0.0
         for (index, input) in inputs.enumerated() {
             let name = (input as NSString).lastPathComponent
             let take = try #require(takes.first { $0["file"] as? String == name })
             let duration = try #require(take["duration"] as? Double)
             let trim = trims[index] as? [String: Any]
             let from = trim?["in"] as? Double ?? 0, to = trim?["out"] as? Double ?? duration
-            let offset = (elapsed * 30).rounded() / 30 - Double(index) * overlap
+            if dissolves(index) { shift += overlap }
+            let offset = (elapsed * 30).rounded() / 30 - shift
             elapsed += to - from
-            let visible = (offset + (index > 0 ? overlap / 2 : 0))..<(offset + (to - from) - (index + 1 < inputs.count ? overlap / 2 : 0))
+            let visible = (offset + (dissolves(index) ? overlap / 2 : 0))..<(offset + (to - from) - (dissolves(index + 1) ? overlap / 2 : 0))
             if index > 0 { joins.append(visible.lowerBound) }
             let preroll = take["preroll"] as? Double ?? 0
             let said = try #require((take["presenter"] as? [String: Any])?["words"] as? [[String: Any]])
