@@ -150,9 +150,10 @@ struct CaptureLoop {
                     continue
                 }
                 if let notice = prompter?.perform(command, at: time) { events(.notice("\(cause): \(notice)")) }
-            case .stopIgnored(let take, let age):
-                events(.notice(String(format: "take %d: stop ignored %.2f s after its start (a double press?); "
-                                      + "press again to stop it", take + 1, age)))
+            case .stopIgnored(_, let age):
+                // Unnumbered: the loop counts this session's takes, the folder numbers their files.
+                events(.notice(String(format: "stop ignored %.2f s after the take began (a double press?); "
+                                      + "press again to stop it", age)))
             }
         }
     }
