@@ -67,14 +67,14 @@ public struct ExportOptions: Sendable {
     public var loudness: Double?
     /// `--stabilize [STRENGTH]`: each take's camera shake smoothed away (nil: pictures as shot).
     public var stabilize: StabilizeRequest? = nil
-    /// `--transition`: what happens at each join (a cut unless asked).
-    public var transition: Transition = .cut
-    /// The folder `output` is in, held open by the caller (the studio's exports and proxies
     /// `--for web|archive`: the delivery preset the options were filled from (nil: none); the
     /// encoder and muxer settings it implies beyond the options are applied when planning.
     public var delivery: DeliveryTarget? = nil
     /// The options given beside `--for` that the preset left as given ("--crf"), for the plan.
     public var deliveryOverrides: [String] = []
+    /// `--transition`: what happens at each join (a cut unless asked).
+    public var transition: Transition = .cut
+    /// The folder `output` is in, held open by the caller (the studio's exports and proxies
     /// folders): the output is made and renamed in that very folder, whatever its path leads
     /// to by then, so a folder swapped for a link after it was checked cannot redirect the
     /// write. nil: the folder is opened by path when the output is made.

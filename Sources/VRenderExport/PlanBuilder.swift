@@ -131,12 +131,12 @@ struct PlanBuilder {
         return plan
     }
 
-    /// What every plan carries beside its mode: the video's label, and what its run is made with.
     /// The sound's codec: Opus in WebM, else AAC (or the delivery preset's).
     private var soundCodec: AudioCodecChoice {
         container.isWebM ? .opus : request.encoding.delivery?.audioCodec ?? .aac
     }
 
+    /// What every plan carries beside its mode: the video's label, and what its run is made with.
     private func carry(into plan: inout ExportPlan) {
         plan.videoLabel = videoLabel
         plan.threads = request.threads
