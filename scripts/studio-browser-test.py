@@ -5,7 +5,8 @@ browser download) against `vrender studio --device synthetic`.
 Checks issue 23's acceptance list: the preview changes frame to frame; 2x changes the picture;
 a click on the picture sets the exposure point; two takes recorded by clicking show their
 thumbnails and play in the viewer; reordering them and deleting one show in takes.json and on a
-second page; the prompter's buttons change its speed and size; the box resized and dragged is
+second page; the prompter's buttons change its speed and size, and "from the top" pressed
+during a take sends it back to 0%; the box resized and dragged is
 burned in there by an export (found by ffmpeg: the export with the prompter minus the one without);
 the export plays in the page; a camera that cannot open shows the error banner; with --host
 0.0.0.0 the page works from its token URL and a request without the token is refused.
@@ -30,10 +31,10 @@ import urllib.parse
 import urllib.request
 
 try:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright, TimeoutError as PlaywrightTimeout
 except ImportError:  # CI installs it once; never a browser (Debian's chromium is used)
     subprocess.run([sys.executable, '-m', 'pip', 'install', '--quiet', 'playwright'], check=True)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright, TimeoutError as PlaywrightTimeout
 
 CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
 SCRIPT = """Welcome to the studio.
@@ -219,6 +220,41 @@ def check_prompter_controls(page):
     page.click('#prompter-smaller')
     wait_state(page, 's.prompter.speed < %f && s.prompter.fontSize < %f' % (changed['speed'], changed['fontSize']))
     log('ok: the prompter\'s faster/larger/slower/smaller buttons change its speed and size')
+
+
+def check_prompter_restart(page):
+    """The prompter's "from the top" button during a take: once the prompter has scrolled (its
+    percentage > 0), a click sends it back to the top, 0% in the state and on the page's line."""
+    button = page.locator('#prompter-restart')
+    assert button.count() == 1, 'the prompter has no "from the top" button (#prompter-restart)'
+    assert button.is_visible(), 'the prompter\'s "from the top" button is not shown'
+    assert button.get_attribute('data-command') == 'restart', '#prompter-restart does not post "restart"'
+    assert (button.get_attribute('title') or '').strip(), '#prompter-restart has no title tooltip'
+    before = len(page.evaluate('window.studioState.takes'))
+    page.click('#record')
+    wait_state(page, 's.recording && s.prompter.percent > 0 && window.studioTakeSeconds() > 1', timeout=30000)
+    scrolled = page.evaluate('window.studioState.prompter')
+    # Every percentage the page shows from here on (its line: "scrolling · 12% · 40 pt/s").
+    page.evaluate("""() => {
+      window.restartSeen = [];
+      const line = document.getElementById('prompter-state');
+      const note = () => window.restartSeen.push(line.textContent);
+      new MutationObserver(note).observe(line, {childList: true, characterData: true, subtree: true});
+    }""")
+    page.click('#prompter-restart')
+    try:
+        page.wait_for_function("""offset => window.restartSeen.some(t => / 0% /.test(t))
+                                  && (window.studioState.prompter.percent === 0 || window.studioState.prompter.offset < offset)""",
+                               arg=scrolled['offset'], timeout=10000, polling='raf')
+    except PlaywrightTimeout:
+        raise AssertionError('"from the top" at %d%% (offset %.1f pt) during a take: the page showed %s, the state %s%%'
+                             % (scrolled['percent'], scrolled['offset'], page.evaluate('[...new Set(window.restartSeen)].slice(-4)'),
+                                page.evaluate('window.studioState.prompter.percent')))
+    assert page.evaluate('window.studioState.recording'), '"from the top" stopped the take'
+    page.click('#record')
+    wait_state(page, '!s.recording && s.takes.length === %d' % (before + 1), timeout=60000)
+    log('ok: "from the top" during a take sent the prompter from %d%% (offset %.0f pt) back to 0%%'
+        % (scrolled['percent'], scrolled['offset']))
 
 
 def check_delete(page, other, studio):
@@ -559,6 +595,7 @@ def main():
             check_export_plays(page)
             screenshot(page, options.screenshots, 'export')
             check_double_click(page, other, studio)
+            check_prompter_restart(page)
             other.close()
             page.close()
             studio.stop()
