@@ -71,17 +71,10 @@ public struct ExportPlan: Sendable {
 
     /// The takes as the user counts them: consecutive pieces cut from one take
     /// (`MediaInfo.sourceTake`) count once.
-    public var takeCount: Int { Set(takeNumbers).count }
+    public var takeCount: Int { takes.takeCount }
 
     /// The take (1-based, as the user counts them) each timeline piece of `takes` belongs to.
-    public var takeNumbers: [Int] {
-        var numbers: [Int] = []
-        for (index, take) in takes.enumerated() {
-            let same = index > 0 && take.sourceTake != nil && take.sourceTake == takes[index - 1].sourceTake
-            numbers.append((numbers.last ?? 0) + (same ? 0 : 1))
-        }
-        return numbers
-    }
+    public var takeNumbers: [Int] { takes.takeNumbers }
 
     /// True when the output has audio (any take has an audio track).
     public var hasAudio: Bool { audio.trackCount > 0 }
@@ -118,4 +111,20 @@ public struct ExportPlan: Sendable {
 public enum AudioCodecChoice: String, Sendable {
     /// PCM: 32-bit float, `concat --for archive`'s lossless sound.
     case aac, opus, pcm
+}
+
+extension [MediaInfo] {
+    /// The take (1-based, as the user counts them) each piece belongs to: consecutive pieces cut
+    /// from one take (the same `sourceTake`) share a number.
+    var takeNumbers: [Int] {
+        var numbers: [Int] = []
+        for (index, take) in enumerated() {
+            let same = index > 0 && take.sourceTake != nil && take.sourceTake == self[index - 1].sourceTake
+            numbers.append((numbers.last ?? 0) + (same ? 0 : 1))
+        }
+        return numbers
+    }
+
+    /// The takes as the user counts them.
+    var takeCount: Int { takeNumbers.last ?? 0 }
 }

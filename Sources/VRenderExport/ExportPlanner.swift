@@ -127,7 +127,7 @@ public enum ExportPlanner {
             || options.prompter != nil || options.captionOutputs.contains(.burn)
             || options.crf != nil || options.preset != nil
             || options.stabilize != nil
-            || (options.transition != .cut && takes.count > 1)
+            || (options.transition != .cut && takes.takeCount > 1)
     }
 
     /// Why a container cannot hold a copy: of the video, of an audio track (nil: it can).
@@ -206,7 +206,7 @@ public enum ExportPlanner {
             return "transcode: the prompter overlay is drawn into the pictures"
         } else if options.captionOutputs.contains(.burn) {
             return "transcode: --captions burn draws the captions into the pictures"
-        } else if options.transition != .cut && takes.count > 1 {
+        } else if options.transition != .cut && takes.takeCount > 1 {
             return "transcode: --transition \(options.transition.specification) changes the pictures at the joins"
         } else if let delivery = options.delivery, !options.deliveryOverrides.contains("--codec") {
             return "transcode: --for \(delivery.rawValue) encodes the video as \(options.codec.label)"

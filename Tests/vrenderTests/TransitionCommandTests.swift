@@ -35,7 +35,7 @@ import VRenderTestSupport
     }
 
     @Test(arguments: [
-        (["--transition", "wipe:1"], "--transition: 'wipe:1' is not cut, fade:SECONDS or dip:SECONDS"),
+        (["--transition", "wipe:1"], "--transition: 'wipe:1' is not cut, fade:TIME or dip:TIME"),
         (["--transition", "fade:1.2"], "small_a.mov lasts 1.00 s (30 frames), shorter than the 36 frames its transition needs"),
         (["--transition", "fade:0.5", "--codec", "copy"], "stream copy cannot apply --filter, --prompter-overlay, --transition"),
     ])
