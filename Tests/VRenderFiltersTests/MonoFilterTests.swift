@@ -109,8 +109,8 @@ extension FilterTestFrame {
         #expect(throws: VRenderError.option("--filter", "unknown filter 'sepiaa' (known filters: none, mono, noir, chrome, fade, instant, process, tonal, transfer, sepia); did you mean 'sepia'?")) {
             try FilterRegistry.chain("sepiaa")
         }
-        #expect(throws: VRenderError.option("--filter", "unknown filter 'vintage' (known filters: none, mono, noir, chrome, fade, instant, process, tonal, transfer, sepia)")) {
-            try FilterRegistry.chain("mono,vintage")
+        #expect(throws: VRenderError.option("--filter", "unknown filter 'xyzzy' (known filters: none, mono, noir, chrome, fade, instant, process, tonal, transfer, sepia)")) {
+            try FilterRegistry.chain("mono,xyzzy")
         }
     }
 }

@@ -23,7 +23,10 @@ import VRenderTestSupport
         // bench gate hold workers to none.)
         for chunk in plan.chunks.indices { _ = try worker.render(chunk: chunk) }
         _ = try worker.renderSound()
-        let probed = [try Probe.probe(take)]
+        // As the planner probes it: numbered as the take it is (`ExportPlanner.probeInputs`).
+        var probe = try Probe.probe(take)
+        probe.sourceTake = 1
+        let probed = [probe]
 
         var edited = plan
         edited.takes[0].video.colour = .bt601

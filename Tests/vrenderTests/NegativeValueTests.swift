@@ -48,7 +48,7 @@ import VRenderWorkerCommands
                 == OptionalValues.defaultValue)
         // A negative value reaches the command's own check, which names it.
         #expect(refusal(["concat", "a.mov", "--cut-pauses", "-1.5s", "--trim-silence"])
-                == "--cut-pauses '-1.5s' is not a positive time (e.g. 1.5s, 1500ms)")
+                == "--cut-pauses '-1.5s' is not a positive time (e.g. 0.5, 0.5s, 500ms, 1:02.5)")
         #expect(refusal(["concat", "a.mov", "--crf", "-5"]) == "--crf must be between 0 and 51, got -5")
     }
 

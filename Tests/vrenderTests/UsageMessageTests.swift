@@ -15,7 +15,7 @@ import VRenderWorkerCommands
             _ = try CommandMain<VRender>.parse(["capture", "--device", "synthetic", "--out", "takes", "--preroll", "soon"])
             Issue.record("--preroll soon parsed")
         } catch {
-            #expect(error.refused == ValueSyntaxError(value: "soon", expected: "a time (e.g. 1.5s, 1500ms)"))
+            #expect(error.refused == ValueSyntaxError(value: "soon", expected: "a time (e.g. 0.5, 0.5s, 500ms, 1:02.5)"))
         }
         // Another usage error keeps no refusal, and a later parse does not see an earlier one.
         do {
