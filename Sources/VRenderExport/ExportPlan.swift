@@ -69,6 +69,11 @@ public struct ExportPlan: Sendable {
     /// True when a transcode draws into the pictures: the prompter, or `--captions burn`.
     package var drawsOverlay: Bool { prompter != nil || captions?.outputs.contains(.burn) == true }
 
+    /// False when the output has no edit lists (`--for web`'s .mp4): the sound then gives way to
+    /// the encoder's priming (`AudioTrackEncoder`). Other containers keep their own codec delay
+    /// (Matroska's CodecDelay), so only the QuickTime family is written without them.
+    package var writesEditLists: Bool { encoding.delivery?.editLists ?? true || !container.isQuickTimeFamily }
+
     /// The takes as the user counts them: consecutive pieces cut from one take
     /// (`MediaInfo.sourceTake`) count once.
     public var takeCount: Int { takes.takeCount }

@@ -72,7 +72,7 @@ struct AudioStage {
         defer { producers.producerDone() }
         let encoder = AudioTrackEncoder(encoder: encoder.take(), gainDecibels: plan.loudness?.tracks[track].gain,
                                         sampleRate: plan.timeline.sampleRate,
-                                        editLists: plan.encoding.delivery?.editLists ?? true, send: send)
+                                        editLists: plan.writesEditLists, send: send)
         let fitter = AudioFitter(plan: plan, interleaved: encoder.takesInterleavedAudio) {
             try encoder.encode($0, available: $1, final: false)
         }

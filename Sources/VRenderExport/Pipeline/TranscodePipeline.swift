@@ -122,7 +122,7 @@ final class TranscodePipeline {
         let side = job.writesAudio && job.writesVideo ? try SideStreamOutput(plan: plan, muxer: muxer) : nil
         let subtitles = try side?.subtitleStream.map { (stream: $0, packets: try side!.allCues()) }
         muxer.writeReproducibly()
-        try muxer.writeHeader(options: muxer.finishedFileOptions(editLists: plan.encoding.delivery?.editLists ?? true))
+        try muxer.writeHeader(options: muxer.finishedFileOptions(editLists: plan.writesEditLists))
         let executor = try videoEncoder.map { _ in try makeExecutor(plan) }
         var painters: [any SlotPainter] = try plan.prompter.map { [try PrompterPainter(prompter: $0, plan: plan, damage: damage)] } ?? []
         if let captions = plan.captions, captions.outputs.contains(.burn) {
