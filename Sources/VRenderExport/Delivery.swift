@@ -83,10 +83,13 @@ public enum DeliveryTarget: String, Sendable, CaseIterable, Codable {
             let tuning = tuning(width: plan.canvasWidth, height: plan.canvasHeight, frameRate: plan.frameRate)
             let cap = tuning.map { String(format: "%.1f Mb/s", Double($0.maxBitRate ?? 0) / 1_000_000) } ?? "-"
             let gop = tuning?.keyframeInterval.map { "a closed GOP of \($0) frames" } ?? ""
-            return "for web: \(plan.videoCodec.rawValue) \(tuning?.profile ?? "") crf \(plan.encoding.crf.map(String.init) ?? "default") "
-                + "capped at \(cap), \(gop), 2 B-frames, \(plan.audioCodec.rawValue.uppercased()) 48 kHz, "
-                + "\(plan.loudness.map { String(format: "%.0f LUFS", $0.target) } ?? "levels as recorded"), "
-                + ".\(plan.output.fileExtension) with faststart and no edit lists"
+            // x264 alone takes the profile; a Matroska file (-o x.mkv) has no edit lists to leave out.
+            let profile = plan.videoCodec == .h264 ? tuning?.profile.map { " " + $0 } ?? "" : ""
+            let file = plan.writesEditLists ? "" : " with faststart and no edit lists"
+            return "for web: \(plan.videoCodec.rawValue)\(profile) crf \(plan.encoding.crf.map(String.init) ?? "default") "
+                + "capped at \(cap), \(gop), \(tuning?.bFrames ?? 0) B-frames, \(plan.audioCodec.rawValue.uppercased()) 48 kHz, "
+                + "\(plan.loudness.map { ValueSyntax.text($0.target) + " LUFS" } ?? "levels as recorded"), "
+                + ".\(plan.output.fileExtension)\(file)"
         case .archive:
             return "for archive: \(plan.videoCodec.rawValue) (lossless), sound as \(plan.audioCodec.rawValue) 48 kHz, "
                 + ".\(plan.output.fileExtension)"
