@@ -83,6 +83,12 @@ import VRenderTestSupport
         #expect(given.standardError.contains("crf 30 capped"), "\(given.standardError)")
         #expect(given.standardError.contains("-16 LUFS, .mov with faststart and no edit lists; as given: --crf, --loudness, -o"),
                 "\(given.standardError)")
+        // A chunked export cannot apply the preset yet: refused, never half applied.
+        let chunked = concat(["--for", "web", "--engine", "local", "-o", directory + "/c.mp4"])
+        #expect(chunked.status == 2 && chunked.standardError.contains("--for web with --engine: a chunked export cannot apply"),
+                "\(chunked.standardError)")
+        let planned = ProgramRun.run(CommandLineTests.binary, ["chunk", "plan"] + takes + ["-o", directory + "/p.mp4", "--for", "archive"])
+        #expect(planned.status == 2 && planned.standardError.contains("--for archive with 'chunk plan'"), "\(planned.standardError)")
         let refused = concat(["--for", "youtub"])
         #expect(refused.status == 2 && refused.standardError.contains("--for 'youtub' is not web or archive; did you mean 'youtube'?"),
                 "\(refused.standardError)")

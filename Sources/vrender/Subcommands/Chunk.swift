@@ -39,6 +39,7 @@ extension VRender {
 
             func validate() throws {
                 try ExportOutput.validate(output: output)
+                try export.refuseDeliveryWhenChunked("'chunk plan'")
             }
 
             func run() throws {

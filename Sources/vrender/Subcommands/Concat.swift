@@ -46,10 +46,7 @@ extension VRender {
 
         func validate() throws {
             try ExportOutput.validate(output: output)
-            if scale.engine != nil, let delivery = export.delivery {
-                throw ValidationError("--for \(delivery.text) with --engine: a chunked export cannot apply the preset yet (its chunks "
-                                      + "have fixed keyframes and its sound is joined apart); export in one process, or give --codec, --crf and --loudness")
-            }
+            if scale.engine != nil { try export.refuseDeliveryWhenChunked("--engine") }
             if scale.engine != nil && timings != nil {
                 throw ValidationError("--timings measures one process; measure chunked exports with 'vrender chunk render --timings' or the benchmarks")
             }
@@ -223,6 +220,14 @@ struct ExportArguments: ParsableArguments {
         guard parts.count == 4, let x = parts[0], let y = parts[1], let width = parts[2], let height = parts[3],
               width > 0, height > 0 else { return nil }
         return PixelRect(x: x, y: y, width: width, height: height)
+    }
+
+    /// A chunked export cannot apply `--for` yet (its chunks have fixed keyframes and its sound
+    /// is joined apart): refused, naming the option that made it chunked.
+    func refuseDeliveryWhenChunked(_ option: String) throws {
+        guard let delivery else { return }
+        throw ValidationError("--for \(delivery.text) with \(option): a chunked export cannot apply the preset yet (its chunks "
+                              + "have fixed keyframes and its sound is joined apart); export in one process, or give --codec, --crf and --loudness")
     }
 
     /// The options as the library takes them (output "export.mov" until the command sets its
