@@ -32,10 +32,12 @@ public enum VideoCodecChoice: String, Sendable, CaseIterable {
     /// look-ahead), so a capture killed mid-take loses only what it had not yet handed over.
     /// `fixedKeyframes`: a keyframe every `gop` frames and nowhere else, closed GOPs (chunked
     /// exports: every chunk starts a GOP where an unchunked encode would). `threads` > 0 caps
-    /// x265's thread pool too (FFmpeg passes no count on to it).
+    /// x265's thread pool too (FFmpeg passes no count on to it). `tuning`: a delivery preset's
+    /// B-frames, closed GOPs and (x264) profile.
     func options(encoder: String, preset: String, crf: Int?, lowLatency: Bool = false,
-                 fixedKeyframes gop: Int? = nil, threads: Int = 0) -> [String: String] {
+                 fixedKeyframes gop: Int? = nil, threads: Int = 0, tuning: VideoTuning? = nil) -> [String: String] {
         let quality = crf.map { ["crf": String($0)] } ?? [:]
+        let tuned = (tuning?.bFrames.map { ["bframes=\($0)"] } ?? []) + (tuning?.keyframeInterval == nil ? [] : ["open-gop=0"])
         switch encoder {
         case "libx264":
             // ultrafast already has no B-frames and no rate look-ahead (said again so that a
@@ -44,14 +46,17 @@ public enum VideoCodecChoice: String, Sendable, CaseIterable {
             // min-keyint to half of keyint: without scene cuts, keyint alone places them.
             var params = lowLatency ? ["bframes=0", "rc-lookahead=0"] : []
             if let gop { params += ["keyint=\(gop)", "scenecut=0", "open-gop=0"] }
+            params += tuned
             let x264 = params.isEmpty ? [:] : ["x264-params": params.joined(separator: ":")]
-            return ["preset": preset].merging(x264) { $1 }.merging(quality) { $1 }
+            let profile = tuning?.profile.map { ["profile": $0] } ?? [:]
+            return ["preset": preset].merging(x264) { $1 }.merging(profile) { $1 }.merging(quality) { $1 }
         case "libx265":
             // Not x265's zerolatency tune: it forces one frame thread, ~40% slower at 720p on
             // 2 cores; x265's own frame-thread count delays output by only a few frames.
             var params = ["log-level=error"] + (lowLatency ? ["bframes=0", "rc-lookahead=0"] : [])
             if let gop { params += ["keyint=\(gop)", "min-keyint=\(gop)", "scenecut=0", "open-gop=0"] }
             if threads > 0 { params.append("pools=\(threads)") }
+            params += tuned
             return ["preset": preset, "x265-params": params.joined(separator: ":")].merging(quality) { $1 }
         case "ffv1": return ["slicecrc": "1"]
         case "libvpx-vp9": return ["deadline": "good", "cpu-used": "5", "row-mt": "1", "crf": String(crf ?? 32)]
@@ -167,10 +172,12 @@ public final class Encoder {
             }
             if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             var options: OpaquePointer?
-            var chosen = settings.codec.options(encoder: candidate, preset: settings.preset, crf: settings.crf,
-                                                lowLatency: settings.lowLatency, fixedKeyframes: fixedGOP, threads: settings.threads)
-            if let tuning = settings.tuning { tune(context, &chosen, tuning, encoder: candidate) }
-            for (key, value) in chosen { av_dict_set(&options, key, value, 0) }
+            if let tuning = settings.tuning { tune(context, tuning) }
+            for (key, value) in settings.codec.options(encoder: candidate, preset: settings.preset, crf: settings.crf,
+                                                       lowLatency: settings.lowLatency, fixedKeyframes: fixedGOP,
+                                                       threads: settings.threads, tuning: settings.tuning) {
+                av_dict_set(&options, key, value, 0)
+            }
             if candidate == "ffv1" { context.pointee.level = 3 }   // FFV1 version 3: sliced, multithreaded
             let opened = avcodec_open2(context, codec, &options)
             av_dict_free(&options)
@@ -181,10 +188,10 @@ public final class Encoder {
                            reason: "no encoder could be opened (\(failures.joined(separator: "; ")))")
     }
 
-    /// A delivery preset's settings: the VBV cap (a buffer of two seconds at the cap), a closed
-    /// GOP, the B-frames and profile (x264/x265 read these from their params).
-    private static func tune(_ context: UnsafeMutablePointer<AVCodecContext>, _ options: inout [String: String],
-                             _ tuning: VideoTuning, encoder: String) {
+    /// A delivery preset's settings every encoder reads from its context: the VBV cap (a buffer
+    /// of two seconds at the cap), a closed GOP and the B-frames (x264/x265's own params come
+    /// from `VideoCodecChoice.options`).
+    private static func tune(_ context: UnsafeMutablePointer<AVCodecContext>, _ tuning: VideoTuning) {
         if let cap = tuning.maxBitRate {
             context.pointee.rc_max_rate = Int64(cap)
             context.pointee.rc_buffer_size = Int32(clamping: cap * 2)
@@ -194,13 +201,6 @@ public final class Encoder {
             context.pointee.flags |= Int32(bitPattern: AV_CODEC_FLAG_CLOSED_GOP)
         }
         if let frames = tuning.bFrames { context.pointee.max_b_frames = Int32(frames) }
-        guard encoder == "libx264" || encoder == "libx265" else { return }
-        var params = options["x264-params"].map { [$0] } ?? []
-        if encoder == "libx265" { params = options["x265-params"].map { [$0] } ?? [] }
-        if let frames = tuning.bFrames { params.append("bframes=\(frames)") }
-        if tuning.keyframeInterval != nil { params.append("open-gop=0") }
-        options[encoder == "libx264" ? "x264-params" : "x265-params"] = params.joined(separator: ":")
-        if let profile = tuning.profile, encoder == "libx264" { options["profile"] = profile }
     }
 
     /// AAC at 48 kHz stereo (the export's one audio format).
