@@ -10,9 +10,9 @@ package enum CodecNames {
         "lossless": "ffv1",
     ]
 
-    /// `typed` as one of `known` (a command's codec names), or a refusal that lists them and,
-    /// for a near miss, suggests one ("'h266' is not a codec here (auto, hevc, h264, ffv1);
-    /// did you mean 'h265'?" says what the user meant, by spelling or by name).
+    /// `typed` as one of `known` (a command's codec names), or a refusal that lists them, says
+    /// when the name is another codec's (`libvpx-vp9` to capture: "(vp9 is not one of them)") and
+    /// suggests a near miss ("'h266' is not one of auto, hevc, ...; did you mean 'h264'?").
     package static func resolve(_ typed: String, among known: [String]) throws(ValueSyntaxError) -> String {
         if let name = Suggestion.resolve(typed, among: known, aliases: aliases) { return name }
         let meant = aliases[typed.lowercased()].map { " (\($0) is not one of them)" } ?? ""

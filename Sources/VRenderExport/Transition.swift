@@ -12,6 +12,9 @@ public enum Transition: Sendable, Equatable {
     /// back in over the other half; nothing overlaps, so the length is unchanged.
     case dip(seconds: Double)
 
+    /// The three kinds as `--transition` names them.
+    static let kinds = ["cut", "fade", "dip"]
+
     /// Other names people give the three kinds (editors' words; ffmpeg's xfade).
     static let aliases: [String: String] = [
         "none": "cut", "hard": "cut", "dissolve": "fade", "crossfade": "fade", "cross-dissolve": "fade",
@@ -38,8 +41,8 @@ public enum Transition: Sendable, Equatable {
             + "(e.g. fade:0.5, fade:500ms; dissolve means fade)"
         if (kind == "fade" || kind == "dip") && !hasTime {
             message += "; give \(kind) a length: \(kind):0.5"
-        } else if !["cut", "fade", "dip"].contains(kind) {
-            message = Suggestion.appended(to: message, typed: kind, among: ["cut", "fade", "dip"] + aliases.keys.sorted())
+        } else if !kinds.contains(kind) {
+            message = Suggestion.appended(to: message, typed: kind, among: kinds + aliases.keys.sorted())
         }
         return VRenderError.option("--transition", message)
     }
