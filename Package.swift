@@ -6,7 +6,7 @@
 //   CFFmpeg, CPNG, CVulkan, CV4L2, CALSA, CPulse, CVidStab   C libraries and shims (FFmpeg, libpng,
 //                     Vulkan loader, V4L2 ioctls, ALSA, PulseAudio, libvidstab)
 //   CBuildInfo        the version and commit of the build (`vrender --version`)
-//   CRowKernels       the colour filters' AVX-512 row kernels (C intrinsics, chosen at run time)
+//   CRowKernels       the AVX2 and AVX-512 row kernels of the filters and tone mapper (C, chosen at run time)
 //   VRenderCore       pure Swift: errors, parsing, geometry, chroma geometry, picture views and
 //                     ops, bounded queues/locks, pools, stage threads, atomic file writes, the
 //                     camera position, checks of the fields of files read back (FieldCheck),
@@ -46,7 +46,7 @@
 //                     PulseAudio in a chunk worker): scripts/check-imports.sh fails if one does.
 //   VRenderWorkerCommands  the chunk job steps (render, sound, join) as both executables parse
 //                     and run them, and the terminal output and error reporting every command
-//                     shares (progress, --json, Ctrl-C, exit statuses)         <- Scale, Export, Core
+//                     shares (progress, --json, Ctrl-C, exit statuses)   <- Scale, Export, Filters, Core
 //   VRenderWorker     `vrender-worker`, what the engines start: those steps and nothing else. Its
 //                     closure is Scale and below only (no Capture, Recording, Studio, Demo, V4L2,
 //                     ALSA, PulseAudio or Hummingbird): scripts/check-imports.sh    <- WorkerCommands
@@ -139,8 +139,9 @@ let package = Package(
         .target(name: "VRenderCore"),
         // The version and commit this binary was built from (scripts/build-info.sh writes them).
         .target(name: "CBuildInfo"),
-        // The colour filters' AVX-512 row kernels, chosen at run time (RowInstructions): C, for
-        // intrinsics and a per-function target while the package builds for baseline x86-64.
+        // The filters' and tone mapper's AVX2 and AVX-512 row kernels, chosen at run time
+        // (RowInstructions, VRENDER_CPU): C, for intrinsics and a per-function target while the
+        // package builds for baseline x86-64.
         .target(name: "CRowKernels"),
         // Optimized in debug builds too: its tests check every filter against a per-pixel
         // reference (`ColorProgram.referenceApply`) at 1080p, which unoptimized spends most of
@@ -180,7 +181,7 @@ let package = Package(
         // The chunk job steps both executables run (`vrender chunk render`, `vrender-worker render`),
         // and the terminal output and error reporting the command lines share.
         .target(name: "VRenderWorkerCommands",
-                dependencies: ["VRenderCore", "VRenderExport", "VRenderScale",
+                dependencies: ["VRenderCore", "VRenderExport", "VRenderFilters", "VRenderScale",
                                .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // `vrender-worker`: those steps alone; scripts/check-imports.sh keeps its closure off the
         // capture stack, the studio and its web server.

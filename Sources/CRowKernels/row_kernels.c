@@ -1,22 +1,9 @@
 #include "row_kernels.h"
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <immintrin.h>
 
 #define VR_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
-
-int vr_row_kernels_avx512(void) {
-    unsigned eax, ebx, ecx, edx;
-    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & bit_OSXSAVE)) return 0;
-    // XCR0: the OS saves SSE (1), AVX (2), opmask (5), ZMM_Hi256 (6) and Hi16_ZMM (7) state.
-    unsigned xcr0_low, xcr0_high;
-    __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
-    if ((xcr0_low & 0xE6) != 0xE6) return 0;
-    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
-    const unsigned avx512f = 1u << 16, avx512bw = 1u << 30, avx512vl = 1u << 31, avx512vbmi = 1u << 1;
-    return (ebx & avx512f) && (ebx & avx512bw) && (ebx & avx512vl) && (ecx & avx512vbmi);
-}
 
 /// The first `count` (< 64) lanes set.
 VR_AVX512 static inline __mmask64 lanes(size_t count) {
@@ -114,35 +101,19 @@ VR_AVX512 void vr_mean_of_pairs_avx512(const uint8_t *top, const uint8_t *bottom
 
 #else
 
-int vr_row_kernels_avx512(void) { return 0; }
-
-void vr_mean_of_pairs_avx512(const uint8_t *top, const uint8_t *bottom, uint8_t *mean, size_t count) {
-    for (size_t x = 0; x < count; x++) {
-        int sum = top[2 * x] + top[2 * x + 1];
-        mean[x] = bottom ? (uint8_t)((sum + bottom[2 * x] + bottom[2 * x + 1] + 2) >> 2) : (uint8_t)((sum + 1) >> 1);
-    }
-}
-
-// Never called off x86-64 (vr_row_kernels_avx512() is 0); written out so that a call would
-// still give the definition's bytes.
+// Never called off x86-64 (vr_cpu_avx512() is 0 there).
 void vr_lookup_row_avx512(const uint8_t *source, uint8_t *destination, size_t count, const uint8_t *table) {
-    for (size_t x = 0; x < count; x++) destination[x] = table[source[x]];
-}
-
-static uint8_t chroma_sample(int32_t y, int32_t u, int32_t v, const int32_t *row, const uint8_t *curve) {
-    int32_t index = ((row[0] * (y - 16) + row[1] * (u - 128) + row[2] * (v - 128) + 2048) >> 12) + 128;
-    return curve[index < 0 ? 0 : index > 255 ? 255 : index];
+    __builtin_trap();
 }
 
 void vr_chroma_row_avx512(const uint8_t *mean, const uint8_t *cb, const uint8_t *cr,
                           uint8_t *to_cb, uint8_t *to_cr, size_t count, const int32_t *rows,
                           const uint8_t *cb_curve, const uint8_t *cr_curve) {
-    const int reads_mean = rows[0] != 0 || rows[3] != 0;
-    for (size_t x = 0; x < count; x++) {
-        int32_t y = reads_mean ? mean[x] : 16, u = cb[x], v = cr[x];
-        to_cb[x] = chroma_sample(y, u, v, rows, cb_curve);
-        to_cr[x] = chroma_sample(y, u, v, rows + 3, cr_curve);
-    }
+    __builtin_trap();
+}
+
+void vr_mean_of_pairs_avx512(const uint8_t *top, const uint8_t *bottom, uint8_t *mean, size_t count) {
+    __builtin_trap();
 }
 
 #endif

@@ -199,7 +199,7 @@ VR_AVX512 void vr_tone_map_blocks_avx512(const vr_tone_map_params *params,
 
 #else
 
-// Never called off x86-64 (vr_row_kernels_avx512() is 0 there).
+// Never called off x86-64 (vr_cpu_avx512() is 0 there).
 void vr_tone_map_blocks_avx512(const vr_tone_map_params *params,
                                const uint16_t *luma_top, const uint16_t *luma_bottom,
                                const uint16_t *cb_top, const uint16_t *cr_top,

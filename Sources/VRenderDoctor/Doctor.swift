@@ -34,9 +34,8 @@ package enum Doctor {
     }
 
     static func cpu() -> DoctorFinding {
-        let kernels = RowInstructions.detected == .avx512 ? "AVX-512 row kernels" : "portable row kernels (no AVX-512 VBMI)"
         return DoctorFinding(area: "CPU", name: "\(Processors.active) processors", status: .ok,
-                             detail: "filters on the CPU use the \(kernels)")
+                             detail: "filters and tone mapping on the CPU run the \(RowInstructions.summary) row kernels")
     }
 
     static func slurm() -> DoctorFinding {

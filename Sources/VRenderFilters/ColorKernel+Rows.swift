@@ -13,16 +13,17 @@ extension ColorKernel {
                  count: Int, offsets: UnsafeMutablePointer<Int32>) {
         switch luma {
         case .table where instructions == .avx512: vr_lookup_row_avx512(source, destination, count, tables.luma)
-        case .table: Self.lookupRow(from: source, to: destination, count: count, tables: tables)
+        case .table where instructions == .avx2: vr_lookup_row_avx2(source, destination, count, tables.lumaPairs, tables.luma)
+        case .table: Self.lookupRow(from: source, to: destination, count: count, pairs: tables.lumaPairs, table: tables.luma)
         case .general: generalLumaRow(from: source, to: destination, count: count, offsets: offsets)
         }
     }
 
     /// Eight samples per step: one 64-bit load, four two-sample lookups, one 64-bit store.
+    /// `pairs[a | b << 8]` is `table[a] | table[b] << 8`.
     static func lookupRow(from source: UnsafeMutablePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>,
-                          count: Int, tables: KernelTables) {
+                          count: Int, pairs: UnsafeMutablePointer<UInt16>, table: UnsafeMutablePointer<UInt8>) {
         let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(destination)
-        let pairs = tables.lumaPairs
         var x = 0
         while x + 8 <= count {
             let v = input.loadUnaligned(fromByteOffset: x, as: UInt64.self)
@@ -34,7 +35,7 @@ extension ColorKernel {
             x += 8
         }
         while x < count {
-            destination[x] = tables.luma[Int(source[x])]
+            destination[x] = table[Int(source[x])]
             x += 1
         }
     }
@@ -76,9 +77,20 @@ extension ColorKernel {
 
     // MARK: - Chroma
 
-    /// Chroma row `cy`; `mean` holds the row's rounded mean lumas (read when the step needs it).
+    /// Chroma row `cy`; `mean` holds the row's rounded mean lumas (read when
+    /// `chromaReadsMeanLuma`).
     @inline(__always)
-    func chromaRow(source: YUVImage, destination: YUVImage, cy: Int, mean: UnsafeMutablePointer<UInt8>) {
+    func chromaBlockRow(source: YUVImage, destination: YUVImage, cy: Int, mean: UnsafeMutablePointer<UInt8>) {
+        if instructions == .avx512 {
+            wideChromaRow(source: source, destination: destination, cy: cy, mean: mean)
+        } else {
+            chromaRow(source: source, destination: destination, cy: cy, mean: mean)
+        }
+    }
+
+    /// Chroma row `cy` with the portable or AVX2 kernels.
+    @inline(__always)
+    private func chromaRow(source: YUVImage, destination: YUVImage, cy: Int, mean: UnsafeMutablePointer<UInt8>) {
         let count = source.cb.width
         let cb = source.cb.row(cy), cr = source.cr.row(cy)
         let toCb = destination.cb.row(cy), toCr = destination.cr.row(cy)
@@ -87,7 +99,7 @@ extension ColorKernel {
             toCb.update(repeating: cbValue, count: count)
             toCr.update(repeating: crValue, count: count)
         case .pairTable:
-            pairRow(cb: cb, cr: cr, toCb: toCb, toCr: toCr, count: count)
+            Self.pairTableRow(instructions, cb: cb, cr: cr, toCb: toCb, toCr: toCr, count: count, pairs: tables.chromaPairs)
         case .channelTables(let cbKey, let crKey):
             func row(_ input: ChromaInput) -> UnsafeMutablePointer<UInt8> {
                 switch input {
@@ -98,31 +110,67 @@ extension ColorKernel {
             }
             // Cb' first would overwrite Cb before Cr' reads it (in place, a key may hold both):
             // both outputs of a group are computed before either is stored.
-            channelTablesRow(cbLow: row(cbKey.low), cbHigh: row(cbKey.high), crLow: row(crKey.low),
-                             crHigh: row(crKey.high), toCb: toCb, toCr: toCr, count: count)
+            if instructions == .avx2 {
+                vr_chroma_tables_row_avx2(row(cbKey.low), row(cbKey.high), row(crKey.low), row(crKey.high), toCb, toCr,
+                                          count, tables.cbTable, tables.crTable)
+            } else {
+                channelTablesRow(cbLow: row(cbKey.low), cbHigh: row(cbKey.high), crLow: row(crKey.low),
+                                 crHigh: row(crKey.high), toCb: toCb, toCr: toCr, count: count)
+            }
+        case .shiftCurves:
+            shiftCurvesRow(cb: cb, cr: cr, mean: chromaReadsMeanLuma ? mean : nil, toCb: toCb, toCr: toCr, count: count)
+        case .general where instructions == .avx2:
+            Self.wideChromaRow(.avx2, mean: chromaReadsMeanLuma ? mean : nil, cb: cb, cr: cr, toCb: toCb, toCr: toCr,
+                               count: count, matrix: tables.chromaMatrix, cbCurve: tables.cbCurve, crCurve: tables.crCurve)
         case .general:
             generalChromaRow(cb: cb, cr: cr, mean: mean, toCb: toCb, toCr: toCr, count: count)
         }
     }
 
     /// Chroma row `cy` with the AVX-512 kernel: the matrix on 16 lanes, the curves from registers.
-    func wideChromaRow(source: YUVImage, destination: YUVImage, cy: Int, mean: UnsafeMutablePointer<UInt8>) {
+    private func wideChromaRow(source: YUVImage, destination: YUVImage, cy: Int, mean: UnsafeMutablePointer<UInt8>) {
         let count = source.cb.width
         if case .constant(let cbValue, let crValue) = chroma {
             destination.cb.row(cy).update(repeating: cbValue, count: count)
             destination.cr.row(cy).update(repeating: crValue, count: count)
             return
         }
-        vr_chroma_row_avx512(chromaReadsMeanLuma ? mean : nil, source.cb.row(cy), source.cr.row(cy),
-                             destination.cb.row(cy), destination.cr.row(cy), count, tables.chromaMatrix,
-                             tables.cbCurve, tables.crCurve)
+        Self.wideChromaRow(instructions, mean: chromaReadsMeanLuma ? mean : nil, cb: source.cb.row(cy),
+                           cr: source.cr.row(cy), toCb: destination.cb.row(cy), toCr: destination.cr.row(cy),
+                           count: count, matrix: tables.chromaMatrix, cbCurve: tables.cbCurve, crCurve: tables.crCurve)
+    }
+
+    /// `CRowKernels`' matrix chroma row for `instructions` (AVX2 or AVX-512).
+    private static func wideChromaRow(_ instructions: RowInstructions, mean: UnsafeMutablePointer<UInt8>?,
+                              cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>,
+                              toCb: UnsafeMutablePointer<UInt8>, toCr: UnsafeMutablePointer<UInt8>, count: Int,
+                              matrix: UnsafeMutablePointer<Int32>, cbCurve: UnsafeMutablePointer<UInt8>,
+                              crCurve: UnsafeMutablePointer<UInt8>) {
+        precondition(instructions != .portable, "the portable kernels have no matrix chroma row in C")
+        if instructions == .avx512 {
+            vr_chroma_row_avx512(mean, cb, cr, toCb, toCr, count, matrix, cbCurve, crCurve)
+        } else {
+            vr_chroma_row_avx2(mean, cb, cr, toCb, toCr, count, matrix, cbCurve, crCurve)
+        }
+    }
+
+    /// (Cb', Cr') = `pairs[Cb | Cr << 8]` for a chroma row: gathered by the AVX2 kernel (which
+    /// AVX-512 machines run too), looked up by `pairRow` on the portable kernels.
+    static func pairTableRow(_ instructions: RowInstructions, cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>,
+                             toCb: UnsafeMutablePointer<UInt8>, toCr: UnsafeMutablePointer<UInt8>, count: Int,
+                             pairs: UnsafeMutablePointer<UInt16>) {
+        if instructions == .portable {
+            pairRow(cb: cb, cr: cr, toCb: toCb, toCr: toCr, count: count, pairs: pairs)
+        } else {
+            vr_chroma_pairs_row_avx2(cb, cr, toCb, toCr, count, pairs)
+        }
     }
 
     /// Eight (Cb, Cr) pairs per step: the table indices come from one interleave of the two
     /// planes' bytes on 16-bit lanes, then eight lookups fill the lanes of the result.
-    private func pairRow(cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>,
-                         toCb: UnsafeMutablePointer<UInt8>, toCr: UnsafeMutablePointer<UInt8>, count: Int) {
-        let pairs = tables.chromaPairs
+    private static func pairRow(cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>,
+                                toCb: UnsafeMutablePointer<UInt8>, toCr: UnsafeMutablePointer<UInt8>, count: Int,
+                                pairs: UnsafeMutablePointer<UInt16>) {
         var x = 0
         while x + 8 <= count {
             let index = Self.widen16(cb + x) | Self.widen16(cr + x) &<< 8
@@ -190,62 +238,6 @@ extension ColorKernel {
             toCb[x] = out.cb
             toCr[x] = out.cr
             x += 1
-        }
-    }
-
-    // MARK: - Mean luma of each block
-
-    /// The rounded mean luma of every block of one chroma row (`rows`: its one or two luma
-    /// rows), 8 or 16 blocks per step on 16-bit lanes; blocks cut off by an odd width at the
-    /// right edge go through the scalar `blockMean`.
-    static func meanLumaRow(_ luma: PlaneView, rows: Range<Int>, chroma: ChromaGeometry,
-                            into mean: UnsafeMutablePointer<UInt8>, count: Int, instructions: RowInstructions) {
-        let top = UnsafeRawPointer(luma.row(rows.lowerBound))
-        let bottom = UnsafeRawPointer(luma.row(rows.upperBound - 1))
-        let twoRows = rows.count == 2
-        let output = UnsafeMutableRawPointer(mean)
-        var cx = 0
-        if chroma.blockWidth == 2 && instructions == .avx512 {
-            cx = luma.width / 2
-            vr_mean_of_pairs_avx512(luma.row(rows.lowerBound), twoRows ? luma.row(rows.upperBound - 1) : nil, mean, cx)
-        } else if chroma.blockWidth == 2 {
-            // A 16-bit lane holds two horizontally adjacent samples: (lane & 0xFF) + (lane >> 8)
-            // is their sum, whichever byte order the machine has.
-            @inline(__always)
-            func pairSums(_ row: UnsafeRawPointer) -> SIMD8<UInt16> {
-                let lanes = row.loadUnaligned(fromByteOffset: 2 * cx, as: SIMD8<UInt16>.self)
-                return (lanes & 0xFF) &+ (lanes &>> 8)
-            }
-            // Two loops rather than a test per step: the mean of 4 and the mean of 2.
-            if twoRows {
-                while 2 * (cx + 8) <= luma.width {
-                    let rounded = (pairSums(top) &+ pairSums(bottom) &+ 2) &>> 2
-                    output.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: rounded), toByteOffset: cx, as: SIMD8<UInt8>.self)
-                    cx += 8
-                }
-            } else {
-                while 2 * (cx + 8) <= luma.width {
-                    let rounded = (pairSums(top) &+ 1) &>> 1
-                    output.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: rounded), toByteOffset: cx, as: SIMD8<UInt8>.self)
-                    cx += 8
-                }
-            }
-        } else if twoRows {
-            while cx + 16 <= count {
-                let a = SIMD16<UInt16>(truncatingIfNeeded: top.loadUnaligned(fromByteOffset: cx, as: SIMD16<UInt8>.self))
-                let b = SIMD16<UInt16>(truncatingIfNeeded: bottom.loadUnaligned(fromByteOffset: cx, as: SIMD16<UInt8>.self))
-                output.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: (a &+ b &+ 1) &>> 1), toByteOffset: cx,
-                                  as: SIMD16<UInt8>.self)
-                cx += 16
-            }
-        } else {
-            // One sample per block: its mean is itself.
-            mean.update(from: luma.row(rows.lowerBound), count: count)
-            return
-        }
-        while cx < count {
-            mean[cx] = blockMean(luma, rows: rows, columns: chroma.lumaColumns(ofChromaColumn: cx, lumaWidth: luma.width))
-            cx += 1
         }
     }
 

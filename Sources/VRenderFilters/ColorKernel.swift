@@ -18,12 +18,20 @@ import VRenderCore
 ///   byte table per channel indexed by those two (`process`'s luma-dependent tint). Table
 ///   indices are built on 16-bit SIMD lanes (one interleave per 8 samples);
 /// - otherwise (an output reads all three inputs, or luma reads chroma) the matrix runs on
-///   8 lanes of 32-bit SIMD and only the curves are looked up. No look needs this today.
+///   8 lanes of 32-bit SIMD and only the curves are looked up. No look needs this today;
+/// - but first, with AVX2: chroma curves that are shifts with a clamp (every look's:
+///   `ShiftCurve`) need no lookup at all, the matrix's lanes are clamped.
 ///
 /// With AVX-512 (`RowInstructions.avx512`) none of the two-byte tables is built: a luma table
 /// is looked up 64 samples at a time from registers, and chroma runs the matrix on 16 lanes of
-/// 32 bits and looks its curves up the same way, whatever it reads (`CRowKernels`).
-struct ColorKernel: Sendable {
+/// 32 bits and looks its curves up the same way, whatever it reads (`CRowKernels`). With AVX2
+/// the same two-byte tables are gathered from, 8 entries a gather (AVX2 has no byte permute
+/// wider than 16 entries, and a gather of a two-byte table does twice the work of one of a
+/// curve), and the general chroma step runs the matrix on 8 lanes and gathers its curves.
+/// A class, not a struct: a fused run reads its kernels per chroma row, and copying a struct that
+/// holds the program's arrays retained and released each of them every time (a tenth of a chain's
+/// time at 1080p); immutable, so its threads share it.
+final class ColorKernel: Sendable {
     let program: ColorProgram
     let luma: LumaStep
     let chroma: ChromaStep
@@ -44,6 +52,9 @@ struct ColorKernel: Sendable {
         /// Cb' = `tables.cbTable[low | high << 8]` with `low`, `high` the inputs `cb` names;
         /// Cr' likewise.
         case channelTables(cb: TableKey, cr: TableKey)
+        /// Matrix rows per sample on 16-bit lanes, the curves a clamp on the same lanes
+        /// (`ShiftCurve`, `tables.chromaLimits`): AVX2 only.
+        case shiftCurves
         /// Matrix rows per sample on SIMD lanes, then the curves.
         case general
     }
@@ -82,6 +93,8 @@ struct ColorKernel: Sendable {
         luma = program.lumaIgnoresChroma ? .table : .general
         if program.chromaIsConstant {
             chroma = .constant(cb: program.cbCurve[128], cr: program.crCurve[128])
+        } else if instructions == .avx2, ShiftCurve.chromaLimits(of: program) != nil {
+            chroma = .shiftCurves
         } else if m[3] == 0 && m[6] == 0 {
             chroma = .pairTable
         } else if let cb = TableKey(row: m[3...5]), let cr = TableKey(row: m[6...8]) {
@@ -89,16 +102,18 @@ struct ColorKernel: Sendable {
         } else {
             chroma = .general
         }
-        tables = KernelTables(program, luma: luma, chroma: chroma, pairTables: instructions == .portable)
+        tables = KernelTables(program, luma: luma, chroma: chroma, instructions: instructions)
     }
 
     /// Whether the chroma step reads the block's mean luma (then it is computed per row).
+    /// (The AVX2 and AVX-512 matrix kernels read it only when rows 2 or 3 weigh it; a table's
+    /// key names it exactly when they do.)
     var chromaReadsMeanLuma: Bool {
-        if instructions == .avx512 { return !program.chromaIsConstant && (program.matrix[3] != 0 || program.matrix[6] != 0) }
         switch chroma {
         case .constant, .pairTable: return false
         case .channelTables(let cb, let cr): return cb.readsMeanLuma || cr.readsMeanLuma
-        case .general: return true
+        case .shiftCurves: return program.matrix[3] != 0 || program.matrix[6] != 0
+        case .general: return instructions == .portable || program.matrix[3] != 0 || program.matrix[6] != 0
         }
     }
 
@@ -131,11 +146,7 @@ struct ColorKernel: Sendable {
                     if needsOffsets {
                         lumaOffsetRow(source, cy: cy, chroma: block, into: offsets.baseAddress!)
                     }
-                    if instructions == .avx512 {
-                        wideChromaRow(source: source, destination: destination, cy: cy, mean: mean.baseAddress!)
-                    } else {
-                        chromaRow(source: source, destination: destination, cy: cy, mean: mean.baseAddress!)
-                    }
+                    chromaBlockRow(source: source, destination: destination, cy: cy, mean: mean.baseAddress!)
                     for y in rows {
                         lumaRow(from: source.luma.row(y), to: destination.luma.row(y), count: source.luma.width,
                                 offsets: offsets.baseAddress!)
@@ -195,23 +206,32 @@ final class KernelTables: @unchecked Sendable {
     let cbTable: UnsafeMutablePointer<UInt8>
     let crTable: UnsafeMutablePointer<UInt8>
 
-    /// Rows 2 and 3 of the matrix, `{m3, m4, m5, m6, m7, m8}`, for the AVX-512 chroma kernel.
+    /// Rows 2 and 3 of the matrix, `{m3, m4, m5, m6, m7, m8}`, for the AVX2 and AVX-512 chroma
+    /// kernels.
     let chromaMatrix: UnsafeMutablePointer<Int32>
+    /// `.shiftCurves`' clamps, `{offset, low, high}` for Cb' then Cr' (`ShiftCurve.limits`); zeros otherwise.
+    let chromaLimits: UnsafeMutablePointer<Int32>
 
-    /// `pairTables`: build the 65,536-entry tables the portable kernels look up (the AVX-512
-    /// kernels need only the 256-entry curves).
+    /// Builds the 65,536-entry tables `instructions` looks up: none for AVX-512 (256-entry
+    /// curves in registers), the same ones for the portable and AVX2 kernels.
     init(_ program: ColorProgram, luma lumaStep: ColorKernel.LumaStep, chroma: ColorKernel.ChromaStep,
-         pairTables: Bool) {
+         instructions: RowInstructions) {
         chromaMatrix = .allocate(capacity: 6)
         for index in 0..<6 { chromaMatrix[index] = program.matrix[3 + index] }
+        chromaLimits = .allocate(capacity: 6)
+        let limits = chroma == .shiftCurves ? ShiftCurve.chromaLimits(of: program) ?? [] : []
+        for index in 0..<6 { chromaLimits[index] = index < limits.count ? limits[index] : 0 }
         let pairCount = 65_536
+        let pairTables = instructions != .avx512
         let lumaPairCount = lumaStep == .table && pairTables ? pairCount : 0
         let chromaPairCount = chroma == .pairTable && pairTables ? pairCount : 0
         var channelKeys: (cb: ColorKernel.TableKey, cr: ColorKernel.TableKey)?
         if case .channelTables(let cb, let cr) = chroma, pairTables { channelKeys = (cb, cr) }
         let channelCount = channelKeys == nil ? 0 : pairCount
         let byteCount = 2 * (lumaPairCount + chromaPairCount) + 2 * channelCount + 3 * 256
-        bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+        // The AVX2 kernels gather 32 bits at a table entry's address: 3 bytes past the last one
+        // (`crCurve`'s) are read and dropped.
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount + RowInstructions.gatherPadding, alignment: 64)
         lumaPairs = bytes.bindMemory(to: UInt16.self, capacity: lumaPairCount)
         chromaPairs = (bytes + 2 * lumaPairCount).bindMemory(to: UInt16.self, capacity: chromaPairCount)
         let byteTables = (bytes + 2 * (lumaPairCount + chromaPairCount)).bindMemory(to: UInt8.self,
@@ -230,30 +250,37 @@ final class KernelTables: @unchecked Sendable {
         for pair in 0..<lumaPairCount {
             lumaPairs[pair] = UInt16(luma[pair & 0xFF]) | UInt16(luma[pair >> 8]) << 8
         }
-        if chromaPairCount > 0 {
-            // Entries 3 and 6 are zero, so the mean luma does not matter: pass any.
-            for cr in 0..<256 {
-                for cb in 0..<256 {
-                    let out = program.chroma(meanLuma: 16, cb: UInt8(cb), cr: UInt8(cr))
-                    chromaPairs[cb | cr << 8] = UInt16(out.cb) | UInt16(out.cr) << 8
-                }
+        if chromaPairCount > 0 { Self.fillChromaPairs(chromaPairs, through: [program]) }
+        if let keys = channelKeys { fillChannelTables(program, keys: keys) }
+    }
+
+    /// Entry `cb | cr << 8` of `pairs` (65,536 of them): the (Cb', Cr') `programs` give in
+    /// sequence, Cb' in the low byte. Their matrices must weigh the mean luma 0 (entries 3 and
+    /// 6): it is not read, so any value is passed.
+    static func fillChromaPairs(_ pairs: UnsafeMutablePointer<UInt16>, through programs: [ColorProgram]) {
+        for cr in 0..<256 {
+            for cb in 0..<256 {
+                let out = programs.reduce((cb: UInt8(cb), cr: UInt8(cr))) { $1.chroma(meanLuma: 16, cb: $0.cb, cr: $0.cr) }
+                pairs[cb | cr << 8] = UInt16(out.cb) | UInt16(out.cr) << 8
             }
         }
-        if let keys = channelKeys {
-            // An input a key leaves out has a zero coefficient in that row: any value will do.
-            for high in 0..<256 {
-                for low in 0..<256 {
-                    func value(_ input: ColorKernel.ChromaInput, _ key: ColorKernel.TableKey, otherwise: UInt8) -> UInt8 {
-                        key.low == input ? UInt8(low) : key.high == input ? UInt8(high) : otherwise
-                    }
-                    let (cbKey, crKey) = keys
-                    cbTable[low | high << 8] = program.chroma(
-                        meanLuma: value(.meanLuma, cbKey, otherwise: 16), cb: value(.cb, cbKey, otherwise: 128),
-                        cr: value(.cr, cbKey, otherwise: 128)).cb
-                    crTable[low | high << 8] = program.chroma(
-                        meanLuma: value(.meanLuma, crKey, otherwise: 16), cb: value(.cb, crKey, otherwise: 128),
-                        cr: value(.cr, crKey, otherwise: 128)).cr
+    }
+
+    /// `cbTable` and `crTable` for every pair of the inputs `keys` name.
+    private func fillChannelTables(_ program: ColorProgram, keys: (cb: ColorKernel.TableKey, cr: ColorKernel.TableKey)) {
+        // An input a key leaves out has a zero coefficient in that row: any value will do.
+        for high in 0..<256 {
+            for low in 0..<256 {
+                func value(_ input: ColorKernel.ChromaInput, _ key: ColorKernel.TableKey, otherwise: UInt8) -> UInt8 {
+                    key.low == input ? UInt8(low) : key.high == input ? UInt8(high) : otherwise
                 }
+                let (cbKey, crKey) = keys
+                cbTable[low | high << 8] = program.chroma(
+                    meanLuma: value(.meanLuma, cbKey, otherwise: 16), cb: value(.cb, cbKey, otherwise: 128),
+                    cr: value(.cr, cbKey, otherwise: 128)).cb
+                crTable[low | high << 8] = program.chroma(
+                    meanLuma: value(.meanLuma, crKey, otherwise: 16), cb: value(.cb, crKey, otherwise: 128),
+                    cr: value(.cr, crKey, otherwise: 128)).cr
             }
         }
     }
@@ -261,5 +288,6 @@ final class KernelTables: @unchecked Sendable {
     deinit {
         bytes.deallocate()
         chromaMatrix.deallocate()
+        chromaLimits.deallocate()
     }
 }

@@ -6,8 +6,8 @@ import VRenderCore
 /// filters (`ColorProgramFilter`) compute every block from the same block of their input, so
 /// consecutive ones are fused: each thread runs all of them over a few rows at a time while
 /// those rows are still in its cache, instead of streaming the whole frame once per filter;
-/// with the AVX-512 kernels a run of looks is one pass (`FusedColorRun`: one composed luma
-/// table, the chroma steps in turn).
+/// a run of looks is one pass (`FusedColorRun`: one composed luma table, the chroma steps in
+/// turn).
 public struct FilterChain: Sendable {
     public let filters: [any VideoFilter]
     /// True when the chain leaves every pixel as it is (only `none` and colour filters whose

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VRenderCore
+import VRenderFilters
 
 /// How vrender's executables start and end (`vrender`, `vrender-worker`): the process set up
 /// alike, the arguments read as the system passed them, and every error, from parsing or from a
@@ -38,6 +39,9 @@ package enum CommandMain<Root: ParsableCommand> {
             Foundation.exit(reportError(error.error, arguments: arguments, refused: error.refused))
         }
         do {
+            // Checked once parsing succeeded, so `--help` still answers: a variant of the row
+            // kernels this CPU cannot run would otherwise be a crash deep in an export.
+            if let refusal = RowInstructions.environmentRefusal { throw refusal }
             try command.run()
         } catch {
             Foundation.exit(reportError(error, arguments: arguments))

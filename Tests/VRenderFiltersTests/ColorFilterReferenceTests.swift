@@ -106,6 +106,17 @@ import VRenderCore
         return ColorProgram(matrix: matrix, lumaCurve: curve(), cbCurve: curve(), crCurve: curve())
     }
 
+    /// A random program whose chroma curves are shifts with a clamp (`ShiftCurve`): the AVX2
+    /// kernels compute its chroma without a lookup.
+    static func shiftCurvesProgram(seed: UInt64, range: ClosedRange<Int32>, zeroing: [Int] = [],
+                                   cb: (Int, Int, Int), cr: (Int, Int, Int)) -> ColorProgram {
+        let random = randomProgram(seed: seed, range: range, zeroing: zeroing)
+        func curve(_ shape: (shift: Int, low: Int, high: Int)) -> [UInt8] {
+            (0...255).map { UInt8(Swift.min(Swift.max($0 + shape.shift, shape.low), shape.high)) }
+        }
+        return ColorProgram(matrix: random.matrix, lumaCurve: random.lumaCurve, cbCurve: curve(cb), crCurve: curve(cr))
+    }
+
     /// Each case names which kernel steps the program takes.
     static let programs: [(String, ColorProgram)] = [
         ("general luma + general chroma", randomProgram(seed: 1, range: -6000...6000)),
@@ -117,10 +128,17 @@ import VRenderCore
         // Cb' reads (Cb, Cr), Cr' reads (mean, Cr): both tables read Cr, which in place is
         // also an output.
         ("channel tables", randomProgram(seed: 7, range: -9000...9000, zeroing: [1, 2, 3, 7])),
+        ("shift curves", shiftCurvesProgram(seed: 8, range: -9000...9000, cb: (9, 16, 240), cr: (-4, 16, 240))),
+        // The largest coefficients the AVX2 kernel's 16-bit lanes take, and shifts that clamp
+        // whole ranges (one curve constant but for its ends, one that is 255 almost throughout).
+        ("shift curves at the limits", shiftCurvesProgram(seed: 9, range: -32_767...32_767, zeroing: [1, 2],
+                                                          cb: (-250, 3, 200), cr: (255, 0, 255))),
+        ("shift curves without the mean", shiftCurvesProgram(seed: 10, range: -9000...9000, zeroing: [3, 6],
+                                                             cb: (0, 0, 255), cr: (40, 100, 100))),
     ]
 
-    /// Every program, on every row kernel this machine has (portable, and AVX-512 where the
-    /// CPU has it), at sizes that leave every tail length of the 8-, 16- and 64-sample steps.
+    /// Every program, on every row kernel this machine has (portable, and AVX2 and AVX-512 where
+    /// the CPU has them), at sizes that leave every tail length of the 8-, 16-, 32- and 64-sample steps.
     @Test(arguments: 0..<programs.count, RowInstructions.available)
     func programMatchesReference(index: Int, instructions: RowInstructions) {
         let (name, program) = Self.programs[index]
@@ -136,8 +154,8 @@ import VRenderCore
     }
 
     /// Every registered look's program on every row kernel this machine has, in place and out
-    /// of place: the tests above run the detected one only, this adds the portable kernels
-    /// (what `VRENDER_SIMD=portable` and CPUs without AVX-512 run) on an AVX-512 machine.
+    /// of place: the registry's looks are built for the detected variant; this runs them on the
+    /// others too (what `VRENDER_CPU=portable|avx2` and narrower CPUs run).
     @Test(arguments: FilterRegistry.all.compactMap { ($0 as? any ColorProgramFilter)?.program })
     func looksMatchReferenceOnEveryKernel(program: ColorProgram) {
         for instructions in RowInstructions.available {
@@ -152,9 +170,9 @@ import VRenderCore
     }
 
     /// Chains of random programs whose luma reads only luma (what `FusedColorRun` runs in one
-    /// pass on AVX-512: composed luma tables, chroma reading the block means of the luma the
+    /// pass: composed luma tables, chroma reading the block means of the luma the
     /// programs before made), on every kernel this machine has, against the reference run in
-    /// sequence; one chain has a constant-chroma program in the middle.
+    /// sequence; one chain has a constant-chroma program in the middle, one composes its chroma.
     @Test(arguments: RowInstructions.available)
     func chainsOfProgramsMatchReference(instructions: RowInstructions) {
         let lumaOnly = [1, 2]
@@ -164,7 +182,11 @@ import VRenderCore
             [Self.randomProgram(seed: 13, range: -9000...9000, zeroing: lumaOnly + [4, 5, 7, 8]),
              Self.randomProgram(seed: 14, range: -9000...9000, zeroing: lumaOnly + [3, 4, 5, 6, 7, 8]),
              Self.randomProgram(seed: 15, range: -(1 << 20)...(1 << 20), zeroing: lumaOnly)],
+            // No chroma step reads luma: the steps compose into one pair table.
+            (16...18).map { Self.randomProgram(seed: UInt64($0), range: -9000...9000, zeroing: lumaOnly + [3, 6]) },
         ]
+        #expect(FusedColorRun(chains[2], instructions: instructions)?.chroma != nil)
+        #expect(FusedColorRun(chains[0], instructions: instructions)?.chroma == nil)
         for (index, programs) in chains.enumerated() {
             let chain = FilterChain(programs.map { ProgramFilter($0, instructions: instructions) }, instructions: instructions)
             for layout in ChromaLayout.allCases {
@@ -178,31 +200,58 @@ import VRenderCore
         }
     }
 
-    @Test func looksFuseIntoOnePassOnlyWithTheWideKernels() {
+    @Test func looksFuseIntoOnePass() {
         let programs = [ChromeFilter.fullStrength, FadeFilter.fullStrength]
         #expect(FusedColorRun(programs, instructions: .avx512)?.firstChromaStep == 0)
-        #expect(FusedColorRun(programs, instructions: .portable) == nil)
+        #expect(FusedColorRun(programs, instructions: .avx2)?.firstChromaStep == 0)
+        #expect(FusedColorRun(programs, instructions: .portable)?.firstChromaStep == 0)
         #expect(FusedColorRun([ChromeFilter.fullStrength], instructions: .avx512) == nil)
         #expect(FusedColorRun([ChromeFilter.fullStrength, MonoFilter.fullStrength, FadeFilter.fullStrength],
                               instructions: .avx512)?.firstChromaStep == 1)
         #expect(FusedColorRun([Self.programs[0].1, FadeFilter.fullStrength], instructions: .avx512) == nil)  // luma reads chroma
     }
 
-    @Test func wideKernelsAreFoundOnAVX512Machines() {
+    @Test func wideKernelsAreFoundWhereTheCPUHasThem() {
         let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let flags = cpuInfo.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? []
         let hasAVX512 = ["avx512f", "avx512bw", "avx512vl", "avx512vbmi"].allSatisfy(flags.contains)
         #expect(RowInstructions.available.contains(.avx512) == hasAVX512)
-        #expect(RowInstructions.available.contains(.portable))
+        #expect(RowInstructions.available.contains(.avx2) == flags.contains("avx2"))
+        #expect(RowInstructions.available.first == .portable)
     }
 
+    /// `VRENDER_CPU`: a runnable variant is followed, anything else refused naming what runs.
+    @Test func theVariantAskedForIsCheckedAgainstTheCPU() {
+        for kind in RowInstructions.available { #expect(RowInstructions.refusal(of: kind.rawValue) == nil) }
+        #expect(RowInstructions.refusal(of: nil) == nil && RowInstructions.refusal(of: "") == nil)
+        let unknown = RowInstructions.refusal(of: "sse4")?.description ?? ""
+        #expect(unknown.contains("VRENDER_CPU=sse4") && unknown.contains("not one of portable, avx2, avx512"), "\(unknown)")
+        #expect(unknown.contains("this CPU runs portable"), "\(unknown)")
+        for kind in RowInstructions.allCases where !RowInstructions.available.contains(kind) {
+            let refusal = RowInstructions.refusal(of: kind.rawValue)?.description ?? ""
+            #expect(refusal.contains("this CPU has no \(kind.features)"), "\(refusal)")
+        }
+    }
+
+    /// Naming a variant only builds its tables: these hold on any CPU.
     @Test func stepsChosenFromTheMatrix() {
         #expect(ColorKernel(MonoFilter.fullStrength).luma == .table)
         #expect(ColorKernel(MonoFilter.fullStrength).chroma == .constant(cb: 128, cr: 128))
         #expect(ColorKernel(SepiaFilter.fullStrength).chroma == .constant(cb: 112, cr: 140))
-        #expect(ColorKernel(ChromeFilter.fullStrength).chroma == .pairTable)
-        #expect(ColorKernel(ProcessFilter.fullStrength).chroma
-                == .channelTables(cb: .init(low: .meanLuma, high: .cb), cr: .init(low: .meanLuma, high: .cr)))
+        // Every look's chroma curves are shifts with a clamp: AVX2 computes them, no table.
+        for look in [ChromeFilter.fullStrength, ProcessFilter.fullStrength, InstantFilter.fullStrength,
+                     FadeFilter.fullStrength, TransferFilter.fullStrength] {
+            #expect(ColorKernel(look, instructions: .avx2).chroma == .shiftCurves)
+        }
+        let shifted = ColorKernel(Self.programs[7].1, instructions: .avx2)
+        #expect(shifted.chroma == .shiftCurves)
+        #expect(withExtendedLifetime(shifted) { (0..<6).map { shifted.tables.chromaLimits[$0] } } == [137, 16, 240, 124, 16, 240])
+        // The others keep the tables' steps (AVX-512 looks curves up from registers, whatever they are).
+        for instructions in [RowInstructions.portable, .avx512] {
+            #expect(ColorKernel(ChromeFilter.fullStrength, instructions: instructions).chroma == .pairTable)
+            #expect(ColorKernel(ProcessFilter.fullStrength, instructions: instructions).chroma
+                    == .channelTables(cb: .init(low: .meanLuma, high: .cb), cr: .init(low: .meanLuma, high: .cr)))
+        }
         #expect(ColorKernel(Self.programs[0].1).luma == .general)
         #expect(ColorKernel(Self.programs[0].1).chroma == .general)
         #expect(ColorKernel(Self.programs[3].1).chroma == .pairTable)
@@ -211,5 +260,25 @@ import VRenderCore
         #expect(ColorKernel(Self.programs[6].1).chroma
                 == .channelTables(cb: .init(low: .cb, high: .cr), cr: .init(low: .meanLuma, high: .cr)))
     }
-}
 
+    /// A curve is a shift with a clamp exactly when it equals one, and the kernels' single clamp
+    /// (`limits`) gives what looking the clamped index up gives, for every index the matrix can make.
+    @Test func shiftCurvesAreRecognisedAndFoldIntoOneClamp() throws {
+        let sepia = try #require(ShiftCurve(CurveMath.chromaCurve(shift: -16)))
+        #expect((sepia.shift, sepia.low, sepia.high) == (-16, 16, 239))   // 255 − 16: the clamp at 240 is never reached
+        #expect(ShiftCurve((0...255).map { UInt8($0) }) == ShiftCurve((0...255).map { UInt8($0) }))
+        #expect(ShiftCurve([UInt8](repeating: 77, count: 256))?.limits == [128, 77, 77])
+        var kinked = CurveMath.chromaCurve(shift: 3)
+        kinked[100] += 1
+        #expect(ShiftCurve(kinked) == nil)
+        #expect(ShiftCurve((0...255).map { UInt8(255 - $0) }) == nil)   // decreasing
+        for (shift, low, high) in [(9, 16, 240), (-250, 3, 200), (255, 0, 255), (40, 100, 100), (-300, 0, 255)] {
+            let curve = (0...255).map { UInt8(Swift.min(Swift.max($0 + shift, low), high)) }
+            let limits = try #require(ShiftCurve(curve)?.limits)
+            let differing = (Int32(-5000)...5000).first { t in
+                Int32(curve[ColorProgram.index(t, offset: 128)]) != Swift.min(Swift.max(t + limits[0], limits[1]), limits[2])
+            }
+            #expect(differing == nil, "shift \(shift) low \(low) high \(high)")
+        }
+    }
+}

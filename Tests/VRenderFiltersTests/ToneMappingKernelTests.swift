@@ -63,7 +63,8 @@ import VRenderCore
     }
 
     /// Each kernel writes the portable kernel's bytes, and nothing in the padding, for widths below,
-    /// at and past one 16-block step (32 pixels), odd ones included, and odd heights.
+    /// at and past one step (AVX2: 8 blocks, AVX-512: 16; a block is 2 pixels wide), odd ones
+    /// included, and odd heights.
     @Test(arguments: RowInstructions.available)
     func kernelsWriteTheSameBytes(instructions: RowInstructions) {
         for subsampling in [ChromaGeometry.yuv420, .yuv422, .yuv444] {

@@ -56,4 +56,20 @@ import VRenderTestSupport
         #expect(run.standardOutput.contains("disk     \(directory) "))
         #expect(!FileManager.default.fileExists(atPath: directory + "/not"))
     }
+
+    /// `VRENDER_CPU` picks the row kernels and `doctor` says which run; a variant this CPU
+    /// cannot run, or a name that is none, is a usage error before any command starts.
+    @Test func theRowKernelsFollowVRENDER_CPU() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["VRENDER_CPU"] = "portable"
+        let run = ProgramRun.run(CommandLineTests.binary, ["doctor", "--json", "--takes", directory], environment: environment)
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.standardOutput.utf8))
+        let cpu = try #require(report.findings.first { $0.area == "CPU" })
+        #expect(cpu.detail.contains("run the portable (VRENDER_CPU=portable"), "\(cpu.detail)")
+        environment["VRENDER_CPU"] = "avx1024"
+        let refused = ProgramRun.run(CommandLineTests.binary, ["doctor", "--takes", directory], environment: environment)
+        #expect(refused.status == 2)
+        #expect(refused.standardError.hasPrefix("vrender: error: VRENDER_CPU=avx1024: is not one of portable, avx2, avx512"),
+                "\(refused.standardError)")
+    }
 }

@@ -11,8 +11,8 @@ class CheckWorkerClosureTests(PackageCopyTestCase):
     def test_a_worker_command_reaching_the_capture_stack_fails(self):
         # The shared commands made to depend on the microphone's module (and import it, so
         # that only the worker's closure is wrong).
-        self.replace("Package.swift", 'dependencies: ["VRenderCore", "VRenderExport", "VRenderScale",',
-                     'dependencies: ["VRenderCore", "VRenderExport", "VRenderScale", "VRenderCapture",')
+        self.replace("Package.swift", 'dependencies: ["VRenderCore", "VRenderExport", "VRenderFilters", "VRenderScale",',
+                     'dependencies: ["VRenderCore", "VRenderExport", "VRenderFilters", "VRenderScale", "VRenderCapture",')
         self.replace("Sources/VRenderWorkerCommands/ExportOutput.swift", "import VRenderExport\n",
                      "import VRenderCapture\nimport VRenderExport\n")
         status, output = self.check()

@@ -1,6 +1,6 @@
 // HDRToneMapper's per-pixel work (VRenderFilters' ToneMappingKernel) written with AVX-512
-// intrinsics: 16 pixels per step, the curve tables read with gathers. Chosen at run time like
-// the colour filters' row kernels (`vr_row_kernels_avx512()` must have said yes).
+// intrinsics (16 pixels per step) and with AVX2 (8), the curve tables read with gathers.
+// Chosen at run time like the colour filters' row kernels (cpu_features.h).
 //
 // It performs the portable Swift kernel's Float operations in the same order, without fused
 // multiply-adds, so both give the same bytes; the tests check that and bound both against the
@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "cpu_features.h"
 
 /// The folded coefficients and the tables of one converter (ToneMappingKernel's fields).
 typedef struct {
@@ -46,5 +48,13 @@ void vr_tone_map_blocks_avx512(const vr_tone_map_params *params,
                                const uint16_t *cb_bottom, const uint16_t *cr_bottom, int chroma_per_pixel,
                                uint8_t *out_top, uint8_t *out_bottom, uint8_t *out_cb, uint8_t *out_cr,
                                size_t blocks);
+
+/// `vr_tone_map_blocks_avx512`'s work, 8 blocks per step; the same bytes.
+void vr_tone_map_blocks_avx2(const vr_tone_map_params *params,
+                             const uint16_t *luma_top, const uint16_t *luma_bottom,
+                             const uint16_t *cb_top, const uint16_t *cr_top,
+                             const uint16_t *cb_bottom, const uint16_t *cr_bottom, int chroma_per_pixel,
+                             uint8_t *out_top, uint8_t *out_bottom, uint8_t *out_cb, uint8_t *out_cr,
+                             size_t blocks);
 
 #endif

@@ -3,10 +3,10 @@ import VRenderCore
 
 /// `HDRToneMapper`'s per-pixel work over a band of rows: the coefficients folded for the input
 /// format, and the tables. Plain `Float` arithmetic: the lookups are scalar on the x86-64
-/// baseline (SSE2 has no gather), so SIMD lanes would mostly wait on them. With AVX-512
-/// (`RowInstructions.avx512`) the whole blocks of a row go to `CRowKernels`'
-/// `vr_tone_map_blocks_avx512`, 16 pixels a step with gathered lookups, which performs these
-/// same operations in the same order and so writes the same bytes.
+/// baseline (SSE2 has no gather), so SIMD lanes would mostly wait on them. With AVX2 or AVX-512
+/// (`RowInstructions`) the whole blocks of a row go to `CRowKernels`' `vr_tone_map_blocks_avx2`
+/// (8 pixels a step) or `_avx512` (16), with gathered lookups, which perform these same
+/// operations in the same order and so write the same bytes.
 struct ToneMappingKernel: Sendable {
     let tables: ToneMappingTables
     let instructions: RowInstructions
@@ -71,7 +71,7 @@ struct ToneMappingKernel: Sendable {
     func convert(y: PlaneView16, cb: PlaneView16, cr: PlaneView16, into output: YUVImage, lumaRows: Range<Int>) {
         precondition(lumaRows.lowerBound % 2 == 0, "rows \(lumaRows) split a 4:2:0 block")
         let height = y.height
-        var parameters = instructions == .avx512 ? wideParameters() : nil
+        var parameters = instructions == .portable ? nil : wideParameters()
         for blockRow in ChromaGeometry.yuv420.chromaRows(covering: lumaRows) {
             let top = 2 * blockRow
             let rows = BlockRow(top: top, rowCount: top + 1 < height ? 2 : 1, chromaShiftY: chromaShiftY,
@@ -79,10 +79,10 @@ struct ToneMappingKernel: Sendable {
             var first = 0
             if parameters != nil {
                 first = y.width / 2  // whole blocks; an odd last column is done below
-                vr_tone_map_blocks_avx512(&parameters!, rows.luma.0, rows.rowCount == 2 ? rows.luma.1 : nil,
-                                          rows.cb.0, rows.cr.0, rows.cb.1, rows.cr.1, chromaShiftX == 0 ? 1 : 0,
-                                          rows.lumaOut.0, rows.rowCount == 2 ? rows.lumaOut.1 : nil,
-                                          rows.cbOut, rows.crOut, first)
+                let convert = instructions == .avx512 ? vr_tone_map_blocks_avx512 : vr_tone_map_blocks_avx2
+                convert(&parameters!, rows.luma.0, rows.rowCount == 2 ? rows.luma.1 : nil,
+                        rows.cb.0, rows.cr.0, rows.cb.1, rows.cr.1, chromaShiftX == 0 ? 1 : 0,
+                        rows.lumaOut.0, rows.rowCount == 2 ? rows.lumaOut.1 : nil, rows.cbOut, rows.crOut, first)
             }
             for blockColumn in first..<output.cb.width { convertBlock(blockColumn, of: rows, width: y.width) }
         }

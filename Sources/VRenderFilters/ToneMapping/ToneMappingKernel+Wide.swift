@@ -1,7 +1,7 @@
 internal import CRowKernels
 
 extension ToneMappingKernel {
-    /// This kernel's coefficients and tables as `vr_tone_map_blocks_avx512` reads them. Built
+    /// This kernel's coefficients and tables as `vr_tone_map_blocks_avx2` and `_avx512` read them. Built
     /// per band, not stored: the C struct holds raw pointers, which are not `Sendable`.
     func wideParameters() -> vr_tone_map_params {
         let p = primaries
