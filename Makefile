@@ -135,7 +135,8 @@ test-docs: release
 # targets, overlaps, contrast, the prompter's text: scripts/studio-layout-test.py, about 10 s),
 # and an export's captions shown by chromium's <track>
 # (scripts/captions-browser-test.py), and vrender camera as chromium's fake camera
-# (scripts/camera-browser-test.py) (CI runs this too). STUDIO_TEST_ARGS=--soak adds the 60 s
+# (scripts/camera-browser-test.py), and a smart render played through every join of copied and
+# re-encoded frames (scripts/smart-render-browser-test.py, about 20 s) (CI runs this too). STUDIO_TEST_ARGS=--soak adds the 60 s
 # latency, drop and CPU measurement (two 60 s takes: by hand, not in CI, whose 60 minutes it
 # would strain); STUDIO_TEST_ARGS="--screenshots docs/images" rewrites the screenshots in docs/studio.md.
 .PHONY: test-studio
@@ -145,6 +146,7 @@ test-studio: release
 	VRENDER=$(BIN_RELEASE) python3 scripts/studio-layout-test.py
 	VRENDER=$(BIN_RELEASE) python3 scripts/captions-browser-test.py
 	VRENDER=$(BIN_RELEASE) python3 scripts/camera-browser-test.py
+	VRENDER=$(BIN_RELEASE) python3 scripts/smart-render-browser-test.py
 
 # Exports of the kinds of input users bring, judged by ffprobe/ffmpeg (CI runs this too).
 test-trial: release

@@ -7,6 +7,7 @@ extension ExportPlan {
     /// gives several lines.
     public var summaryLines: [String] {
         var lines = ["plan: \(reason)", "plan: " + takesLine]
+        lines += (smartRender?.summaryLines ?? []).map { "plan: \($0)" }
         if let tracksLine { lines.append("plan: " + tracksLine) }
         lines += (loudness?.lines ?? []).map { "plan: \($0)" }
         if let stabilize { lines.append("plan: stabilize: \(takeCount) take(s), \(stabilize.summary)") }

@@ -65,6 +65,9 @@ public struct ExportPlan: Sendable {
     package var encoding = Encoding()
     /// Where a run writes the output (`Writing`), as the options asked.
     package var writing = Writing()
+    /// A stream copy that re-encodes only the frames around its cuts (`SmartRender`); nil:
+    /// every packet copied, or a transcode.
+    package var smartRender: SmartRender?
 
     /// True when a transcode draws into the pictures: the prompter, or `--captions burn`.
     package var drawsOverlay: Bool { prompter != nil || captions?.outputs.contains(.burn) == true }

@@ -109,16 +109,25 @@ public enum ExportPlanner {
         if options.output != target.output {
             builder.notices.append("output \(target.output): a .\((options.output as NSString).pathExtension) file cannot hold these takes as they are")
         }
-        let copyBlocker = videoMismatch ?? CopyCompatibility.hiddenFramesMismatch(takes, container: target.container)
+        let streamBlocker = videoMismatch ?? CopyCompatibility.hiddenFramesMismatch(takes, container: target.container)
             ?? CopyCompatibility.undecodableStartMismatch(takes) ?? CopyCompatibility.untimedMismatch(takes)
-            ?? target.refusal?.video ?? TrimCopy.refusal(takes)
+            ?? target.refusal?.video
+        let trimBlocker = streamBlocker == nil ? TrimCopy.refusal(takes) : nil
+        let copyBlocker = streamBlocker ?? trimBlocker
         let warmUp = CopyCompatibility.audioWarmUpMismatch(takes, tracks: audio, container: target.container)
+        let audioBlocker = audioMismatch ?? target.refusal?.audio
         if let copy = try copyPlan(builder, takes: takes, options: options, copyBlocker: copyBlocker,
-                                   audioBlocker: audioMismatch ?? target.refusal?.audio, warmUp: warmUp,
-                                   wantsChange: wantsChange) {
+                                   audioBlocker: audioBlocker, warmUp: warmUp, wantsChange: wantsChange) {
             return copy
         }
-        return try builder.transcode(reason: transcodeReason(takes, options: options, copyBlocker: copyBlocker))
+        var smartRefusal: String?
+        if let trimBlocker, options.codec == .auto, !wantsChange, audioBlocker == nil, warmUp == nil {
+            let smart = smartPlan(builder, takes: takes, options: options, trimBlocker: trimBlocker)
+            if let plan = smart.plan { return plan }
+            smartRefusal = smart.refusal
+        }
+        let reason = transcodeReason(takes, options: options, copyBlocker: copyBlocker)
+        return try builder.transcode(reason: reason + (smartRefusal.map { " (no smart render: \($0))" } ?? ""))
     }
 
     /// Whether the options ask for other pictures or another encoding than the takes have.

@@ -69,6 +69,14 @@ struct PacketRetimer {
                          audioFrameDuration: Int64? = nil) -> Bool {
         let seconds = { (ticks: Int64) in Double(ticks) * timeBase.doubleValue - placement.videoStart }
         if !isAudio, let window = placement.videoWindow, let pts = packet.pts, !window.contains(seconds(pts)) { return false }
+        // A trim's in point is on the take's nominal frame grid (frame k at k / rate), and a take
+        // whose timestamps wander (a file looped or joined by stream copy) has its first picture
+        // a few milliseconds before it: before the output's zero, where a .mp4's edit list hides
+        // it (269 frames for 270). The first picture starts the take exactly; it is decoded as
+        // before (its decoding time stays at or before it).
+        if !isAudio, placement.videoWindow != nil, let pts = packet.pts, seconds(pts) < 0 {
+            packet.pts = Swift.max(pts, Int64((placement.videoStart / timeBase.doubleValue).rounded(.up)))
+        }
         // The first picture (its window starts half a frame before it).
         if !isAudio, placement.firstDecodeDelay > 0, let window = placement.videoWindow, let pts = packet.pts,
            let dts = packet.dts, abs(seconds(pts)) < -window.lowerBound {

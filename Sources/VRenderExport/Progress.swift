@@ -97,6 +97,8 @@ public struct ExportSummary: Sendable, Codable {
     public var transition: TransitionPlan? = nil
     /// `--captions`: what was written (nil without it).
     public var captions: CaptionSummary? = nil
+    /// A smart render's spans, copied and re-encoded, in timeline order (nil: none).
+    public var smartSpans: [SmartSpan]? = nil
 }
 
 /// `--captions` in the summary: how many cues, where they went.

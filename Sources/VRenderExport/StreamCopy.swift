@@ -32,6 +32,9 @@ struct StreamCopy {
         var frames = 0
         /// Where the next take starts, in seconds of the output.
         var offsetSeconds = 0.0
+        /// The last video packet written was re-encoded (`SmartRender`): the next copied one
+        /// carries the copied stream's parameter sets again.
+        var afterReencoded = false
     }
 
     /// Returns the number of video packets written and the output duration in seconds.
@@ -95,7 +98,8 @@ struct StreamCopy {
         let videoBase = demuxer.timeBase(ofStream: take.video.index)
         var takeEnd = take.video.startTime
         var check = PresentationCheck(for: take.video)
-        let placement = PacketRetimer.Placement(take: take, offset: out.offsetSeconds)
+        let reencodedPlacement = PacketRetimer.Placement(take: take, offset: out.offsetSeconds)
+        var (smart, placement) = try startSmartPiece(takeIndex, into: &out, timeBase: videoBase, takeEnd: &takeEnd)
         let audioStreams = routes.keys.filter { $0 != take.video.index }.sorted()
         var inspector = try CopyInspector(take: take, demuxer: demuxer, audioStreams: audioStreams, decodedBy: audioCheck)
         let packet = Packet()
@@ -105,12 +109,16 @@ struct StreamCopy {
             let isVideo = packet.streamIndex == take.video.index
             try inspector.check(packet, of: demuxer)
             if isVideo { check.repair(packet) }
+            if isVideo, let due = smart?.due(before: packet.pts.map { Double($0) * videoBase.doubleValue - take.video.startTime }) {
+                try writeReencoded(due, into: &out, timeBase: videoBase, reencodedPlacement, takeEnd: &takeEnd)
+            }
             let end = isVideo ? packet.pts.map { Double($0 + take.video.shownTicks(ofPacketDuration: packet.duration)) * videoBase.doubleValue } : nil
             guard out.retimer.retime(packet, stream: outIndex, isAudio: !isVideo,
                                      timeBase: demuxer.timeBase(ofStream: packet.streamIndex), placement,
                                      audioFrameDuration: isVideo ? nil : out.audioFrameDurations[outIndex])
             else { continue }
             if let end { takeEnd = Swift.max(takeEnd, end) }
+            if isVideo, out.afterReencoded { try restoreParameterSets(packet, &out) }
             if isVideo, !packet.isDiscarded {  // a frame the output's edit list hides is not shown
                 out.frames += 1
                 progress.update(framesDone: out.frames)
@@ -126,6 +134,7 @@ struct StreamCopy {
             }
             if isVideo { timers.mux?.frameDone() } else { timers.mux?.otherDone() }
         }
+        if let tail = smart?.tail { try writeReencoded(tail, into: &out, timeBase: videoBase, reencodedPlacement, takeEnd: &takeEnd) }
         if let stream = out.side?.subtitleStream { try out.cues.write(upTo: .infinity, stream: stream, out.muxer) }
         try inspector.checkEnd(demuxer)
         damage.noteDamagedTimestamps(check.outliers, in: take.path)
@@ -134,6 +143,43 @@ struct StreamCopy {
 }
 
 extension StreamCopy {
+    /// A smart render's piece `takeIndex` (`SmartPieceCopy`; nil when copied whole), its
+    /// re-encoded start written, and where its copied packets are placed.
+    private func startSmartPiece(_ takeIndex: Int, into out: inout Output, timeBase: Rational,
+                                 takeEnd: inout Double) throws -> (SmartPieceCopy?, PacketRetimer.Placement) {
+        let take = plan.takes[takeIndex]
+        var placement = PacketRetimer.Placement(take: take, offset: out.offsetSeconds)
+        guard let render = plan.smartRender, let smart = try SmartPieceCopy(render, piece: takeIndex, take: take) else {
+            return (nil, placement)
+        }
+        try writeReencoded(smart.head, into: &out, timeBase: timeBase, placement, takeEnd: &takeEnd)
+        placement.videoWindow = smart.copyWindow
+        return (smart, placement)
+    }
+
+    /// The copied keyframe after re-encoded frames gets the copied stream's parameter sets
+    /// back in band (`NALFormat`): the re-encoded ones reuse their ids.
+    private func restoreParameterSets(_ packet: Packet, _ out: inout Output) throws {
+        guard let format = plan.smartRender?.format else { return }
+        try packet.replaceBytes(format.withParameterSets(packet.bytes))
+        out.afterReencoded = false
+    }
+
+    /// Writes a smart render's re-encoded packets (`SmartPieceCopy`), placed as the take's own.
+    private func writeReencoded(_ packets: [Packet], into out: inout Output, timeBase: Rational,
+                                _ placement: PacketRetimer.Placement, takeEnd: inout Double) throws {
+        for packet in packets {
+            if cancellation.isCancelled { throw VRenderError.cancelled }
+            let end = packet.pts.map { Double($0 + packet.duration) * timeBase.doubleValue }
+            guard out.retimer.retime(packet, stream: out.videoStream, isAudio: false, timeBase: timeBase, placement) else { continue }
+            if let end { takeEnd = Swift.max(takeEnd, end) }
+            out.frames += 1
+            progress.update(framesDone: out.frames)
+            try out.muxer.write(packet, stream: out.videoStream)
+            out.afterReencoded = true
+        }
+    }
+
     /// Runs a muxer call on what `path` gave (its streams' setup). The muxer refusing it
     /// (FFmpeg's error: a codec setup it cannot parse) is that take's fault, so the error names
     /// it; failures to write (`VRenderError.output`: disk full, ...) pass as they are. (A packet

@@ -103,6 +103,15 @@ public final class Decoder {
         avcodec_flush_buffers(context)
     }
 
+    /// When true, frames no other frame refers to (H.264 `nal_ref_idc` 0, HEVC's sub-layer
+    /// non-reference pictures: most B-frames) are dropped unread (`AVDISCARD_NONREF`): for
+    /// packets decoded only as references for frames after them, as smart rendering's before
+    /// its cut. Takes effect from the next packet sent.
+    public var skipsNonReferenceFrames: Bool {
+        get { context.pointee.skip_frame == AVDISCARD_NONREF }
+        set { context.pointee.skip_frame = newValue ? AVDISCARD_NONREF : AVDISCARD_DEFAULT }
+    }
+
     /// A decoded frame's timestamp in seconds (best effort: pts, else dts-derived), nil if none.
     public func seconds(of frame: Frame) -> Double? {
         frame.bestEffortTimestamp.map { Double($0) * timeBase.doubleValue }

@@ -9,10 +9,14 @@ package enum KeyframeScan {
     package struct Keyframe: Sendable, Equatable {
         package var time: Double
         package var clean: Bool
+        /// Seconds its packet decodes before it shows (pts − dts: the B-frame reorder delay
+        /// of its group), 0 when the container stores no decoding time.
+        package var delay = 0.0
 
-        package init(time: Double, clean: Bool) {
+        package init(time: Double, clean: Bool, delay: Double = 0) {
             self.time = time
             self.clean = clean
+            self.delay = delay
         }
     }
 
@@ -27,18 +31,19 @@ package enum KeyframeScan {
         let base = demuxer.timeBase(ofStream: stream).doubleValue
         let packet = Packet()
         var found: [Keyframe] = []
-        var candidate: (pts: Int64, clean: Bool)?
+        var candidate: Keyframe?
         while demuxer.read(into: packet) {
             defer { packet.unref() }
             guard packet.streamIndex == stream, let pts = packet.pts else { continue }
+            let time = Double(pts) * base
             if packet.isKeyframe {
-                if let candidate { found.append(Keyframe(time: Double(candidate.pts) * base, clean: candidate.clean)) }
-                candidate = (pts, true)
-            } else if let current = candidate, pts < current.pts {
-                candidate = (current.pts, false)
+                if let candidate { found.append(candidate) }
+                candidate = Keyframe(time: time, clean: true, delay: packet.dts.map { Double(pts - $0) * base } ?? 0)
+            } else if time < candidate?.time ?? -.infinity {
+                candidate?.clean = false
             }
         }
-        if let candidate { found.append(Keyframe(time: Double(candidate.pts) * base, clean: candidate.clean)) }
+        if let candidate { found.append(candidate) }
         return found.sorted { $0.time < $1.time }
     }
 }

@@ -65,4 +65,28 @@ import VRenderMedia
             }
         }
     }
+
+    /// A trimmed take whose timestamps wander: its first picture 2 ms before the in point (on
+    /// the nominal frame grid). It starts the output at zero, where a .mp4's edit list keeps
+    /// it, and decodes no later than before; the pictures after it keep their times.
+    @Test func aTrimmedTakesFirstPictureJustBeforeItsInPointStartsTheTake() throws {
+        var retimer = PacketRetimer(containerTrimsStart: true)
+        var placement = PacketRetimer.Placement(takeOffset: 0, videoStart: 1.002, takeDuration: 1)
+        placement.videoWindow = -0.5 / 30..<(1 - 0.5 / 30)
+        let timeBase = Rational(1, 15_360)
+        var shown: [Int64] = []
+        for (pts, dts) in [(15_360, 15_360 - 512), (15_360 + 1_024, 15_360 - 512 + 512), (15_360 + 512, 15_360 + 512)] {
+            let packet = Packet()
+            packet.pts = Int64(pts)
+            packet.dts = Int64(dts)
+            packet.duration = 512
+            let kept = retimer.retime(packet, stream: 0, isAudio: false, timeBase: timeBase, placement)
+            #expect(kept)
+            let outPts = try #require(packet.pts), outDts = try #require(packet.dts)
+            #expect(outDts <= outPts)
+            shown.append(outPts)
+        }
+        // 1.002 s is 15,390.7 ticks: the first picture, at 15,360, shows at 0; the others 30 ticks earlier than their own.
+        #expect(shown == [0, 1_024 - 31, 512 - 31])
+    }
 }

@@ -76,7 +76,7 @@ import VRenderTestSupport
         #expect(abs(audio - video) < 0.001, "audio \(audio) s, video \(video) s")
     }
 
-    @Test func trimsOnKeyframesKeepTheStreamCopyAndOthersSayWhyTheyTranscode() throws {
+    @Test func trimsOnKeyframesKeepTheStreamCopyAndOthersSayWhyTheyReencode() throws {
         let take = try makeTakes()[0]   // H.264, keyframes at 0, 50 and 100 (1.667 s, 3.333 s)
         let onKeyframes = directory + "/keys.txt"
         try "file '\(take)'\ninpoint \(50.0 / 30)\noutpoint \(100.0 / 30)\nfile '\(take)'\ninpoint \(100.0 / 30)\n"
@@ -89,10 +89,39 @@ import VRenderTestSupport
 
         let between = directory + "/between.txt"
         try "file '\(take)'\ninpoint 1\n".write(toFile: between, atomically: true, encoding: .utf8)
+        // Cut between keyframes: re-encoded up to the next clean one, copied from there (`SmartRenderTests`).
         let plan = try ExportPlanner.plan(ExportOptions(inputs: [between], output: directory + "/x.mp4"))
-        #expect(plan.mode == .transcode)
-        #expect(plan.reason == "transcode: take 1's trim starts at 1.000 s, between the clean keyframes at 0.000 s and 1.667 s: "
-                + "a copy starts and ends a take only at a clean keyframe, so a frame-exact cut there needs re-encoding")
+        #expect(plan.mode == .streamCopy && plan.smartRender != nil)
+        #expect(plan.reason == "smart render: take 1's trim starts at 1.000 s, between the clean keyframes at 0.000 s and 1.667 s: "
+                + "a copy starts and ends a take only at a clean keyframe, so a frame-exact cut there needs re-encoding: "
+                + "only the frames from each cut to the next clean keyframe are re-encoded (libx264, as the copied H.264 is coded), "
+                + "the rest copied")
+    }
+
+    /// A take looped by stream copy (`ffmpeg -stream_loop`): each pass starts where the last
+    /// one's longer audio ended, so its pictures are off the 30 fps grid by a few milliseconds.
+    /// Cut on a keyframe 2 ms before the in point's grid frame, the copy to .mp4 once dropped
+    /// that first picture (its edit list hid a picture before zero): 314 frames for 315.
+    @Test func aCopiedTrimOfALoopedTakeKeepsItsFirstPictureInEveryContainer() throws {
+        let once = directory + "/once.mov", looped = directory + "/looped.mov"
+        for arguments in [["-f", "lavfi", "-i", "testsrc2=size=160x96:rate=30:duration=2.3", "-f", "lavfi", "-i", "sine=duration=2.3",
+                           "-c:v", "libx264", "-g", "10", "-bf", "2", "-preset", "ultrafast", "-c:a", "aac", once],
+                          ["-stream_loop", "4", "-i", once, "-c", "copy", looped]] {
+            let made = ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error"] + arguments)
+            try #require(made.status == 0, "\(made.standardError)")
+        }
+        let list = directory + "/looped.txt"
+        try "file '\(looped)'\ninpoint 1.031\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let expected = expectedHashes(looped, frames: 30...344)
+        try #require(expected.count == 315)
+        for container in ["mp4", "mkv"] {
+            let output = directory + "/looped-trim." + container
+            let summary = try Exporter(options: ExportOptions(inputs: [list], output: output)).export()
+            #expect(summary.mode == "stream-copy")
+            let got = hashes(ProgramRun.run("/usr/bin/ffmpeg", ["-v", "error", "-i", output, "-map", "0:v", "-f", "framemd5", "-"]).standardOutput)
+            let same = got == expected   // apart: a failure prints the counts, not 630 hashes
+            #expect(same, "\(container): \(got.count) frames for 315, the first \(got.first == expected.first ? "kept" : "lost")")
+        }
     }
 
     /// An HEVC take with a keyframe every second, all but the first open-GOP (x265's CRA): a
@@ -111,7 +140,7 @@ import VRenderTestSupport
         #expect(keyframes.count == 4 && keyframes.first?.clean == true)
         let open = keyframes.filter { !$0.clean }.map { String(format: "%.3f s", $0.time) }
         try #require(open.contains("2.000 s"), "\(keyframes)")
-        let reason = try #require(plan.reason)
+        let reason = plan.reason
         #expect(reason.hasPrefix("transcode: take 1's trim starts at 2.000 s, "), "\(reason)")
         #expect(reason.contains("(on an open keyframe; the keyframes at \(open.joined(separator: ", ")) are open-GOP: "
                                 + "their leading pictures refer to the pictures before them): a copy starts and ends a take "
