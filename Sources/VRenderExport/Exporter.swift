@@ -74,11 +74,14 @@ public final class Exporter: Sendable {
     /// of a chunked export's work folder, replaced if it exists; nil: the plan's output, as
     /// its `writing` allows. The file appears only on success. A whole copy that finds damage
     /// in a take (`CopyDamage`) is thrown away and the export transcoded from the start into
-    /// a fresh temporary file, with a warning naming the take and where.
-    package func run(_ plan: ExportPlan, job: PipelineJob = .whole, to path: String? = nil) throws -> ExportSummary {
+    /// a fresh temporary file, with a warning naming the take and where. `beforeCommit` runs
+    /// once the file is written, before it is renamed into place: its error discards it (a
+    /// join's check of the takes, which runs while it copies: `TakeRecheck`).
+    package func run(_ plan: ExportPlan, job: PipelineJob = .whole, to path: String? = nil,
+                     beforeCommit: () throws -> Void = {}) throws -> ExportSummary {
         try job.check(plan, path: path ?? plan.output)
         let output = try outputFile(of: plan, path: path)
-        guard case .whole = job else { return try run(plan, job: job, into: output) }
+        guard case .whole = job else { return try run(plan, job: job, into: output, beforeCommit: beforeCommit) }
         do {
             return try run(plan, job: .whole, into: output)
         } catch let damage as CopyDamage {
@@ -96,7 +99,8 @@ public final class Exporter: Sendable {
         return try OutputFile(path: plan.output, inputs: inputs, overwrite: plan.writing.overwrite, folder: plan.writing.folder)
     }
 
-    private func run(_ plan: ExportPlan, job: PipelineJob, into output: OutputFile) throws -> ExportSummary {
+    private func run(_ plan: ExportPlan, job: PipelineJob, into output: OutputFile,
+                     beforeCommit: () throws -> Void = {}) throws -> ExportSummary {
         let start = MonotonicClock.now()
         let progress = ProgressThrottle(total: job.frames(of: plan).count, frameRate: plan.frameRate.doubleValue,
                                         report: reportProgress)
@@ -107,6 +111,7 @@ public final class Exporter: Sendable {
         do {
             summary = try write(plan, job: job, to: output, progress: progress, damage: damage)
             if cancellation.isCancelled { throw VRenderError.cancelled }
+            try beforeCommit()
             try output.commit()
         } catch {
             output.discard()
@@ -207,6 +212,10 @@ public final class Exporter: Sendable {
             audioTracks: plan.audio.trackCount, loudness: plan.loudness,
             transition: plan.transition)
         if plan.takes.contains(where: { $0.trim != nil }) { summary.trims = plan.takes.map(\.trim) }
+        if let smart = plan.smartRender {
+            summary.mode = "smart-render"
+            summary.smartSpans = smart.spans
+        }
         summary.takes = plan.takeCount
         if plan.takeCount < plan.takes.count { summary.inputTakes = plan.takeNumbers }
         return summary

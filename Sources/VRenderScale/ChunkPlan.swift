@@ -91,26 +91,30 @@ public struct ChunkPlan: Codable, Sendable, Equatable {
         codec == .ffv1 ? 1 : max(1, Int((2 * frameRate.doubleValue).rounded()))
     }
 
-    /// The export this plan cut, planned again: the one place a recipe becomes a plan. `output`:
-    /// the join's, which writes it (checked, and the takes probed again, here or by the caller:
-    /// `probedHere`, must be what the plan carries: the chunks were rendered from that);
-    /// without, a chunk or the sound, planned from the plan's takes, probing none. Thrown
-    /// when the export is not this plan's (`check`, `checkTakes`).
+    /// The export this plan cut, planned again from the takes the plan carries: the one place
+    /// a recipe becomes a plan, probing nothing. `output`: the join's, which writes it
+    /// (checked); its caller probes the takes again, before or while it runs (`probedHere`,
+    /// compared here, or `TakeRecheck`): the chunks were rendered from what the plan carries.
+    /// Without, a chunk or the sound. Thrown when the export is not this plan's (`check`,
+    /// `checkTakes`).
     func exportPlan(output: (path: String, overwrite: Bool)?, threads: ThreadBudget, probedHere: [MediaInfo]?,
                     measuringLoudness: Bool, planPath: String) throws -> ExportPlan {
+        if let probedHere { try checkTakes(probedHere, planPath: planPath) }
+        let export = try ExportPlanner.plan(try exportOptions(output: output, threads: threads), checkingOutput: output != nil,
+                                            measuringLoudness: measuringLoudness, probed: takes)
+        try check(export, planPath: planPath)
+        return export
+    }
+
+    /// The recipe's options, writing `output` (the join's) when given.
+    func exportOptions(output: (path: String, overwrite: Bool)?, threads: ThreadBudget) throws -> ExportOptions {
         var options = try recipe.options()
         if let output {
             options.output = output.path
             options.overwrite = output.overwrite
         }
         options.threads = threads
-        if let probedHere { try checkTakes(probedHere, planPath: planPath) }
-        let probesTakes = output != nil && probedHere == nil
-        let export = try ExportPlanner.plan(options, checkingOutput: output != nil, measuringLoudness: measuringLoudness,
-                                            probed: probesTakes ? nil : takes)
-        try check(export, planPath: planPath)
-        if probesTakes { try checkTakes(export.takes, planPath: planPath) }
-        return export
+        return options
     }
 
     /// Throws when `export` (planned again from the recipe) is not the export this plan cut:

@@ -45,7 +45,7 @@ public final class ChunkWorker: Sendable {
         let probesBefore = Probe.probesMade
         let progressFile = ChunkProgressFile(folder: folder, chunk: index)
         let firstFrame = FirstFrameClock(start: start, before: startedBefore)
-        let (plan, exporter, export) = try prepare(output: nil) {
+        let (plan, exporter, export) = try prepare {
             progressFile.record($0)
             firstFrame.record($0)
         }
@@ -74,7 +74,7 @@ public final class ChunkWorker: Sendable {
         EngineLifeline.watch { [self] in cancel() }
         let start = MonotonicClock.now()
         let probesBefore = Probe.probesMade
-        let (plan, exporter, export) = try prepare(output: nil, measuringLoudness: true)
+        let (plan, exporter, export) = try prepare(measuringLoudness: true)
         guard let job = plan.soundJob else {
             throw VRenderError.input(folder.planPath, "the export has no sound: there is nothing to encode")
         }
@@ -94,15 +94,23 @@ public final class ChunkWorker: Sendable {
     /// where the join runs (`chunk join -o`), never taken from the plan alone: it must be the
     /// plan's, outside the work folder, and an existing file is replaced only with `overwrite`.
     /// `probedHere`: the takes as the caller probed them for this export a moment ago (the
-    /// local engine, which planned or resumed from them), checked against the plan's instead
-    /// of probing every take again; nil: the join probes them (`chunk join`, a Slurm job).
+    /// local engine, which planned or resumed from them), checked against the plan's before
+    /// anything is read; nil: the join probes them again while it copies (`TakeRecheck`:
+    /// `chunk join`, a Slurm job), and the output appears only when they match.
     public func join(output: String, overwrite: Bool, probedHere: [MediaInfo]? = nil) throws -> ExportSummary {
-        let (plan, exporter, export) = try prepare(output: (output, overwrite), probedHere: probedHere)
-        let chunks = try folder.renderedChunks(plan, threads: ThreadBudget.share(processors).processors)
-        let sound = try folder.renderedSound(plan)
-        var summary = try VRenderError.attributing(to: output, as: .runtime) {
-            try exporter.run(export, job: try .joining(chunks, sound: sound, of: export))
+        let plan = try load(output: (output, overwrite))
+        let recheck = try probedHere == nil ? TakeRecheck(
+            plan: plan, options: plan.exportOptions(output: (output, overwrite), threads: .share(processors)),
+            planPath: folder.planPath) : nil
+        let join = { [folder, processors] in
+            let (exporter, export) = try self.planExport(plan, output: (output, overwrite), probedHere: probedHere)
+            let chunks = try folder.renderedChunks(plan, threads: ThreadBudget.share(processors).processors)
+            let sound = try folder.renderedSound(plan)
+            return try VRenderError.attributing(to: output, as: .runtime) {
+                try exporter.run(export, job: try .joining(chunks, sound: sound, of: export), beforeCommit: { try recheck?.wait() })
+            }
         }
+        var summary = try recheck.map { try $0.guarding(join) } ?? join()
         if let encoder = (try? folder.storedRecord(of: 0, plan: plan))?.encoder { summary.videoCodec = encoder }
         if let job = plan.soundJob, let record = try? folder.storedRecord(of: job, plan: plan) {
             summary.loudness = record.loudness
@@ -111,13 +119,18 @@ public final class ChunkWorker: Sendable {
         return summary
     }
 
-    /// The plan, its inputs checked, and the export planned again from it and checked against
-    /// it (`ChunkPlan.exportPlan`), with the exporter that runs it. With `output` (the join's),
-    /// the export writes it, as checked above, and the takes are probed again (here, or by
-    /// the caller: `probedHere`); without, the output is not written (a chunk render or the
-    /// sound), and the export is planned from the plan's takes, probing none.
-    private func prepare(output: (path: String, overwrite: Bool)?, probedHere: [MediaInfo]? = nil, measuringLoudness: Bool = false,
-                         progress extra: @escaping @Sendable (ExportProgress) -> Void = { _ in }) throws -> (ChunkPlan, Exporter, ExportPlan) {
+    /// The plan (`load`) and its export (`planExport`), for a chunk render or the sound, which
+    /// write no output.
+    private func prepare(measuringLoudness: Bool = false, progress extra: @escaping @Sendable (ExportProgress) -> Void = { _ in })
+        throws -> (ChunkPlan, Exporter, ExportPlan) {
+        let plan = try load(output: nil)
+        let (exporter, export) = try planExport(plan, output: nil, measuringLoudness: measuringLoudness, progress: extra)
+        return (plan, exporter, export)
+    }
+
+    /// The work folder's plan, its inputs unchanged since it was made. With `output` (the
+    /// join's): it must be the plan's, outside the work folder.
+    private func load(output: (path: String, overwrite: Bool)?) throws -> ChunkPlan {
         FFmpegLog.configure(verbose: verbose)
         let plan = try folder.loadPlan()
         if let output {
@@ -127,6 +140,16 @@ public final class ChunkWorker: Sendable {
             try folder.checkOutsideFolder(output.path)
         }
         try plan.checkInputs(planPath: folder.planPath)
+        return plan
+    }
+
+    /// The export planned again from `plan` and checked against it (`ChunkPlan.exportPlan`,
+    /// from the plan's takes, probing none), with the exporter that runs it. With `output`
+    /// (the join's) the export writes it, and the takes the caller probed (`probedHere`) are
+    /// compared first.
+    private func planExport(_ plan: ChunkPlan, output: (path: String, overwrite: Bool)?, probedHere: [MediaInfo]? = nil,
+                            measuringLoudness: Bool = false,
+                            progress extra: @escaping @Sendable (ExportProgress) -> Void = { _ in }) throws -> (Exporter, ExportPlan) {
         let exporter = Exporter { [progress] in
             progress($0)
             extra($0)
@@ -139,7 +162,7 @@ public final class ChunkWorker: Sendable {
         // The sound job measures `--loudness` (the join copies its sound; a chunk has none).
         let export = try plan.exportPlan(output: output, threads: .share(processors), probedHere: probedHere,
                                          measuringLoudness: measuringLoudness, planPath: folder.planPath)
-        return (plan, exporter, export)
+        return (exporter, export)
     }
 }
 

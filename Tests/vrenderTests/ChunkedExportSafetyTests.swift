@@ -146,7 +146,8 @@ import VRenderTestSupport
 
     /// The plan carries the takes' probes, so no worker probes a take; a plan whose probes lie
     /// is caught where a worker opens the take (a stream that is not the video), and, for a lie
-    /// only a probe shows (the colour matrix), by the join, which probes again: no output.
+    /// only a probe shows (the colour matrix), by the join, which probes again while it copies:
+    /// no output, and its error rather than a damaged chunk's.
     @Test func workersProbeNothingAndAPlanLyingAboutItsTakesIsCaught() throws {
         let output = directory + "/p.mkv", work = directory + "/w"
         renderedPlan(output: output, work: work)
@@ -174,6 +175,14 @@ import VRenderTestSupport
         #expect(join.status == 1 && join.standardError.contains("plan.json: its probe of take 1 (\(take)) is not what the take holds now (video differ"),
                 "\(join.standardError)")
         #expect(!exists(output))
+        // The takes are probed again while the chunks are checked and copied: a chunk that
+        // fails too gives way to the takes, the cause.
+        let chunkPath = work + "/chunks/chunk_0001.mov", chunk = try Data(contentsOf: URL(fileURLWithPath: chunkPath))
+        try Data("damaged".utf8).write(to: URL(fileURLWithPath: chunkPath))
+        let both = vrender(["chunk", "join", work, "-o", output, "--progress", "none"])
+        #expect(both.status == 1 && both.standardError.contains("plan.json: its probe of take 1"), "\(both.standardError)")
+        #expect(!exists(output))
+        try chunk.write(to: URL(fileURLWithPath: chunkPath))
         try original.write(to: URL(fileURLWithPath: planPath))
         #expect(vrender(["chunk", "join", work, "-o", output, "--progress", "none"]).status == 0)
         #expect(ProgramRun.decodedFrames(output) == 30)

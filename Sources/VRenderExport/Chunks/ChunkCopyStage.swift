@@ -17,7 +17,8 @@ struct ChunkCopyStage {
         defer { output.finish() }
         var copied = CopiedVideoOutput(plan: plan, output: output, progress: progress)
         for probed in chunks {
-            let demuxer = try openDemuxer(probed.chunk.path)
+            // Its header alone, as the check read it: a search would decode its first pictures.
+            let demuxer = try openDemuxer(probed.chunk.path, streamInfo: .headerWhenComplete)
             let video = probed.info.video
             let placement = PacketRetimer.Placement(
                 takeOffset: Double(probed.chunk.firstFrame) / plan.frameRate.doubleValue,
