@@ -4,7 +4,8 @@
 # equivalent filtering the same picture in the ffmpeg CLI, so both figures are ratios measured
 # on this machine at this moment:
 #
-#   filter ÷ memcpy   vrender's frames per second over memcpy's (target ≥ 0.3, issue 26)
+#   filter ÷ memcpy   vrender's frames per second over memcpy's (target ≥ 0.5 with the AVX2 and
+#                     AVX-512 row kernels, ≥ 0.25 with the portable ones: issue 43)
 #   ffmpeg ÷ vrender  libavfilter's time per frame over vrender's (target ≥ 5)
 #
 # libavfilter's time per frame is (ffmpeg with the filter − ffmpeg with `null`) ÷ frames, both
@@ -19,7 +20,8 @@
 #             is set must exist)
 #   FFMPEG    ffmpeg CLI (default: ffmpeg on PATH)
 #   FRAMES    pictures per run (default 300); RUNS: runs of each, medians taken (default 3)
-#   VRENDER_SIMD=portable   time vrender's portable kernels instead of the AVX-512 ones
+#   VRENDER_CPU=portable|avx2|avx512   the row kernels timed (default: the widest this CPU runs;
+#             performance.sh runs this script once per variant the CPU has)
 #
 # Prints a table; with --json FILE writes its rows (docs/performance.md is made from them).
 set -euo pipefail
@@ -118,8 +120,9 @@ kernels=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["setti
 echo "1920x1080, $threads threads, $frames pictures, median of $runs runs, vrender row kernels: $kernels," \
      "$("$ffmpeg" -version | sed -n 1p | cut -d' ' -f1-3)" >&2
 if [[ -n $json_out ]]; then
-    { printf '{"script": "filters-vs-ffmpeg", "threads": %s, "frames": %s, "runs": %s, "rowKernels": "%s", "rows": [\n' \
-        "$threads" "$frames" "$runs" "$kernels"
+    cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+    { printf '{"script": "filters-vs-ffmpeg", "threads": %s, "frames": %s, "runs": %s, "rowKernels": "%s", "cpu": "%s", "rows": [\n' \
+        "$threads" "$frames" "$runs" "$kernels" "${cpu_model//\"/}"
       (IFS=$'\n'; printf '%s\n' "${rows[*]}") | sed '$!s/$/,/'
       printf ']}\n'; } > "$json_out"
     echo "filters-vs-ffmpeg: wrote $json_out" >&2

@@ -8,10 +8,11 @@
 # (--codec ffv1, no filter) compared frame by frame with Benchmarks/hdr_reference.py (numpy).
 #
 # Usage (from the repository root, or from anywhere):
-#   Benchmarks/hdr-vs-ffmpeg.sh [--portable] [--json FILE]
+#   Benchmarks/hdr-vs-ffmpeg.sh [--cpu VARIANT[,VARIANT...]] [--json FILE]
 #
-#   --portable   also time vrender with VRENDER_SIMD=portable (the portable tone-mapping and
-#                filter kernels: what this machine ran before the AVX-512 ones)
+#   --cpu        time vrender once per row-kernel variant named (VRENDER_CPU: portable, avx2,
+#                avx512; each must run on this CPU), each against the same ffmpeg runs
+#                (default: the variant vrender picks here)
 #
 # Environment:
 #   VRENDER      vrender binary (default .build/release/vrender, built with
@@ -30,12 +31,12 @@ usage() { sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "hdr-vs-ffmpeg: $*" >&2; exit 1; }
 source "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
-json_out="" portable=false
+json_out="" variants=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --json) [[ $# -ge 2 ]] || die "--json needs a file name"; json_out=$2; shift 2 ;;
         --json=*) json_out=${1#--json=}; shift ;;
-        --portable) portable=true; shift ;;
+        --cpu) [[ $# -ge 2 ]] || die "--cpu needs variants"; variants=${2//,/ }; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
@@ -79,10 +80,20 @@ chain+=",zscale=t=bt709:m=bt709:r=tv,format=yuv420p,hue=s=0"
 vrender_command=("$vrender" concat "$take" --filter mono --codec hevc --preset veryfast --crf 28
     -o "$out/hdr.mp4" --overwrite --progress none)
 ffmpeg_command=("$ffmpeg" -hide_banner -nostdin -i "$take" -vf "$chain" "${encoder[@]}" -y "$out/hdr_ff.mp4")
-portable_command=(env VRENDER_SIMD=portable "${vrender_command[@]}")
-
-tools=(vrender ffmpeg)
-$portable && tools+=(portable)
+# The row kernels' variants timed: each vrender tool is `vrender-VARIANT`.
+if [[ -z $variants ]]; then
+    variants=$("$vrender" doctor --json 2>/dev/null | python3 -c 'import json, re, sys
+cpu = next(f for f in json.load(sys.stdin)["findings"] if f["area"] == "CPU")
+print(re.search(r"run the (\w+) ", cpu["detail"]).group(1))') || die "could not read the row kernels from '$vrender doctor --json'"
+fi
+tools=()
+for variant in $variants; do
+    VRENDER_CPU=$variant "$vrender" doctor >/dev/null 2>&1 || [[ $? -ne 2 ]] \
+        || die "VRENDER_CPU=$variant: this CPU cannot run it (see VRENDER_CPU=$variant $vrender doctor)"
+    tools+=("vrender-$variant")
+done
+tools+=(ffmpeg)
+first=${tools[0]}
 declare -A wall=() cpu=() rss=()
 echo "hdr-vs-ffmpeg: $runs run(s) of each command; logs in $logs" >&2
 for ((run = 1; run <= runs; run++)); do
@@ -90,9 +101,8 @@ for ((run = 1; run <= runs; run++)); do
     order=("${tools[@]:run % ${#tools[@]}}" "${tools[@]:0:run % ${#tools[@]}}")
     for tool in "${order[@]}"; do
         case $tool in
-            vrender) command=("${vrender_command[@]}") ;;
             ffmpeg) command=("${ffmpeg_command[@]}") ;;
-            portable) command=("${portable_command[@]}") ;;
+            *) command=(env VRENDER_CPU="${tool#vrender-}" "${vrender_command[@]}") ;;
         esac
         timed "hdr-$tool-$run" "${command[@]}"
         wall[$tool]+="$seconds " cpu[$tool]+="$cpu_seconds " rss[$tool]+="$rss_kb "
@@ -115,7 +125,7 @@ fi
 med() { local -a values; read -ra values <<< "${wall[$1]}"; median "${values[@]}"; }
 cpu_med() { local -a values; read -ra values <<< "${cpu[$1]}"; median "${values[@]}"; }
 rss_max() { local -a values; read -ra values <<< "${rss[$1]}"; max_of "${values[@]}"; }
-v_med=$(med vrender) f_med=$(med ffmpeg)
+v_med=$(med "$first") f_med=$(med ffmpeg)
 hdr_ratio=$(ratio "$v_med" "$f_med")
 
 echo
@@ -124,12 +134,12 @@ echo "vrender $("$vrender" --version 2>/dev/null || echo '?') vs $("$ffmpeg" -ve
 printf '%-34s %10s %10s %10s %10s\n' "tool" "wall s" "CPU s" "peak MB" "/ ffmpeg"
 for tool in "${tools[@]}"; do
     label=$tool
-    [[ $tool == portable ]] && label="vrender VRENDER_SIMD=portable"
+    [[ $tool == vrender-* ]] && label="vrender VRENDER_CPU=${tool#vrender-}"
     cpu_m=n/a peak=n/a
     $have_time && cpu_m=$(cpu_med "$tool") peak=$(megabytes "$(rss_max "$tool")")
     printf '%-34s %10s %10s %10s %10s\n' "$label" "$(med "$tool")" "$cpu_m" "$peak" "$(ratio "$(med "$tool")" "$f_med")"
 done
-echo "wall-time ratio vrender/ffmpeg: $hdr_ratio (target <= 0.8)"
+echo "wall-time ratio vrender ($first)/ffmpeg: $hdr_ratio (target <= 0.8)"
 for tool in "${tools[@]}"; do echo "all runs (s) $tool: ${wall[$tool]}"; done
 if [[ -n $picture_report ]]; then
     echo "vrender's picture against the exact math (lossless export, frames 0,59,119,179,239):"
@@ -155,10 +165,15 @@ if [[ -n $json_out ]]; then
         echo "  \"max_error_levels\": ${max_error:-null},"
         # The rows docs/performance.md's table is made from (performance_table.py).
         echo "  \"rows\": ["
-        echo "    {\"job\": \"8 s HLG 1080p → SDR mono, x265 veryfast: wall\", \"vrender\": \"$v_med s\", \"baseline\": \"ffmpeg zscale+tonemap+hue $f_med s\", \"ratio\": $hdr_ratio, \"target\": \"≤ 0.8\"},"
-        if $have_time; then
-            echo "    {\"job\": \"… CPU (user + system)\", \"vrender\": \"$(cpu_med vrender) s\", \"baseline\": \"ffmpeg $(cpu_med ffmpeg) s\", \"ratio\": $(ratio "$(cpu_med vrender)" "$(cpu_med ffmpeg)"), \"target\": \"≤ 1.0\"},"
-        fi
+        for tool in "${tools[@]}"; do
+            [[ $tool == ffmpeg ]] && continue
+            variant=${tool#vrender-} target="≤ 0.8"
+            [[ $variant == portable ]] && target="—"
+            echo "    {\"job\": \"8 s HLG 1080p → SDR mono, x265 veryfast, $variant kernels: wall\", \"vrender\": \"$(med "$tool") s\", \"baseline\": \"ffmpeg zscale+tonemap+hue $f_med s\", \"ratio\": $(ratio "$(med "$tool")" "$f_med"), \"target\": \"$target\"},"
+            if $have_time; then
+                echo "    {\"job\": \"… CPU (user + system)\", \"vrender\": \"$(cpu_med "$tool") s\", \"baseline\": \"ffmpeg $(cpu_med ffmpeg) s\", \"ratio\": $(ratio "$(cpu_med "$tool")" "$(cpu_med ffmpeg)"), \"target\": \"≤ 1.0\"},"
+            fi
+        done
         echo "    {\"job\": \"… picture vs the exact math (levels, lossless export)\", \"vrender\": \"${max_error:-n/a}\", \"baseline\": \"Double formulas\", \"ratio\": ${max_error:-null}, \"target\": \"≤ 2\"}"
         echo "  ]"
         echo "}"

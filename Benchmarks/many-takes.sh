@@ -8,6 +8,11 @@
 #   peak RSS of the 1,000-take copy vs a one-take copy (ratio)
 #   transcode of 1,000 takes vs 100 takes, per take (linearity: 1.00 is linear), and peak RSS
 #   copy of the hour vs the minute: time per media second and peak RSS (ratios)
+#   a chunked export of the 1,000 takes (8 chunks, H.264 veryfast): `vrender chunk plan`'s
+#   whole command (probing every take, planning, writing plan.json with their probes), and a
+#   chunk's start-up, from its worker's start to its first frame (its done record's
+#   startSeconds), against the whole chunk's time (one thread): a worker plans from the plan's
+#   1,000 probes instead of probing, so its start-up must not grow with the takes
 #
 # Usage (from the repository root, or from anywhere):
 #   Benchmarks/many-takes.sh [--json FILE]
@@ -25,7 +30,7 @@
 # only when a command fails or an output is wrong, not on a missed target.
 set -euo pipefail
 
-usage() { sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "many-takes: $*" >&2; exit 1; }
 source "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
@@ -151,6 +156,28 @@ done
 expect_frames "$out/copy1000.mov" 30000
 expect_frames "$out/hour.mov" 18000
 
+# --- a chunked export of the 1,000 takes: its plan, and a chunk's start-up ---------------------
+# Chunk 3 of 8 starts inside the takes (its worker seeks to take 375). startSeconds and seconds
+# come from its done record (docs/scale-out.md).
+chunk_plan=() chunk_start=() chunk_whole=()
+chunks=$out/chunks1000.chunks
+for ((run = 1; run <= runs; run++)); do
+    rm -rf "$chunks"
+    timed "chunk-plan1000-$run" "$vrender" chunk plan "$media/list1000.txt" --codec h264 --preset veryfast --overwrite \
+        -o "$out/chunks1000.mp4" --work-dir "$chunks" --chunks 8
+    chunk_plan+=("$seconds")
+    timed "chunk-render1000-$run" "$vrender" chunk render "$chunks" --chunk 3 --threads 1 --progress none
+    read -r start whole < <(python3 -c '
+import json, sys
+record = json.load(open(sys.argv[1]))
+print("%.3f %.3f" % (record["startSeconds"], record["seconds"]))' "$chunks/done/chunk_0003.json") \
+        || die "no startSeconds in $chunks/done/chunk_0003.json"
+    chunk_start+=("$start") chunk_whole+=("$whole")
+    echo "  run $run: chunk plan of 1000 takes ${chunk_plan[-1]} s, chunk 3's start-up $start s of $whole s" >&2
+done
+chunk_plan_med=$(median "${chunk_plan[@]}") chunk_start_med=$(median "${chunk_start[@]}") chunk_whole_med=$(median "${chunk_whole[@]}")
+chunk_start_ratio=$(awk -v s="$chunk_start_med" -v w="$chunk_whole_med" 'BEGIN { printf "%.3f", s / w }')
+
 t100=() t1000=() r100=() r1000=()
 if [[ $transcode == 1 ]]; then
     for ((run = 1; run <= runs; run++)); do
@@ -194,6 +221,8 @@ if [[ $transcode == 1 ]]; then
     printf '%-46s %10s %10s %8s\n' "  transcode peak RSS, 1000 vs 100 takes (MB)" "$(megabytes "$r1000_med")" \
         "$(megabytes "$r100_med")" "$(ratio "$r1000_med" "$r100_med")"
 fi
+printf '%-46s %10s %10s %8s\n' "  chunk plan, whole command (s, target <= 2)" "$chunk_plan_med" "-" "-"
+printf '%-46s %10s %10s %8s\n' "  a chunk's start-up vs its time (s, <= 0.1)" "$chunk_start_med" "$chunk_whole_med" "$chunk_start_ratio"
 printf '%-46s %10s %10s %8s\n' "one take of an hour vs a minute (160x120 5 fps)" "hour" "minute" "ratio"
 printf '%-46s %10s %10s %8s\n' "  copy (s; ratio per media second)" "$hour_med" "$minute_med" "$hour_linearity"
 printf '%-46s %10s %10s %8s\n' "  peak RSS (MB)" "$(megabytes "$hour_rss_med")" "$(megabytes "$minute_rss_med")" "$hour_rss_ratio"
@@ -225,7 +254,10 @@ if [[ -n $json_out ]]; then
     "transcode_100_seconds": [$(joined "${t100[@]}")],
     "transcode_1000_seconds": [$(joined "${t1000[@]}")],
     "transcode_peak_rss_kb_100": [$(joined "${r100[@]}")],
-    "transcode_peak_rss_kb_1000": [$(joined "${r1000[@]}")]
+    "transcode_peak_rss_kb_1000": [$(joined "${r1000[@]}")],
+    "chunk_plan_seconds": [$(joined "${chunk_plan[@]}")],
+    "chunk_start_seconds": [$(joined "${chunk_start[@]}")],
+    "chunk_seconds": [$(joined "${chunk_whole[@]}")]
   },
   "long": {
     "size": "160x120", "fps": 5,
@@ -243,6 +275,8 @@ if [[ -n $json_out ]]; then
     {"job": "1,000 one-second takes: plan (s)", "vrender": "$plan_med s", "baseline": "—", "ratio": $plan_med, "target": "≤ 2"},
     {"job": "… stream copy vs ffmpeg's concat demuxer", "vrender": "$(median "${copy_v[@]}") s", "baseline": "ffmpeg $(median "${copy_f[@]}") s", "ratio": $copy_ratio, "target": "≤ 1.2"},
     {"job": "… peak memory vs a one-take export", "vrender": "$(megabytes "$rss_many_med") MB", "baseline": "$(megabytes "$rss_one_med") MB", "ratio": $rss_ratio, "target": "≤ 1.2"},
+    {"job": "… a chunked export (8 chunks): chunk plan, whole command (s)", "vrender": "$chunk_plan_med s", "baseline": "—", "ratio": $chunk_plan_med, "target": "≤ 2"},
+    {"job": "… a chunk's start-up to its first frame vs the chunk's time (one thread)", "vrender": "$chunk_start_med s", "baseline": "chunk $chunk_whole_med s", "ratio": $chunk_start_ratio, "target": "≤ 0.1"},
     {"job": "a take of an hour vs one of a minute: copy time per media second", "vrender": "$(median "${hour_v[@]}") s", "baseline": "$(median "${minute_v[@]}") s", "ratio": $hour_linearity, "target": "≤ 1.2"},
     {"job": "… peak memory (ffmpeg's own: $(ratio "$hour_f_rss_med" "$minute_f_rss_med"))", "vrender": "$(megabytes "$hour_rss_med") MB", "baseline": "$(megabytes "$minute_rss_med") MB", "ratio": $hour_rss_ratio, "target": "≤ 1.5"}
   ]

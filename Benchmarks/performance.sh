@@ -12,7 +12,11 @@
 #   NAME: filters-vs-ffmpeg, export-vs-ffmpeg, hdr-vs-ffmpeg, chunks-vs-one-pass, many-takes
 #   --out DIR       where the JSON goes (default .build/bench-media/performance); --render-only
 #                   makes the tables from what DIR holds without running anything
-# Environment: VRENDER, FFMPEG, RUNS as each script takes them (see their --help).
+# The comparisons that time the CPU's row kernels (filters-vs-ffmpeg, hdr-vs-ffmpeg) run once per
+# variant this CPU runs (VRENDER_CPU: avx512, avx2, portable), so an AVX-512 machine measures its
+# AVX2 and portable kernels too: filters-vs-ffmpeg-VARIANT.json, one table each.
+# Environment: VRENDER, FFMPEG, RUNS as each script takes them (see their --help); CPUS: the
+# variants to run (default: every one this CPU runs).
 set -euo pipefail
 
 die() { echo "performance: $*" >&2; exit 1; }
@@ -37,13 +41,28 @@ if [[ -n $only ]]; then
     done
 fi
 mkdir -p "$out"
+# The variants this CPU runs: `vrender` refuses (exit 2) a VRENDER_CPU it cannot run.
+variants() {
+    local vrender=${VRENDER:-$root/.build/release/vrender} variant
+    [[ -x $vrender ]] || { echo "avx512 avx2 portable"; return; }   # the scripts build it and say so
+    for variant in avx512 avx2 portable; do
+        VRENDER_CPU=$variant "$vrender" doctor >/dev/null 2>&1 || [[ $? -ne 2 ]] && echo -n "$variant "
+    done
+}
 if ! $render_only; then
+    cpus=${CPUS:-$(variants)}
     for name in "${names[@]}"; do
         script=$root/Benchmarks/$name.sh
         [[ -x $script ]] || die "$script is missing or not executable"
         echo "performance: running $name" >&2
         start=$(date +%s)
-        "$script" --json "$out/$name.json" >&2
+        case $name in
+            filters-vs-ffmpeg)
+                rm -f "$out"/filters-vs-ffmpeg*.json
+                for variant in $cpus; do VRENDER_CPU=$variant "$script" --json "$out/$name-$variant.json" >&2; done ;;
+            hdr-vs-ffmpeg) "$script" --cpu "${cpus// /,}" --json "$out/$name.json" >&2 ;;
+            *) "$script" --json "$out/$name.json" >&2 ;;
+        esac
         echo "performance: $name took $(( $(date +%s) - start )) s" >&2
     done
 fi

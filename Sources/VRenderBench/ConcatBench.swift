@@ -1,6 +1,7 @@
 import Foundation
 import VRenderCore
 import VRenderExport
+import VRenderFilters
 
 /// `vrender bench concat`: the real export (`Exporter`, every stage on its own thread as in
 /// `vrender concat`) with stage timings on. Without an output of the user's, it writes a
@@ -51,6 +52,9 @@ package final class ConcatBench: Sendable {
             try? FileManager.default.removeItem(atPath: summary.output)
             timings.setting("output", "a temporary file, removed")
         }
+        // The filters' and the tone mapper's kernels (VRENDER_CPU), so reports from machines
+        // or runs with different ones are not compared as if alike.
+        timings.setting("rowKernels", RowInstructions.detected.rawValue)
         let report = timings.report()
         try files.write(report)
         return Result(report: report, summary: summary, outputRemoved: removesOutput)

@@ -63,6 +63,7 @@ import VRenderTestSupport
         #expect(baseline.ratio > 0)
         #expect(report.settings["size"] == "64x48")
         #expect(report.settings["filterBackend"] == "cpu")
+        #expect(report.settings["rowKernels"] == RowInstructions.detected.rawValue)
         #expect(FileManager.default.fileExists(atPath: scratch.path + "/f.json"))
     }
 

@@ -38,6 +38,7 @@ import VRenderTestSupport
         #expect(report.queues.first { $0.name == "to encode" }?.samples == 60, "one push per picture")
         #expect(report.settings["filter"] == "mono")
         #expect(report.settings["filterBackend"] == "cpu")
+        #expect(report.settings["rowKernels"] == RowInstructions.detected.rawValue)
         #expect(report.settings["mode"] == "transcode")
         #expect(result.outputRemoved)
         #expect(!FileManager.default.fileExists(atPath: result.summary.output))
