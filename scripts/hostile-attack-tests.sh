@@ -19,9 +19,10 @@ for name in "${names[@]}"; do
   log=$(mktemp)
   bash "scripts/hostile/$name.sh" 2>&1 | tee "$log"
   status=${PIPESTATUS[0]}
-  read -r p f < <(sed -n 's/^.*: \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*$/\1 \2/p' "$log" | tail -1)
+  # The verdict lines, not the script's own total: a script stopped early (set -e) prints none.
+  p=$(grep -c '^ok   ' "$log" || true); f=$(grep -c '^FAIL ' "$log" || true)
   rm -f "$log"
-  total_passed=$((total_passed + ${p:-0})); total_failed=$((total_failed + ${f:-0}))
+  total_passed=$((total_passed + p)); total_failed=$((total_failed + f))
   [ "$status" = 0 ] || broken+=("$name")
 done
 echo "hostile-attack-tests: $total_passed passed, $total_failed failed in ${#names[@]} scripts (${SECONDS}s)"

@@ -36,7 +36,14 @@ hold_lock() {
   done
   echo "     the lock was never held" >&2; false
 }
-release_lock() { kill -KILL -- "-$holder" 2>/dev/null || true; wait "$holder" 2>/dev/null || true; }
+# Waits for the whole group: runuser's flock child may outlive runuser by a moment, and its
+# open lock file keeps the small tmpfs busy (umount failed on a loaded machine).
+release_lock() {
+  kill -KILL -- "-$holder" 2>/dev/null || true; wait "$holder" 2>/dev/null || true
+  local tries
+  for ((tries = 0; tries < 100; tries++)); do kill -0 -- "-$holder" 2>/dev/null || return 0; sleep 0.05; done
+  echo "     the lock holder's group outlived SIGKILL by 5 s" >&2
+}
 release_all() { local pid; for pid in "${holders[@]}"; do kill -KILL -- "-$pid" 2>/dev/null || true; done; }
 trap 'release_all; umount "$work/small" 2>/dev/null || true; cleanup' EXIT
 other_cannot_lock() { ! as_other flock -s -n "$1" true 2>/dev/null; }
@@ -181,7 +188,16 @@ enospc_undo_keeps_the_lock() {
   check "enospc: the same file the other process holds" same "$(inode "$dir/$lock" 2>/dev/null)" "$held"
   check "enospc: no second writer can lock it beside the holder" bash -c "! flock -x -n '$dir/$lock' true"
   release_lock
-  umount "$small"
+  umount "$small" || { holders_of "$small"; false; }
+}
+holders_of() { # holders_of DIR: the processes with a file under DIR open (why umount was busy)
+  local fd pid
+  for fd in /proc/[0-9]*/fd/* /proc/[0-9]*/cwd; do
+    pid=${fd#/proc/}; pid=${pid%%/*}
+    case $(readlink "$fd" 2>/dev/null || true) in
+      "$1" | "$1"/*) echo "     open under $1: pid $pid $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)" >&2 ;;
+    esac
+  done
 }
 
 for scenario in ${ONLY:-lock_is_private capture_while_locked capture_gives_up studio_while_locked enospc_undo_keeps_the_lock}; do

@@ -21,10 +21,8 @@ size_of() { ffprobe -v error -select_streams v:0 -show_entries stream=width,heig
 stdin=/dev/null
 vr() {
   local dir=$1; shift
-  set +e
-  (cd "$dir" && timeout -k 5 30 "$vrender" "$@" <"$stdin" >"$work/out.log" 2>"$work/err.log")
-  rc=$?
-  set -e
+  rc=0
+  (cd "$dir" && timeout -k 5 30 "$vrender" "$@" <"$stdin" >"$work/out.log" 2>"$work/err.log") || rc=$?
   err=$(cat "$work/err.log")
 }
 exported() { same "$rc" 0 && same "$(size_of "$1")" "$2"; }          # exported OUT SIZE

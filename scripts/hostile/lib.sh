@@ -4,7 +4,7 @@
 #
 #   env: VRENDER  vrender binary  [.build/release/vrender]
 #        KEEP=1   keep the scratch folder (its path is printed)
-set -euo pipefail
+set -eEuo pipefail         # -E: the ERR trap below also fires inside functions
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 suite=$(basename "$0" .sh)
 vrender=${VRENDER:-.build/release/vrender}
@@ -22,6 +22,8 @@ cleanup() {
   if [ "${KEEP:-0}" = 1 ]; then echo "kept: $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
+# A step that fails outside a check ends the script (set -e): say where, so that CI's log shows it.
+trap 'echo "FAIL $suite stopped at line $LINENO (in ${FUNCNAME[0]:-the script}, from line ${BASH_LINENO[0]}): $BASH_COMMAND" >&2' ERR
 
 passed=0; failed=0
 check() { # check NAME COMMAND...: one verdict line

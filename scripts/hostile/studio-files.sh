@@ -117,14 +117,23 @@ as_other ln -s "$victim" "$takes/exports.link"
 # In a process group of its own (setsid), so that killing the group ends the swapper itself,
 # not only the runuser in front of it.
 export -f as_other sudo_if_needed; export other_user swap_py
-setsid bash -c 'as_other python3 -c "$swap_py" "$1" "$2"' swapper "$takes/exports" "$takes/exports.link" 2>/dev/null &
+setsid bash -c 'as_other python3 -c "$swap_py" "$1" "$2"' swapper "$takes/exports" "$takes/exports.link" \
+  2>"$work/swapper.err" &
 swapper=$!; track "$swapper"
 done_count=0
-for n in 1 2 3 4 5; do [ "$(export_once)" = done ] && done_count=$((done_count + 1)); done
-kill -TERM -- "-$swapper"; wait "$swapper" 2>/dev/null || true
+export_seconds=
+for n in 1 2 3 4 5; do
+  begun=$SECONDS
+  [ "$(export_once)" = done ] && done_count=$((done_count + 1))
+  export_seconds+="$((SECONDS - begun))s "
+done
+# The swapper runs until killed: a group already gone means the attack stopped early.
+swapper_ran() { kill -TERM -- "-$swapper" 2>/dev/null || { sed 's/^/     swapper: /' "$work/swapper.err" >&2; false; }; }
+check "1. (set-up) the swapper ran through every export" swapper_ran
+wait "$swapper" 2>/dev/null || true
 if [ -L "$takes/exports" ]; then swap "$takes/exports" "$takes/exports.link" 1; fi
 outside=$(find "$victim" -name 'export-*' | wc -l)
-echo "     exports: $done_count of 5 done, $outside outside"
+echo "     exports: $done_count of 5 done ($export_seconds), $outside outside"
 check "1. no export is written outside through an exports link" same "$outside" 0
 check "1. every export is made" same "$done_count" 5
 
