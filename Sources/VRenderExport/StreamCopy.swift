@@ -35,12 +35,15 @@ struct StreamCopy {
         /// The last video packet written was re-encoded (`SmartRender`): the next copied one
         /// carries the copied stream's parameter sets again.
         var afterReencoded = false
+        /// A smart render's re-encoded spans (nil: a plain copy).
+        var spanEncodings: SpanEncodings?
     }
 
     /// Returns the number of video packets written and the output duration in seconds.
     func run() throws -> (frames: Int, duration: Double) {
         let muxer = try Muxer(descriptor: output.open(), path: output.temporaryPath, formatPath: output.path, reportingAs: output.path)
-        var out = Output(muxer: muxer, retimer: PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily))
+        var out = Output(muxer: muxer, retimer: PacketRetimer(containerTrimsStart: plan.container.isQuickTimeFamily),
+                         spanEncodings: plan.smartRender.map { SpanEncodings($0, takes: plan.takes) })
         let timers = ExportTimers(timings, mode: .streamCopy, audioTracks: plan.audio.trackCount)
         // A copy without sound starts no checker thread.
         let audioCheck = plan.audio.trackCount > 0 ? CopyAudioCheck() : nil
@@ -149,7 +152,8 @@ extension StreamCopy {
                                  takeEnd: inout Double) throws -> (SmartPieceCopy?, PacketRetimer.Placement) {
         let take = plan.takes[takeIndex]
         var placement = PacketRetimer.Placement(take: take, offset: out.offsetSeconds)
-        guard let render = plan.smartRender, let smart = try SmartPieceCopy(render, piece: takeIndex, take: take) else {
+        guard let render = plan.smartRender, let encodings = out.spanEncodings,
+              let smart = try SmartPieceCopy(render, piece: takeIndex, take: take, encodings: encodings) else {
             return (nil, placement)
         }
         try writeReencoded(smart.head, into: &out, timeBase: timeBase, placement, takeEnd: &takeEnd)

@@ -197,10 +197,11 @@ public final class Packet: @unchecked Sendable {
 extension Frame {
     /// Readies a frame for an encoder: its timestamp in the encoder's time base, and no
     /// picture type left over from decoding (libx264 would otherwise obey the source's I/P/B
-    /// decisions).
-    public func prepareForEncoding(pts: Int64) {
+    /// decisions). `keyframe`: asks for a keyframe here (an IDR picture where the encoder was
+    /// opened with `forced-idr`), the encoder's own choices aside.
+    public func prepareForEncoding(pts: Int64, keyframe: Bool = false) {
         pointer.pointee.pts = pts
-        pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        pointer.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
     }
 
     /// Paints the whole picture black (limited range).

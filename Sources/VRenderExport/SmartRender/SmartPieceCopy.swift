@@ -2,7 +2,7 @@ import VRenderCore
 import VRenderMedia
 
 /// One piece of a smart render as `StreamCopy` writes it: the re-encoded packets before and
-/// after its copied groups of pictures (`SpanEncoder`), and which of its packets are copied.
+/// after its copied groups of pictures (`SpanEncodings`), and which of its packets are copied.
 struct SmartPieceCopy {
     /// Re-encoded packets not yet written: the head goes before the piece's copied packets,
     /// the tail when the copy reaches the end of its last group.
@@ -14,15 +14,12 @@ struct SmartPieceCopy {
     let copyWindow: Range<Double>
 
     /// Nil for a piece copied whole (its packets are copied as any stream copy's).
-    init?(_ render: SmartRender, piece index: Int, take: MediaInfo) throws {
+    init?(_ render: SmartRender, piece index: Int, take: MediaInfo, encodings: SpanEncodings) throws {
         let piece = render.pieces[index]
         guard piece.spans.contains(where: { $0.kind == .encode }) else { return nil }
-        let encoder = SpanEncoder(render: render, take: take)
         let copied = piece.spans.first { $0.kind == .copy }
         for (number, span) in piece.spans.enumerated() where span.kind == .encode {
-            // The first span decodes from the clean keyframe before the cut, a last one from
-            // the keyframe of the group whose first pictures are copied.
-            let packets = try encoder.encode(span, decodeFrom: number == 0 ? piece.decodeFrom : piece.tailDecodeFrom, delay: piece.delay)
+            let packets = try encodings.packets(SpanEncodings.Key(piece: index, span: number))
             if number == 0 { head = packets } else { tail = packets }
         }
         let half = 0.5 / take.video.frameRate.doubleValue

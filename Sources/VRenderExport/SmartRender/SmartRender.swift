@@ -45,26 +45,29 @@ package struct SmartRender: Sendable {
     var encoder: String
     var format: NALFormat
 
-    /// Options of the re-encoded spans: x264/x265's fastest preset at a quality near lossless
-    /// (≥ 45 dB PSNR against the decoded source: 1080p test pictures gave 58-62 dB), no
-    /// B-frames, one keyframe at the span's start and no other (the spans are short). The
-    /// copied stream's profile and level (FFmpeg's numbers) are kept: x264 signals the least
-    /// profile its tools need (ultrafast's is Baseline), so a High stream's 8×8 transform or a
-    /// Main stream's CABAC is turned on; x265 is told the level (`general_level_idc` is 30 ×
-    /// the level, x265 takes 10 ×). No lookahead thread: the spans have nothing to look ahead for.
-    func encoderOptions(frames: Int, profile: Int, level: Int) -> [String: String] {
-        var params = ["keyint=\(frames + 1)", "min-keyint=\(frames + 1)", "scenecut=0", "open-gop=0", "bframes=0"]
+    /// Options of the re-encoded spans (`SpanEncodings`: one encoder for them all): x264/x265's
+    /// fastest preset at a quality near lossless (≥ 45 dB PSNR against the decoded source:
+    /// 1080p test pictures gave 58-62 dB), no B-frames, and a keyframe only where a span starts
+    /// (`forced-idr`: an IDR picture where the frame asks for one; none of the encoder's own,
+    /// the spans are short). The copied stream's profile and level (FFmpeg's numbers) are
+    /// kept: x264 signals the least profile its tools need (ultrafast's is Baseline), so a High
+    /// stream's 8×8 transform or a Main stream's CABAC is turned on; x265 is told the level
+    /// (`general_level_idc` is 30 × the level, x265 takes 10 ×). No lookahead thread: the spans
+    /// have nothing to look ahead for.
+    func encoderOptions(profile: Int, level: Int) -> [String: String] {
+        var params = ["scenecut=0", "open-gop=0", "bframes=0"]
         if encoder == "libx265" {
             if level > 0 { params.append("level-idc=\(level / 3)") }
-            return ["preset": "ultrafast", "crf": "8", "x265-params": (["log-level=error", "repeat-headers=1"] + params).joined(separator: ":")]
+            return ["preset": "ultrafast", "crf": "8", "forced-idr": "1",
+                    "x265-params": (["log-level=error", "repeat-headers=1", "keyint=-1"] + params).joined(separator: ":")]
         }
         // FFmpeg's H.264 profiles: 66 Baseline (578 constrained), 77 Main, 88 Extended, 100 High and up.
         // High is signalled by the 8×8 transform alone, and keeps CAVLC: at this quality
         // CABAC's entropy coding is half of x264's time, and it decodes to the same pictures.
         // Main and Extended need CABAC to be signalled as such (CAVLC would read as Baseline).
-        params.append("sync-lookahead=0")
+        params += ["keyint=infinite", "sync-lookahead=0"]
         if profile >= 100 { params.append("8x8dct=1") } else if profile == 77 || profile == 88 { params.append("cabac=1") }
-        return ["preset": "ultrafast", "crf": "10", "x264-params": params.joined(separator: ":")]
+        return ["preset": "ultrafast", "crf": "10", "forced-idr": "1", "x264-params": params.joined(separator: ":")]
     }
 
     /// The plan's lines: each trimmed piece's spans, "take 2: re-encode 1.033–2.000 s (29
