@@ -174,10 +174,17 @@ import VRenderTestSupport
                    "a timing measurement: make test-audio runs it with VRENDER_AUDIO_TIMING=1"))
     func periodTimesFollowTheSamples() throws {
         let (left, periods) = try recordClicks()
-        // Times follow the sample count: none off the line by 4 ms (measured: under 1 ms idle, 2.3 ms on a busy host).
-        let first = try #require(periods.first)
-        let worst = periods.map { abs($0.time - first.time - Double($0.start - first.start) / Double(Self.rate)) }.max() ?? 0
-        #expect(worst < 0.004, "a period's time strays \(worst * 1000) ms from its sample count")
+        // Times follow the sample count: no period's offset (its time less its samples' time)
+        // strays 4 ms from the periods' median offset (measured: under 1 ms idle, 2.3 ms on a
+        // busy host). The first period is left out: it is read while the server re-times its
+        // sink, 8.2-8.6 ms off the line every later period kept in 5 of 5 runs on one VM (and
+        // as the reference it failed a CI run at 10.8 ms).
+        let offsets = periods.dropFirst().map { $0.time - Double($0.start) / Double(Self.rate) }
+        try #require(!offsets.isEmpty)
+        let median = offsets.sorted()[offsets.count / 2]
+        let worst = offsets.indices.max { abs(offsets[$0] - median) < abs(offsets[$1] - median) } ?? 0
+        let stray = abs(offsets[worst] - median)
+        #expect(stray < 0.004, "period \(worst + 2) of \(periods.count): its time strays \(stray * 1000) ms from its sample count")
         let onsets = Self.onsets(left)
         try #require(onsets.count == 3, "clicks at samples \(onsets)")
         for (earlier, later) in zip(onsets, onsets.dropFirst()) {
