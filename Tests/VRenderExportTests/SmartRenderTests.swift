@@ -150,10 +150,22 @@ import VRenderTestSupport
     @Test func spansOfAHighProfileStreamKeepHighWithoutCABAC() throws {
         let avcC: [UInt8] = [1, 0x64, 0, 0x1E, 0xFF, 0xE1, 0, 4, 0x67, 0x64, 0x00, 0x1E, 1, 0, 4, 0x68, 0xEE, 0x3C, 0x80]
         let render = SmartRender(pieces: [], encoder: "libx264", format: try #require(NALFormat(codec: .h264, extradata: avcC)))
-        let high = try #require(render.encoderOptions(profile: 100, level: 40)["x264-params"]).split(separator: ":")
+        let high = try #require(render.encoderOptions(profile: 100, level: 40, width: 1920)["x264-params"]).split(separator: ":")
         #expect(high.contains("8x8dct=1") && !high.contains("cabac=1") && high.contains("sync-lookahead=0"), "\(high)")
-        let main = try #require(render.encoderOptions(profile: 77, level: 40)["x264-params"]).split(separator: ":")
+        let main = try #require(render.encoderOptions(profile: 77, level: 40, width: 1920)["x264-params"]).split(separator: ":")
         #expect(main.contains("cabac=1") && !main.contains("8x8dct=1"), "\(main)")
+    }
+
+    /// x265 codes 32×32 blocks only from HD up (a third of its time at 1080p); the small
+    /// pictures of these tests keep its finer blocks (32×32 alone cost them 2-4 dB).
+    @Test func hevcSpansCodeCoarseBlocksOnlyFromHDUp() throws {
+        let render = SmartRender(pieces: [], encoder: "libx265", format: try #require(NALFormat(codec: .hevc, extradata: [0, 0, 0, 1, 0x40, 0x01, 0x0C])))
+        func params(width: Int) throws -> [Substring] {
+            try #require(render.encoderOptions(profile: 1, level: 120, width: width)["x265-params"]).split(separator: ":")
+        }
+        #expect(try params(width: 1920).contains("min-cu-size=32") && params(width: 1280).contains("min-cu-size=32"))
+        #expect(try !params(width: 1279).contains("min-cu-size=32") && !params(width: 192).contains("min-cu-size=32"))
+        #expect(try params(width: 192).contains("rd=1") && params(width: 192).contains("level-idc=40"))
     }
 
     /// Skipping frames nothing refers to (most B-frames) leaves every other frame decodable:

@@ -120,7 +120,8 @@ final class SpanEncodings {
         let setup = try CodecSetup(of: demuxer, stream: take.video.index)
         let profileAndLevel = setup.profileAndLevel
         let encoder = try Encoder.matching(setup, encoder: render.encoder, frameRate: take.video.frameRate,
-                                           options: render.encoderOptions(profile: profileAndLevel.profile, level: profileAndLevel.level))
+                                           options: render.encoderOptions(profile: profileAndLevel.profile, level: profileAndLevel.level,
+                                                                                   width: take.video.width))
         // The encoder runs in the stream's time base (`Encoder.matching`).
         let base = demuxer.timeBase(ofStream: take.video.index)
         encoderFrameTicks = max(Int64((1 / (take.video.frameRate.doubleValue * base.doubleValue)).rounded()), 1)
