@@ -40,13 +40,16 @@ struct ShiftCurve: Sendable, Equatable {
 }
 
 extension ColorKernel {
-    /// Chroma row `cy` of a `.shiftCurves` program (AVX2's kernel). Portable Swift has no
-    /// 16-bit multiply-add: its matrix on 32-bit lanes with SSE2's emulated multiplies was
-    /// slower than its table lookups (0.13x memcpy for `process`, against 0.19x), so it keeps them.
+    /// Chroma row `cy` of a `.shiftCurves` program: AVX2's kernel, or the baseline one (SSE2's
+    /// 16-bit multiply-add on any x86-64, plain C elsewhere).
     @inline(__always)
     func shiftCurvesRow(cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>, mean: UnsafeMutablePointer<UInt8>?,
                         toCb: UnsafeMutablePointer<UInt8>, toCr: UnsafeMutablePointer<UInt8>, count: Int) {
-        precondition(instructions == .avx2, "shift curves are an AVX2 step")
-        vr_chroma_shift_row_avx2(mean, cb, cr, toCb, toCr, count, tables.chromaMatrix, tables.chromaLimits)
+        if instructions == .avx2 {
+            vr_chroma_shift_row_avx2(mean, cb, cr, toCb, toCr, count, tables.chromaMatrix, tables.chromaLimits)
+        } else {
+            precondition(instructions == .portable, "shift curves are an AVX2 or portable step")
+            vr_chroma_shift_row_baseline(mean, cb, cr, toCb, toCr, count, tables.chromaMatrix, tables.chromaLimits)
+        }
     }
 }

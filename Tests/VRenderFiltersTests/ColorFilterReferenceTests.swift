@@ -238,27 +238,32 @@ import VRenderCore
         #expect(ColorKernel(MonoFilter.fullStrength).luma == .table)
         #expect(ColorKernel(MonoFilter.fullStrength).chroma == .constant(cb: 128, cr: 128))
         #expect(ColorKernel(SepiaFilter.fullStrength).chroma == .constant(cb: 112, cr: 140))
-        // Every look's chroma curves are shifts with a clamp: AVX2 computes them, no table.
+        // Every look's chroma curves are shifts with a clamp: AVX2 and the portable kernels
+        // compute them, no table.
         for look in [ChromeFilter.fullStrength, ProcessFilter.fullStrength, InstantFilter.fullStrength,
                      FadeFilter.fullStrength, TransferFilter.fullStrength] {
-            #expect(ColorKernel(look, instructions: .avx2).chroma == .shiftCurves)
+            for instructions in [RowInstructions.avx2, .portable] {
+                #expect(ColorKernel(look, instructions: instructions).chroma == .shiftCurves)
+            }
         }
-        let shifted = ColorKernel(Self.programs[7].1, instructions: .avx2)
-        #expect(shifted.chroma == .shiftCurves)
-        #expect(withExtendedLifetime(shifted) { (0..<6).map { shifted.tables.chromaLimits[$0] } } == [137, 16, 240, 124, 16, 240])
-        // The others keep the tables' steps (AVX-512 looks curves up from registers, whatever they are).
-        for instructions in [RowInstructions.portable, .avx512] {
-            #expect(ColorKernel(ChromeFilter.fullStrength, instructions: instructions).chroma == .pairTable)
-            #expect(ColorKernel(ProcessFilter.fullStrength, instructions: instructions).chroma
-                    == .channelTables(cb: .init(low: .meanLuma, high: .cb), cr: .init(low: .meanLuma, high: .cr)))
+        for instructions in [RowInstructions.avx2, .portable] {
+            let shifted = ColorKernel(Self.programs[7].1, instructions: instructions)
+            #expect(shifted.chroma == .shiftCurves)
+            #expect(withExtendedLifetime(shifted) { (0..<6).map { shifted.tables.chromaLimits[$0] } } == [137, 16, 240, 124, 16, 240])
         }
-        #expect(ColorKernel(Self.programs[0].1).luma == .general)
-        #expect(ColorKernel(Self.programs[0].1).chroma == .general)
-        #expect(ColorKernel(Self.programs[3].1).chroma == .pairTable)
-        #expect(ColorKernel(Self.programs[5].1).chroma
-                == .channelTables(cb: .init(low: .meanLuma, high: .cb), cr: .init(low: .meanLuma, high: .cb)))
-        #expect(ColorKernel(Self.programs[6].1).chroma
-                == .channelTables(cb: .init(low: .cb, high: .cr), cr: .init(low: .meanLuma, high: .cr)))
+        // AVX-512 keeps the tables' steps (it looks curves up from registers, whatever they are).
+        #expect(ColorKernel(ChromeFilter.fullStrength, instructions: .avx512).chroma == .pairTable)
+        #expect(ColorKernel(ProcessFilter.fullStrength, instructions: .avx512).chroma
+                == .channelTables(cb: .init(low: .meanLuma, high: .cb), cr: .init(low: .meanLuma, high: .cr)))
+        for instructions in RowInstructions.allCases {
+            #expect(ColorKernel(Self.programs[0].1, instructions: instructions).luma == .general)
+            #expect(ColorKernel(Self.programs[0].1, instructions: instructions).chroma == .general)
+            #expect(ColorKernel(Self.programs[3].1, instructions: instructions).chroma == .pairTable)
+            #expect(ColorKernel(Self.programs[5].1, instructions: instructions).chroma
+                    == .channelTables(cb: .init(low: .meanLuma, high: .cb), cr: .init(low: .meanLuma, high: .cb)))
+            #expect(ColorKernel(Self.programs[6].1, instructions: instructions).chroma
+                    == .channelTables(cb: .init(low: .cb, high: .cr), cr: .init(low: .meanLuma, high: .cr)))
+        }
     }
 
     /// A curve is a shift with a clamp exactly when it equals one, and the kernels' single clamp

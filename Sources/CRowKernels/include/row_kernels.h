@@ -2,6 +2,7 @@
 // AVX-512 intrinsics, for the machines that have them, chosen at run time (cpu_features.h):
 // the package itself builds for the x86-64 baseline, so these functions carry their own
 // target attribute and are called only after `vr_cpu_avx2()` or `vr_cpu_avx512()` said yes.
+// The baseline ones (SSE2, part of every x86-64; plain C elsewhere) run on any CPU.
 //
 // Each computes exactly ColorProgram's definition (integer arithmetic, then a curve lookup), so
 // its bytes equal the portable Swift kernels', the Vulkan shaders' and the reference's.
@@ -79,5 +80,12 @@ void vr_chroma_shift_row_avx2(const uint8_t *mean, const uint8_t *cb, const uint
 
 /// `vr_mean_of_pairs_avx512`'s definition, 16 blocks per step.
 void vr_mean_of_pairs_avx2(const uint8_t *top, const uint8_t *bottom, uint8_t *mean, size_t count);
+
+// MARK: Baseline (any CPU)
+
+/// `vr_chroma_shift_row_avx2`'s definition for the portable kernels: 8 samples per step with
+/// SSE2's 16-bit multiply-add (part of every x86-64), a plain C loop elsewhere.
+void vr_chroma_shift_row_baseline(const uint8_t *mean, const uint8_t *cb, const uint8_t *cr, uint8_t *to_cb,
+                                  uint8_t *to_cr, size_t count, const int32_t *rows, const int32_t *limits);
 
 #endif
