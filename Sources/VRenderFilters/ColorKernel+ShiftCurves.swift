@@ -31,7 +31,7 @@ struct ShiftCurve: Sendable, Equatable {
     }
 
     /// Both chroma curves of `program` as shifts with a clamp, when they are, and its chroma rows
-    /// fit the AVX2 kernel's 16-bit lanes (every look's do: |m| ≤ 5,120).
+    /// fit the AVX2 and baseline kernels' 16-bit lanes (every look's do: |m| ≤ 5,120).
     static func chromaLimits(of program: ColorProgram) -> [Int32]? {
         guard program.matrix[3...8].allSatisfy({ abs($0) < 32_768 }),
               let cb = ShiftCurve(program.cbCurve), let cr = ShiftCurve(program.crCurve) else { return nil }

@@ -55,7 +55,7 @@ final class ColorKernel: Sendable {
         /// Cr' likewise.
         case channelTables(cb: TableKey, cr: TableKey)
         /// Matrix rows per sample on 16-bit lanes, the curves a clamp on the same lanes
-        /// (`ShiftCurve`, `tables.chromaLimits`): AVX2 only.
+        /// (`ShiftCurve`, `tables.chromaLimits`): AVX2 and portable (AVX-512 looks curves up from registers).
         case shiftCurves
         /// Matrix rows per sample on SIMD lanes, then the curves.
         case general
