@@ -1,4 +1,5 @@
 #include "row_kernels.h"
+#include "shift_curves.h"
 
 /// The definition of one chroma output sample (the kernels' last samples, and the reference
 /// the vector steps must equal).
@@ -160,18 +161,13 @@ VR_AVX2 static inline __m256i shift_channel(__m256i yu_low, __m256i yu_high, __m
     return _mm256_min_epi16(_mm256_max_epi16(_mm256_add_epi16(words, offset), floor), ceiling);
 }
 
-/// Two 16-bit coefficients as one 32-bit lane: `first` multiplies the pair's first element.
-static inline int32_t coefficient_pair(int32_t first, int32_t second) {
-    return (int32_t)((uint32_t)(uint16_t)second << 16 | (uint16_t)first);
-}
-
 VR_AVX2 void vr_chroma_shift_row_avx2(const uint8_t *mean, const uint8_t *cb, const uint8_t *cr, uint8_t *to_cb,
                                       uint8_t *to_cr, size_t count, const int32_t *rows, const int32_t *limits) {
     const int reads_mean = rows[0] != 0 || rows[3] != 0;
-    const __m256i cb_ab = _mm256_set1_epi32(coefficient_pair(rows[0], rows[1]));
-    const __m256i cb_c = _mm256_set1_epi32(coefficient_pair(rows[2], 2048));
-    const __m256i cr_ab = _mm256_set1_epi32(coefficient_pair(rows[3], rows[4]));
-    const __m256i cr_c = _mm256_set1_epi32(coefficient_pair(rows[5], 2048));
+    const __m256i cb_ab = _mm256_set1_epi32(vr_coefficient_pair(rows[0], rows[1]));
+    const __m256i cb_c = _mm256_set1_epi32(vr_coefficient_pair(rows[2], 2048));
+    const __m256i cr_ab = _mm256_set1_epi32(vr_coefficient_pair(rows[3], rows[4]));
+    const __m256i cr_c = _mm256_set1_epi32(vr_coefficient_pair(rows[5], 2048));
     const __m256i ones = _mm256_set1_epi16(1), center = _mm256_set1_epi16(128), black = _mm256_set1_epi16(16);
     // In registers before the loop: the stores through uint8_t pointers may alias `limits`, so
     // read inside it they were loaded and broadcast again every step (a fifth of its time).
@@ -194,13 +190,7 @@ VR_AVX2 void vr_chroma_shift_row_avx2(const uint8_t *mean, const uint8_t *cb, co
         _mm_storeu_si128((__m128i *)(to_cb + x), _mm256_castsi256_si128(bytes));
         _mm_storeu_si128((__m128i *)(to_cr + x), _mm256_extracti128_si256(bytes, 1));
     }
-    for (; x < count; x++) {
-        int32_t y = reads_mean ? mean[x] - 16 : 0, u = cb[x] - 128, v = cr[x] - 128;
-        int32_t new_cb = ((rows[0] * y + rows[1] * u + rows[2] * v + 2048) >> 12) + limits[0];
-        int32_t new_cr = ((rows[3] * y + rows[4] * u + rows[5] * v + 2048) >> 12) + limits[3];
-        to_cb[x] = (uint8_t)(new_cb < limits[1] ? limits[1] : new_cb > limits[2] ? limits[2] : new_cb);
-        to_cr[x] = (uint8_t)(new_cr < limits[4] ? limits[4] : new_cr > limits[5] ? limits[5] : new_cr);
-    }
+    vr_chroma_shift_samples(mean, cb, cr, to_cb, to_cr, x, count, rows, limits);
 }
 
 VR_AVX2 void vr_mean_of_pairs_avx2(const uint8_t *top, const uint8_t *bottom, uint8_t *mean, size_t count) {

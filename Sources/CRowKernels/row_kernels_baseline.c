@@ -1,11 +1,5 @@
 #include "row_kernels.h"
-
-/// One sample of `vr_chroma_shift_row_baseline` (and its reference): the matrix row, then the
-/// clamp the shift curve folds into. `limits` is {offset, low, high}.
-static inline uint8_t shift_sample(int32_t y, int32_t u, int32_t v, const int32_t *row, const int32_t *limits) {
-    int32_t value = ((row[0] * y + row[1] * u + row[2] * v + 2048) >> 12) + limits[0];
-    return (uint8_t)(value < limits[1] ? limits[1] : value > limits[2] ? limits[2] : value);
-}
+#include "shift_curves.h"
 
 #if defined(__x86_64__)
 #include <emmintrin.h>
@@ -21,11 +15,6 @@ static inline __m128i shift_channel(__m128i yu_low, __m128i yu_high, __m128i v1_
     return _mm_min_epi16(_mm_max_epi16(_mm_add_epi16(words, offset), floor), ceiling);
 }
 
-/// Two 16-bit coefficients as one 32-bit lane: `first` multiplies the pair's first element.
-static inline int32_t coefficient_pair(int32_t first, int32_t second) {
-    return (int32_t)((uint32_t)(uint16_t)second << 16 | (uint16_t)first);
-}
-
 /// 8 bytes at `p` as 16-bit lanes, less `center`.
 static inline __m128i widen_less(const uint8_t *p, __m128i center) {
     return _mm_sub_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)p), _mm_setzero_si128()), center);
@@ -34,10 +23,10 @@ static inline __m128i widen_less(const uint8_t *p, __m128i center) {
 void vr_chroma_shift_row_baseline(const uint8_t *mean, const uint8_t *cb, const uint8_t *cr, uint8_t *to_cb,
                                   uint8_t *to_cr, size_t count, const int32_t *rows, const int32_t *limits) {
     const int reads_mean = rows[0] != 0 || rows[3] != 0;
-    const __m128i cb_ab = _mm_set1_epi32(coefficient_pair(rows[0], rows[1]));
-    const __m128i cb_c = _mm_set1_epi32(coefficient_pair(rows[2], 2048));
-    const __m128i cr_ab = _mm_set1_epi32(coefficient_pair(rows[3], rows[4]));
-    const __m128i cr_c = _mm_set1_epi32(coefficient_pair(rows[5], 2048));
+    const __m128i cb_ab = _mm_set1_epi32(vr_coefficient_pair(rows[0], rows[1]));
+    const __m128i cb_c = _mm_set1_epi32(vr_coefficient_pair(rows[2], 2048));
+    const __m128i cr_ab = _mm_set1_epi32(vr_coefficient_pair(rows[3], rows[4]));
+    const __m128i cr_c = _mm_set1_epi32(vr_coefficient_pair(rows[5], 2048));
     const __m128i ones = _mm_set1_epi16(1), center = _mm_set1_epi16(128), black = _mm_set1_epi16(16);
     // In registers before the loop: stores through uint8_t pointers may alias `limits`.
     const __m128i cb_offset = _mm_set1_epi16((short)limits[0]), cb_floor = _mm_set1_epi16((short)limits[1]);
@@ -56,29 +45,15 @@ void vr_chroma_shift_row_baseline(const uint8_t *mean, const uint8_t *cb, const 
         _mm_storel_epi64((__m128i *)(to_cb + x), bytes);
         _mm_storel_epi64((__m128i *)(to_cr + x), _mm_unpackhi_epi64(bytes, bytes));
     }
-    for (; x < count; x++) {
-        int32_t y = reads_mean ? mean[x] - 16 : 0, u = cb[x] - 128, v = cr[x] - 128;
-        uint8_t value = shift_sample(y, u, v, rows, limits);
-        to_cr[x] = shift_sample(y, u, v, rows + 3, limits + 3);
-        to_cb[x] = value;
-    }
+    vr_chroma_shift_samples(mean, cb, cr, to_cb, to_cr, x, count, rows, limits);
 }
 
 #else
 
-// Plain C: 32-bit lanes, which NEON and other vector units multiply natively and the compiler
-// vectorises.
+// Plain C: 32-bit lanes, which NEON and other vector units multiply natively.
 void vr_chroma_shift_row_baseline(const uint8_t *mean, const uint8_t *cb, const uint8_t *cr, uint8_t *to_cb,
                                   uint8_t *to_cr, size_t count, const int32_t *rows, const int32_t *limits) {
-    const int reads_mean = rows[0] != 0 || rows[3] != 0;
-    const int32_t cb_row[3] = {rows[0], rows[1], rows[2]}, cr_row[3] = {rows[3], rows[4], rows[5]};
-    const int32_t cb_limits[3] = {limits[0], limits[1], limits[2]}, cr_limits[3] = {limits[3], limits[4], limits[5]};
-    for (size_t x = 0; x < count; x++) {
-        int32_t y = reads_mean ? mean[x] - 16 : 0, u = cb[x] - 128, v = cr[x] - 128;
-        uint8_t value = shift_sample(y, u, v, cb_row, cb_limits);
-        to_cr[x] = shift_sample(y, u, v, cr_row, cr_limits);
-        to_cb[x] = value;
-    }
+    vr_chroma_shift_samples(mean, cb, cr, to_cb, to_cr, 0, count, rows, limits);
 }
 
 #endif
