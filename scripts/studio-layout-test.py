@@ -74,7 +74,16 @@ def record_takes(studio, count):
     """`count` short takes through the page's API, each kept before the next starts."""
     for number in range(1, count + 1):
         start_recording(studio)
-        time.sleep(0.6)
+        # Past 0.5 s of the take itself (a sooner stop is a double press, ignored:
+        # TakeScheduler.shortestStop); the take begins some time after the start is accepted.
+        deadline = time.monotonic() + 30
+        while True:
+            state = studio.api('/api/state')
+            if state.get('recordingState') == 'recording' and state.get('takeSeconds', 0) > 0.6:
+                break
+            if time.monotonic() > deadline:
+                raise AssertionError('take %d never ran 0.6 s: %s' % (number, state.get('recordingState')))
+            time.sleep(0.1)
         studio.api('/api/record', {'record': False})
         deadline = time.monotonic() + 60
         while len(studio.api('/api/state').get('takes', [])) < number:

@@ -33,18 +33,31 @@ state() { curl -s --max-time "${1:-2}" "${url}api/state"; }
 post() { curl -s -o /dev/null --max-time 5 -w '%{http_code}' -H 'Content-Type: application/json' -d "$2" "${url}$1" || true; }
 # py EXPR: EXPR on the state `s` (printed); wait_for COND: polls until COND holds (up to 20 s).
 py() { state | python3 -c "import json, sys; s = json.load(sys.stdin); print($1)" 2>/dev/null || true; }
+# What a wait saw last, for CI's log: the take, each listed take's copy, the studio's last words.
+seen="'state', s['recordingState'], round(s['takeSeconds'], 2), 'takes', [t['proxyState'] for t in s['takes']]"
 wait_for() {
-  local deadline=$((SECONDS + 20))
-  while [ "$SECONDS" -lt "$deadline" ]; do [ "$(py "bool($1)")" = True ] && return 0; sleep 0.2; done
-  echo "     never: $1" >&2; false
+  local begun=$SECONDS deadline=$((SECONDS + 20))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    if [ "$(py "bool($1)")" = True ]; then
+      [ $((SECONDS - begun)) -lt 10 ] || echo "     slow ($((SECONDS - begun)) s): $1" >&2
+      return 0
+    fi
+    sleep 0.2
+  done
+  echo "     never: $1" >&2
+  echo "       it saw: $(py "$seen")" >&2
+  tail -n 4 "$err" | sed 's/^/       studio: /' >&2
+  false
 }
 take() { py "s['takes'][$1]['file']"; }          # take N: the file of take N (0-based)
 stem() { local f; f=$(take "$1"); echo "${f%.*}"; }
 settled() { echo "s['takes'][$1]['proxyState'] in ('ready', 'failed')"; }
 # Ends take N-1 and starts take N at once: take N-1's copy then waits while take N records.
+# Returns past 0.6 s into take N, so that the next stop is not a double press (ignored under
+# 0.5 s: TakeScheduler.shortestStop). 'recording', not 'stopping': take N's own seconds.
 next_take() {
   post api/record '{"record":false}' >/dev/null; post api/record '{"record":true}' >/dev/null
-  wait_for "len(s['takes']) == $1 and s['recording']"
+  wait_for "len(s['takes']) == $1 and s['recordingState'] == 'recording' and s['takeSeconds'] > 0.6"
 }
 # swap A B [N]: exchanges the names A and B (a folder and a link to elsewhere) atomically
 # (renameat2 RENAME_EXCHANGE), N times (default: over and over until killed): A is the folder
