@@ -88,6 +88,18 @@ class Studio:
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read())
 
+    def wait_for(self, condition, seconds, failure):
+        """Polls /api/state until `condition(state)` holds; after `seconds`, fails with
+        `failure(state)` (the last state seen)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            state = self.api('/api/state')
+            if condition(state):
+                return state
+            if time.monotonic() > deadline:
+                raise AssertionError(failure(state))
+            time.sleep(0.1)
+
     def takes_json(self):
         with open(os.path.join(self.out, 'takes.json')) as f:
             return json.load(f)['takes']
@@ -508,10 +520,8 @@ def percentile(values, share):
 def soak(browser, vrender, work, seconds):
     studio = Studio(vrender, work, extra=('--size', '1280x720'), name='takes-soak')
     try:
-        deadline = time.monotonic() + 60
-        while not studio.api('/api/state').get('camera'):  # the camera opens after the URL is printed
-            assert time.monotonic() < deadline, 'the camera did not open in 60 s'
-            time.sleep(0.2)
+        # The camera opens after the URL is printed.
+        studio.wait_for(lambda s: s.get('camera'), 60, lambda s: 'the camera did not open in 60 s')
         studio.api('/api/record', {'record': True})
         cpu0, wall0 = studio.cpu_seconds(), time.monotonic()
         time.sleep(seconds)

@@ -76,20 +76,11 @@ def record_takes(studio, count):
         start_recording(studio)
         # Past 0.5 s of the take itself (a sooner stop is a double press, ignored:
         # TakeScheduler.shortestStop); the take begins some time after the start is accepted.
-        deadline = time.monotonic() + 30
-        while True:
-            state = studio.api('/api/state')
-            if state.get('recordingState') == 'recording' and state.get('takeSeconds', 0) > 0.6:
-                break
-            if time.monotonic() > deadline:
-                raise AssertionError('take %d never ran 0.6 s: %s' % (number, state.get('recordingState')))
-            time.sleep(0.1)
+        studio.wait_for(lambda s: s.get('recordingState') == 'recording' and s.get('takeSeconds', 0) > 0.6, 30,
+                        lambda s: 'take %d never ran 0.6 s: %s' % (number, s.get('recordingState')))
         studio.api('/api/record', {'record': False})
-        deadline = time.monotonic() + 60
-        while len(studio.api('/api/state').get('takes', [])) < number:
-            if time.monotonic() > deadline:
-                raise AssertionError('take %d was not listed within 60 s' % number)
-            time.sleep(0.1)
+        studio.wait_for(lambda s: len(s.get('takes', [])) >= number, 60,
+                        lambda s: 'take %d was not listed within 60 s' % number)
 
 
 def open_page(browser, url, size):
