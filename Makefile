@@ -56,12 +56,13 @@ test-media: deps
 # First the module graph (seconds): exports and chunk workers must not link the capture stack,
 # C modules are imported internally, the CLI imports only the libraries it calls, system calls go
 # through Syscall; no hand-written file over 300 lines nor function over 60 (check-sizes.py); then
-# the checks' own tests (a breach planted in a copy fails each).
+# the checks' own tests (a breach planted in a copy fails each). swift-test.sh ends a failed run
+# with what failed (CI shows only a run's end; the XCTest cases run first).
 test: deps test-media
 	scripts/check-imports.sh
 	python3 scripts/check-sizes.py
 	python3 -m unittest discover -s scripts/tests -p 'test_check_*.py'
-	VRENDER_TEST_MEDIA=$(abspath $(TEST_MEDIA)) $(SWIFT) test
+	VRENDER_TEST_MEDIA=$(abspath $(TEST_MEDIA)) SWIFT=$(SWIFT) scripts/swift-test.sh
 
 # Chunked exports against one pass (ChunkedEditPropertyTests) on 60 seeds instead of the six
 # `make test` runs: random trims on 1-5 takes, 2/3/5 chunks, with and without --trim-silence,

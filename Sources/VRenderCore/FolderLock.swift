@@ -38,6 +38,30 @@ public final class FolderLock: Sendable {
     /// lock after it). Another vrender command holds the lock for milliseconds.
     public static let briefWait: Duration = .milliseconds(200)
 
+    /// How long a caller waits for the lock: `others` for a holder in another process, and
+    /// `thisProcess` for one in this process (an exclusive holder's record names its pid).
+    public struct Patience: Sendable, Equatable {
+        public var others: Duration
+        public var thisProcess: Duration
+
+        /// `wait` for any holder.
+        public init(_ wait: Duration) {
+            self.init(others: wait, thisProcess: wait)
+        }
+
+        public init(others: Duration, thisProcess: Duration) {
+            self.others = others
+            self.thisProcess = thisProcess
+        }
+
+        /// A command: `defaultWait` for any holder.
+        public static let command = Patience(defaultWait)
+        /// A studio request: refused as busy after `briefWait` of another process's hold, but
+        /// it waits up to `defaultWait` for the studio's own capture (listing a take, saving its
+        /// check), whose hold ends by itself and, on a busy disk (fsync), outlasts `briefWait`.
+        public static let request = Patience(others: briefWait, thisProcess: defaultWait)
+    }
+
     /// What an attempt on the lock came to.
     public enum Attempt {
         case held(FolderLock)
@@ -70,7 +94,7 @@ public final class FolderLock: Sendable {
 
     /// Runs `body` holding the lock of `folder` in `mode`; `command` ("vrender capture") is what
     /// a command kept waiting is told holds it.
-    public static func with<T>(_ folder: FolderHandle, _ mode: Mode, for command: String, wait: Duration = defaultWait,
+    public static func with<T>(_ folder: FolderHandle, _ mode: Mode, for command: String, wait: Patience = .command,
                                _ body: () throws -> T) throws -> T {
         let lock = try acquire(folder, mode, for: command, wait: wait)
         return try withExtendedLifetime(lock) { try body() }
@@ -79,7 +103,7 @@ public final class FolderLock: Sendable {
     /// As `with(_:_:for:wait:_:)`, for the folder at `directory`.
     public static func with<T>(_ directory: String, _ mode: Mode, for command: String, wait: Duration = defaultWait,
                                _ body: () throws -> T) throws -> T {
-        try with(try FolderHandle.open(directory), mode, for: command, wait: wait, body)
+        try with(try FolderHandle.open(directory), mode, for: command, wait: Patience(wait), body)
     }
 
     /// Takes the lock, waiting up to `wait` for another holder to let go. Throws, naming the
@@ -87,7 +111,7 @@ public final class FolderLock: Sendable {
     /// takes none: no writer has locked it yet, and a reader must not write into a folder of
     /// someone else's videos (or a read-only one).
     public static func acquire(_ folder: FolderHandle, _ mode: Mode, for command: String,
-                               wait: Duration = defaultWait) throws -> FolderLock {
+                               wait: Patience = .command) throws -> FolderLock {
         switch try attempt(folder, mode, for: command, wait: wait) {
         case .held(let lock): return lock
         case .busy(_, let error): throw error
@@ -98,14 +122,14 @@ public final class FolderLock: Sendable {
     /// caller goes on without the lock (and tries again later) rather than failing. Throws for
     /// a lock file that cannot be used (a link, not a regular file, unreadable).
     public static func attempt(_ folder: FolderHandle, _ mode: Mode, for command: String,
-                               wait: Duration) throws -> Attempt {
+                               wait: Patience) throws -> Attempt {
         let descriptor = try open(in: folder, create: mode == .exclusive)
         guard descriptor >= 0 else { return .held(FolderLock(descriptor: -1, mode: mode)) }
         do {
-            guard try take(descriptor, mode, path: folder.join(fileName), wait: wait) else {
+            if let waited = try take(descriptor, mode, path: folder.join(fileName), wait: wait) {
                 let holder = holder(descriptor)
                 close(descriptor)
-                return .busy(holder: holder, error: busy(holder: holder, mode, directory: folder.path, waited: wait))
+                return .busy(holder: holder, error: busy(holder: holder, mode, directory: folder.path, waited: waited))
             }
         } catch {
             close(descriptor)
@@ -123,7 +147,7 @@ public final class FolderLock: Sendable {
     /// As `acquire(_:_:for:wait:)`, for the folder at `directory`.
     public static func acquire(_ directory: String, _ mode: Mode, for command: String,
                                wait: Duration = defaultWait) throws -> FolderLock {
-        try acquire(try FolderHandle.open(directory), mode, for: command, wait: wait)
+        try acquire(try FolderHandle.open(directory), mode, for: command, wait: Patience(wait))
     }
 
     /// The lock file, opened through the folder's descriptor without following a link, made
@@ -157,25 +181,37 @@ public final class FolderLock: Sendable {
         return descriptor
     }
 
-    /// `flock` without blocking, retried until `wait` has passed (a blocking `flock` could not
-    /// be given up on); false when another holder outlasted it.
-    private static func take(_ descriptor: Int32, _ mode: Mode, path: String, wait: Duration) throws -> Bool {
+    /// `flock` without blocking, retried until `wait` has passed for the holder (a blocking
+    /// `flock` could not be given up on); nil when had, or the wait another holder outlasted.
+    private static func take(_ descriptor: Int32, _ mode: Mode, path: String, wait: Patience) throws -> Duration? {
         let operation = mode == .exclusive ? LOCK_EX : LOCK_SH
         let clock = ContinuousClock()
-        let deadline = clock.now + wait
+        let start = clock.now
         var pause: UInt32 = 1_000
         while true {
             do throws(SystemError) {
                 try Syscall.retrying { flock(descriptor, operation | LOCK_NB) }
-                return true
+                return nil
             } catch {
                 // EWOULDBLOCK: another holder has it; asked again shortly, until the deadline.
                 guard error.code == EWOULDBLOCK else { throw VRenderError.output(path, error.reason("cannot lock the folder")) }
             }
-            guard clock.now < deadline else { return false }
+            let waited = clock.now - start
+            if waited >= wait.others {
+                // Past the wait for others, the holder is read: it may be this process's own.
+                let limit = heldByThisProcess(descriptor) ? wait.thisProcess : wait.others
+                guard waited < limit else { return limit }
+            }
             usleep(pause)
             pause = Swift.min(pause * 2, 50_000)
         }
+    }
+
+    /// Whether the holder's record ("pid N: COMMAND") names this process, in a lock file of this
+    /// user's (another user's file, which they may hold and write, could claim any pid).
+    private static func heldByThisProcess(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_uid == geteuid() && holder(descriptor).hasPrefix("pid \(getpid()): ")
     }
 
     /// Who holds the lock, from the record an exclusive holder writes: "pid 4242: vrender takes

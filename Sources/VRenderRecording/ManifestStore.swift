@@ -132,7 +132,7 @@ final class ManifestStore: Sendable {
         while true {
             let attempt: FolderLock.Attempt
             do {
-                attempt = try FolderLock.attempt(folder, .exclusive, for: Self.command, wait: wait)
+                attempt = try FolderLock.attempt(folder, .exclusive, for: Self.command, wait: FolderLock.Patience(wait))
             } catch {
                 return failed(change, reason: "\(error)")
             }

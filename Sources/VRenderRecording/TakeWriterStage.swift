@@ -119,7 +119,8 @@ final class TakeWriterStage: @unchecked Sendable {
     /// it rather than lost: the frames are waiting in the ring. Its name stays unique (a UUID);
     /// only a capture writing into the folder at that same moment could take the same number.
     private func openWriter() throws -> any TakeFileWriter {
-        let lock = try? FolderLock.attempt(store.folder, .exclusive, for: ManifestStore.command, wait: FolderLock.briefWait).lock
+        let lock = try? FolderLock.attempt(store.folder, .exclusive, for: ManifestStore.command,
+                                          wait: FolderLock.Patience(FolderLock.briefWait)).lock
         return try withExtendedLifetime(lock) {
             // On from this capture's last take too: a writer may make no file (tests' fakes).
             let number = Swift.max(try TakesFolder.nextTakeNumber(in: store.folder), lastNumber + 1)

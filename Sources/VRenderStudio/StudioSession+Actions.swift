@@ -101,8 +101,9 @@ extension StudioSession {
         }
         do {
             // A request must answer: another process holding the folder's lock makes it a 409
-            // (busy, naming the holder) within `briefWait`, never a request that hangs.
-            try TakesFolder.remove([file], from: options.folder, wait: FolderLock.briefWait, for: "vrender studio")
+            // (busy, naming the holder) within `briefWait`, never a request that hangs; the
+            // studio's own capture saving a take's listing or check is waited for.
+            try TakesFolder.remove([file], from: options.folder, wait: .request, for: "vrender studio")
         } catch {
             throw StudioActionError(status: 409, "\(error)")
         }

@@ -9,11 +9,11 @@ extension TakesFolder {
     /// Puts takes.json's takes in the order `files` names them (the studio's take strip, dragged).
     /// `files` must name every take listed, each once, by its file name, so a page that missed a
     /// change (a take added or deleted meanwhile) gets an error and changes nothing. Returns the
-    /// takes in their new order. Waits for the lock `FolderLock.briefWait` at most (a studio
-    /// request must answer): busy is an error.
+    /// takes in their new order. Waits for the lock as a studio request does
+    /// (`FolderLock.Patience.request`: it must answer): busy is an error.
     @discardableResult
     public static func reorder(_ files: [String], in directory: String) throws -> [TakeEntry] {
-        try rearrange(in: directory, for: "vrender studio", wait: FolderLock.briefWait) { manifest, path in
+        try rearrange(in: directory, for: "vrender studio", wait: .request) { manifest, path in
             let listed = manifest.takes.map(\.file)
             guard files.count == listed.count, Set(files).count == files.count, Set(files) == Set(listed) else {
                 throw VRenderError.input(path, "the new order must name each of its \(listed.count) take(s) once "
@@ -29,7 +29,7 @@ extension TakesFolder {
     /// out or named twice, and changes nothing.
     @discardableResult
     public static func order(_ names: [String], in directory: String) throws -> [TakeEntry] {
-        try rearrange(in: directory, for: "vrender takes order", wait: FolderLock.defaultWait) { manifest, path in
+        try rearrange(in: directory, for: "vrender takes order", wait: .command) { manifest, path in
             let picked = try names.map { try index(of: $0, in: manifest, directory: directory) }
             let twice = picked.enumerated().filter { picked.prefix($0.offset).contains($0.element) }.map { $0.element + 1 }
             let missing = manifest.takes.indices.filter { !picked.contains($0) }.map { $0 + 1 }
@@ -48,7 +48,7 @@ extension TakesFolder {
     /// position past the end puts it last). The others keep their order.
     @discardableResult
     public static func move(_ name: String, to position: Int, in directory: String) throws -> [TakeEntry] {
-        try rearrange(in: directory, for: "vrender takes mv", wait: FolderLock.defaultWait) { manifest, _ in
+        try rearrange(in: directory, for: "vrender takes mv", wait: .command) { manifest, _ in
             let from = try index(of: name, in: manifest, directory: directory)
             guard position >= 1 else {
                 throw VRenderError.option("position", "\(position): positions count from 1 (the first take)")
@@ -62,7 +62,7 @@ extension TakesFolder {
 
     /// Under the folder's exclusive lock: `newOrder` gives takes.json's indices in their new
     /// order (all of them, each once), and takes.json is saved so. Returns the takes in order.
-    private static func rearrange(in directory: String, for command: String, wait: Duration,
+    private static func rearrange(in directory: String, for command: String, wait: FolderLock.Patience,
                                   _ newOrder: (TakesManifest, String) throws -> [Int]) throws -> [TakeEntry] {
         let folder = try openFolder(directory)
         return try FolderLock.with(folder, .exclusive, for: command, wait: wait) {

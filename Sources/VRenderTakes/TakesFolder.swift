@@ -72,10 +72,10 @@ public enum TakesFolder {
     /// removes nothing. Returns the removed entries, in recording order.
     ///
     /// Under the folder's lock, waiting for it up to `wait` (the studio's requests wait
-    /// `FolderLock.briefWait`); every deletion goes through the folder's descriptor, never
+    /// `FolderLock.Patience.request`); every deletion goes through the folder's descriptor, never
     /// following a link (a link listed is removed itself, not what it leads to).
     @discardableResult
-    public static func remove(_ names: [String], from directory: String, wait: Duration = FolderLock.defaultWait,
+    public static func remove(_ names: [String], from directory: String, wait: FolderLock.Patience = .command,
                               for command: String = "vrender takes rm") throws -> [TakeEntry] {
         let folder = try openFolder(directory)
         return try FolderLock.with(folder, .exclusive, for: command, wait: wait) {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VRenderTestSupport
 @testable import VRenderCore
@@ -54,14 +55,43 @@ import VRenderTestSupport
         try FolderLock.with(folder, .exclusive, for: "vrender takes recover") {
             let folderHandle = try FolderHandle.open(folder)
             guard case .busy(let holder, let refusal) = try FolderLock.attempt(folderHandle, .exclusive, for: "vrender capture",
-                                                                                wait: FolderLock.briefWait) else {
+                                                                                wait: .init(FolderLock.briefWait)) else {
                 Issue.record("a held lock was had twice")
                 return
             }
             #expect(holder == "pid \(getpid()): vrender takes recover")
             #expect(refusal.reason.contains("(waited 0.2 s)"), "\(refusal)")
         }
-        #expect(try FolderLock.attempt(FolderHandle.open(folder), .exclusive, for: "vrender capture", wait: .zero).lock != nil)
+        #expect(try FolderLock.attempt(FolderHandle.open(folder), .exclusive, for: "vrender capture", wait: .init(.zero)).lock != nil)
+    }
+
+    /// A studio request gives another process's holder `briefWait` (here none), but waits for a
+    /// holder in this process (its own capture listing a take or saving a check, slow on a busy
+    /// disk), which lets go by itself.
+    @Test func aRequestWaitsForAHolderInThisProcessOnly() throws {
+        let handle = try FolderHandle.open(folder)
+        let request = FolderLock.Patience(others: .zero, thisProcess: .seconds(60))
+        try FolderLock.with(folder, .exclusive, for: "vrender capture") {
+            // Another process's record: refused at once, naming it.
+            try "pid 1: vrender takes recover\n".write(toFile: folder + "/" + FolderLock.fileName, atomically: false, encoding: .utf8)
+            guard case .busy(let holder, let refusal) = try FolderLock.attempt(handle, .exclusive, for: "vrender studio", wait: request) else {
+                Issue.record("a held lock was had twice")
+                return
+            }
+            #expect(holder == "pid 1: vrender takes recover")
+            #expect(refusal.reason.contains("(waited 0 s)"), "\(refusal)")
+        }
+        // This process's own: with no wait for it, refused; with one, had once it lets go.
+        let held = Mutex<FolderLock?>(try FolderLock.acquire(handle, .exclusive, for: "vrender capture"))
+        #expect(try FolderLock.attempt(handle, .exclusive, for: "vrender studio", wait: .init(.zero)).lock == nil)
+        let attempting = DispatchSemaphore(value: 0)
+        let releaser = Thread {
+            attempting.wait()
+            held.withLock { $0 = nil }
+        }
+        releaser.start()
+        attempting.signal()
+        #expect(try FolderLock.attempt(handle, .exclusive, for: "vrender studio", wait: request).lock != nil)
     }
 
     /// The lock file is 0600: another user who could open it could hold the folder's lock as

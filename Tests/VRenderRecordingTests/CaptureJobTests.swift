@@ -79,7 +79,7 @@ import VRenderTestSupport
         let inode = try #require(try FileManager.default.attributesOfItem(atPath: lock)[.systemFileNumber] as? Int)
         made.undo()
         #expect(try FileManager.default.attributesOfItem(atPath: lock)[.systemFileNumber] as? Int == inode)
-        let second = try FolderLock.attempt(FolderHandle.open(directory + "/fresh"), .exclusive, for: "vrender capture", wait: .zero)
+        let second = try FolderLock.attempt(FolderHandle.open(directory + "/fresh"), .exclusive, for: "vrender capture", wait: .init(.zero))
         #expect(second.lock == nil, "a second writer locked a new lock file beside the one held")
         withExtendedLifetime(held) {}
 

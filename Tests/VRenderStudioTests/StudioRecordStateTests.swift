@@ -27,6 +27,9 @@ final class StudioRecordStateTests: XCTestCase {
         /// The newest snapshot each page (subscription) got, and the newest camera frame previewed.
         let pages = Mutex([StudioState?](repeating: nil, count: 2))
         let frame = Mutex(-1)
+        /// The longest the pages took to agree with the recorder after a press (printed: how
+        /// near a run came to `agreeing`).
+        let slowestAgreement = Mutex(Duration.zero)
 
         func observe(_ event: RecorderEvent) {
             recorder.withLock { recorder in
@@ -100,12 +103,15 @@ final class StudioRecordStateTests: XCTestCase {
                         file: StaticString = #filePath, line: UInt = #line) async throws {
         let shown = { "step \(step): pages \(watch.pages.withLock { $0.map { $0?.recordingState } }), recorder "
                       + "\(watch.recorder.withLock { $0 }), session \(session.state().recordingState)" }
+        let pressed = ContinuousClock.now
         try await until(shown(), seconds: Self.agreeing, file: file, line: line) {
             let recorder = watch.recorder.withLock { $0 }
             let current = session.state()
             return [.idle, .recording].contains(current.recordingState) && current.recording == (recorder.take != nil)
                 && watch.pages.withLock { $0 }.allSatisfy { $0?.version == current.version }
         }
+        let agreed = ContinuousClock.now - pressed
+        watch.slowestAgreement.withLock { $0 = Swift.max($0, agreed) }
         try await until(shown() + ", takes \((try? files(in: folder)).map { "\($0)" } ?? "?")", file: file, line: line) {
             let recorder = watch.recorder.withLock { $0 }
             guard recorder.take == nil else { return true }
@@ -175,7 +181,9 @@ final class StudioRecordStateTests: XCTestCase {
         XCTAssertGreaterThan(ignored, 0)
         XCTAssertTrue(durations.contains { $0 < Self.takeLength - 0.01 }, "\(durations)")
         XCTAssertTrue(durations.contains { $0 >= Self.takeLength - 0.01 }, "\(durations)")
-        print("record/stop: \(pressed.start) starts, \(pressed.stop) stops pressed; \(recorder.started) takes, \(ignored) stops ignored")
+        let slowest = watch.slowestAgreement.withLock { $0 }
+        print("record/stop: \(pressed.start) starts, \(pressed.stop) stops pressed; \(recorder.started) takes, \(ignored) stops ignored; "
+              + "pages agreed within \(slowest) (limit \(Self.agreeing) s)")
     }
 
     /// The terminal numbers a take as its file is numbered (on from the folder's 3 takes, not
@@ -191,7 +199,11 @@ final class StudioRecordStateTests: XCTestCase {
         defer { session.stop() }
         try await until("the camera opens") { session.state().camera != nil }
         try await session.perform(.record(true))
-        try await until("the take is listed") { session.state().takes.count == 4 }
+        // Listed, and its line printed (the take's check, on its own thread, may show the
+        // listed take a moment before the listing's own event prints the line).
+        try await until("the take is listed and its line printed, \(watch.lines.withLock { $0 })") {
+            session.state().takes.count == 4 && watch.lines.withLock { $0.contains { $0.hasPrefix("take 4 saved: ") } }
+        }
         let file = try XCTUnwrap(session.state().takes.last?.file)
         XCTAssertTrue(file.hasPrefix("segment_0004_"), file)
         let lines = watch.lines.withLock { $0 }
