@@ -14,10 +14,11 @@ mkdir -p "$(dirname "$log")"
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
     echo "swift test failed (exit $status). What failed (the whole output is in $log):"
-    # XCTest: "error: -[...] : ..." and "Test Case '...' failed"; Swift Testing: "✘" lines;
-    # a crash: "Fatal error", "Exited with", a signal.
-    grep -E "error:|Test Case '.*' failed|✘|Fatal error|Exited with|[Ss]ignal [0-9]|Segmentation fault" "$log" \
-        | grep -v "^✘ Test run with" | tail -n 60
+    # XCTest: "FILE:LINE: error: CASE : ..." and "Test Case '...' failed"; Swift Testing: "✘"
+    # lines; the build: "FILE:LINE:COLUMN: error:"; a crash: "Fatal error", "Exited with", a
+    # signal. The first 80, in the order they came (XCTest's first).
+    grep -E ":[0-9]+: error: |Test Case '.*' failed|✘|Fatal error|Exited with|[Ss]ignal [0-9]|Segmentation fault" "$log" \
+        | grep -v "^✘ Test run with" | head -n 80
     grep -E "^✘ Test run with|Executed [0-9]+ tests?, with [1-9]" "$log" | tail -n 3
 fi
 exit "$status"
